@@ -81,13 +81,18 @@ impl Grid {
             let value = cell_value(c).ok_or_else(|| ParseError {
                 line: 0,
                 column: i + 1,
-                reason: format!("unexpected character {c:?} (expected 1-9, or . 0 _ for an empty cell)"),
+                reason: format!(
+                    "unexpected character {c:?} (expected 1-9, or . 0 _ for an empty cell)"
+                ),
             })?;
             if n == CELLS {
                 return Err(ParseError {
                     line: 0,
                     column: i + 1,
-                    reason: format!("too long: {} cells, a 9x9 puzzle has 81", text.chars().count()),
+                    reason: format!(
+                        "too long: {} cells, a 9x9 puzzle has 81",
+                        text.chars().count()
+                    ),
                 });
             }
             cells[n] = value;
@@ -161,7 +166,12 @@ impl Grid {
         if self.0.iter().any(|&v| !(1..=9).contains(&v)) {
             return false;
         }
-        if self.0.iter().zip(puzzle.0.iter()).any(|(&s, &p)| p != 0 && s != p) {
+        if self
+            .0
+            .iter()
+            .zip(puzzle.0.iter())
+            .any(|(&s, &p)| p != 0 && s != p)
+        {
             return false;
         }
         self.clashes().is_empty()
@@ -178,7 +188,8 @@ pub fn are_peers(a: usize, b: usize) -> bool {
 mod tests {
     use super::*;
 
-    const P: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    const P: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     #[test]
     fn line_round_trip_and_empty_markers() {
@@ -197,8 +208,14 @@ mod tests {
         let e = Grid::parse_line(&bad).unwrap_err();
         assert_eq!(e.column, 11);
         assert!(e.reason.contains("'x'"), "{e}");
-        assert!(Grid::parse_line(&P[..80]).unwrap_err().reason.contains("too short"));
-        assert!(Grid::parse_line(&format!("{P}1")).unwrap_err().reason.contains("too long"));
+        assert!(Grid::parse_line(&P[..80])
+            .unwrap_err()
+            .reason
+            .contains("too short"));
+        assert!(Grid::parse_line(&format!("{P}1"))
+            .unwrap_err()
+            .reason
+            .contains("too long"));
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub mod dlx;
 pub mod propagate;
 pub mod shapes;
 
-use crate::grid::{cell_name, Grid};
+use crate::grid::Grid;
 
 /// Default number of solutions to look for: two is enough to tell unique from multiple.
 pub const DEFAULT_LIMIT: usize = 2;
@@ -53,10 +53,33 @@ impl<G> Outcome<G> {
 /// Givens that already break a rule: solving is pointless.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clash {
-    /// Pairs of cell indices holding the same digit in one row, column or box.
+    /// Pairs of cell indices (row-major) holding the same digit in one unit.
     pub pairs: Vec<(usize, usize)>,
     /// The digit of each pair.
     pub digits: Vec<u8>,
+    /// Width of the board's layout (9 for 9x9, 21 for Samurai), to name cells.
+    pub width: usize,
+}
+
+impl Clash {
+    /// The clash of a board given as cells in row-major order of `width` columns.
+    pub fn new(cells: &[u8], pairs: Vec<(usize, usize)>, width: usize) -> Clash {
+        let digits = pairs.iter().map(|&(a, _)| cells[a]).collect();
+        Clash {
+            pairs,
+            digits,
+            width,
+        }
+    }
+}
+
+/// The symbol of a digit as printed: 1-9, then A, B, ... for 10, 11, ...
+pub fn symbol(digit: u8) -> char {
+    match digit {
+        0 => '.',
+        1..=9 => (b'0' + digit) as char,
+        _ => (b'A' + digit - 10) as char,
+    }
 }
 
 impl std::fmt::Display for Clash {
@@ -65,7 +88,10 @@ impl std::fmt::Display for Clash {
             .pairs
             .iter()
             .zip(&self.digits)
-            .map(|(&(a, b), d)| format!("{} and {} are both {d}", cell_name(a), cell_name(b)))
+            .map(|(&(a, b), &d)| {
+                let name = |i: usize| format!("r{}c{}", i / self.width + 1, i % self.width + 1);
+                format!("{} and {} are both {}", name(a), name(b), symbol(d))
+            })
             .collect();
         write!(f, "givens clash: {}", parts.join("; "))
     }
@@ -77,6 +103,35 @@ pub fn check_givens(puzzle: &Grid) -> Result<(), Clash> {
     if pairs.is_empty() {
         return Ok(());
     }
-    let digits = pairs.iter().map(|&(a, _)| puzzle.0[a]).collect();
-    Err(Clash { pairs, digits })
+    Err(Clash::new(&puzzle.0, pairs, 9))
+}
+
+thread_local! {
+    // One reusable fast-path solver per thread: it holds no puzzle state
+    // between calls, and reusing it keeps allocation out of batch loops.
+    static SOLVER: std::cell::RefCell<propagate::Solver> = std::cell::RefCell::new(propagate::Solver::new());
+}
+
+/// Solves a classic 9x9 puzzle with the fast path, counting solutions up to
+/// `limit` (at least 1). Clashing givens are reported without searching.
+pub fn solve(puzzle: &Grid, limit: usize) -> Result<Outcome, Clash> {
+    check_givens(puzzle)?;
+    let mut first = Grid::default();
+    let count = SOLVER.with(|s| s.borrow_mut().count(puzzle, limit.max(1), &mut first));
+    Ok(match count {
+        0 => Outcome::NoSolution,
+        1 => Outcome::Unique(first),
+        count => Outcome::Multiple { count, first },
+    })
+}
+
+/// Calls `each` for every solution of a classic puzzle, up to `limit`;
+/// returns how many there were. Clashing givens are reported without searching.
+pub fn for_each_solution(
+    puzzle: &Grid,
+    limit: usize,
+    each: &mut dyn FnMut(&Grid),
+) -> Result<usize, Clash> {
+    check_givens(puzzle)?;
+    Ok(SOLVER.with(|s| s.borrow_mut().for_each_solution(puzzle, limit.max(1), each)))
 }

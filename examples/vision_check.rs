@@ -1,0 +1,215 @@
+//! Measures the vision stages over the photo fixtures.
+//!
+//! ```text
+//! cargo run --release --example vision_check -- [PHOTOS_DIR] [--only NAME]
+//!     [--debug DIR] [--tiles DIR] [--upscale N]
+//! ```
+//!
+//! For each split (train, test, extra) prints how many grids were located,
+//! median / p95 / max corner error against `corners.csv`, the worst files
+//! and the median time per stage. `--debug DIR` writes the debug images of
+//! every photo into `DIR/<split>_<name>/`; `--tiles DIR` writes each cell's
+//! 28x28 tile as `DIR/<split>/<name>_r<r>c<c>_<label>.png` (label from the
+//! photo's `.txt`, `0` for empty) for training the digit model;
+//! `--upscale N` enlarges every photo N times first (timing 12 MP inputs).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sudoku_snap::vision::{cells, corner_error, decode, locate, rectify, Quad};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut root = PathBuf::from("/work/shared/fixtures/photos");
+    let mut only: Option<String> = None;
+    let mut debug: Option<PathBuf> = None;
+    let mut tiles: Option<PathBuf> = None;
+    let mut upscale = 1u32;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--only" => only = args.next(),
+            "--debug" => debug = args.next().map(PathBuf::from),
+            "--tiles" => tiles = args.next().map(PathBuf::from),
+            "--upscale" => upscale = args.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            _ => root = PathBuf::from(a),
+        }
+    }
+    let truth = read_corners(&root.join("corners.csv"));
+    for split in ["train", "test", "extra"] {
+        let dir = root.join(split);
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            println!("{split}: cannot read {}", dir.display());
+            continue;
+        };
+        let mut files: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "jpg"))
+            .collect();
+        files.sort();
+        let mut errs: Vec<(f32, String)> = Vec::new();
+        let mut missed: Vec<String> = Vec::new();
+        let mut times: [Vec<f64>; 4] = Default::default();
+        let mut located = 0;
+        for f in &files {
+            let name = f
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("?")
+                .to_string();
+            if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(f) else {
+                continue;
+            };
+            let t0 = Instant::now();
+            let dec = match decode::decode(&bytes) {
+                Ok(d) => d,
+                Err(e) => {
+                    println!("{name}: decode error {e}");
+                    continue;
+                }
+            };
+            let mut gray = dec.gray;
+            if upscale > 1 {
+                gray = image::imageops::resize(
+                    &gray,
+                    gray.width() * upscale,
+                    gray.height() * upscale,
+                    image::imageops::FilterType::Triangle,
+                );
+            }
+            let t1 = Instant::now();
+            let (found, dbg) = locate::locate_detailed(&gray);
+            let t2 = Instant::now();
+            let key = format!("{split}/{name}.jpg");
+            let Some(found) = found else {
+                missed.push(name.clone());
+                if let Some(d) = &debug {
+                    let _ = cells::write_debug_images(
+                        &d.join(format!("{split}_{name}")),
+                        Some(&dbg.binary),
+                        Some((&dbg.work, None)),
+                        None,
+                        None,
+                    );
+                }
+                times[0].push((t1 - t0).as_secs_f64() * 1e3);
+                times[1].push((t2 - t1).as_secs_f64() * 1e3);
+                continue;
+            };
+            located += 1;
+            let rect = rectify::rectify(&gray, &found.quad);
+            let t3 = Instant::now();
+            let cl = rect.as_ref().map(|r| cells::extract_cells(&r.image));
+            let t4 = Instant::now();
+            times[0].push((t1 - t0).as_secs_f64() * 1e3);
+            times[1].push((t2 - t1).as_secs_f64() * 1e3);
+            times[2].push((t3 - t2).as_secs_f64() * 1e3);
+            times[3].push((t4 - t3).as_secs_f64() * 1e3);
+            if let Some(t) = truth.get(&key) {
+                let t = t.scaled(upscale as f32);
+                let e = corner_error(&found.quad, &t) / upscale as f32;
+                let ec = corner_error(&found.coarse, &t) / upscale as f32;
+                errs.push((
+                    e,
+                    format!("{name} (coarse {ec:.1}, score {:.2})", found.score),
+                ));
+            }
+            if let Some(d) = &debug {
+                let _ = cells::write_debug_images(
+                    &d.join(format!("{split}_{name}")),
+                    Some(&dbg.binary),
+                    Some((&gray, Some(&found.quad))),
+                    rect.as_ref().map(|r| &r.image),
+                    cl.as_ref(),
+                );
+            }
+            if let (Some(td), Some(cl)) = (&tiles, &cl) {
+                dump_tiles(td, split, &name, &f.with_extension("txt"), cl);
+            }
+        }
+        errs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let n = errs.len();
+        let q = |p: f64| {
+            if n == 0 {
+                f32::NAN
+            } else {
+                errs[((n as f64 - 1.0) * p).round() as usize].0
+            }
+        };
+        let total = located + missed.len();
+        println!(
+            "{split}: located {located}/{total}; corner error (max of 4, px) median {:.2} p95 {:.2} max {:.2}",
+            q(0.5),
+            q(0.95),
+            q(1.0)
+        );
+        if !missed.is_empty() {
+            println!("  missed: {}", missed.join(" "));
+        }
+        for (e, s) in errs.iter().rev().take(6) {
+            println!("  worst: {e:6.2} {s}");
+        }
+        let med = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            if v.is_empty() {
+                f64::NAN
+            } else {
+                v[v.len() / 2]
+            }
+        };
+        let [a, b, c, d] = &mut times;
+        println!(
+            "  median ms: decode {:.2} locate {:.2} rectify {:.2} cells {:.2}",
+            med(a),
+            med(b),
+            med(c),
+            med(d)
+        );
+    }
+}
+
+fn read_corners(p: &Path) -> HashMap<String, Quad> {
+    let mut m = HashMap::new();
+    let Ok(s) = std::fs::read_to_string(p) else {
+        return m;
+    };
+    for line in s.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 9 {
+            continue;
+        }
+        let v: Vec<f32> = f[1..]
+            .iter()
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        if v.len() == 8 {
+            m.insert(
+                f[0].to_string(),
+                Quad::new([(v[0], v[1]), (v[2], v[3]), (v[4], v[5]), (v[6], v[7])]),
+            );
+        }
+    }
+    m
+}
+
+fn dump_tiles(dir: &Path, split: &str, name: &str, txt: &Path, cl: &cells::Cells) {
+    let Ok(s) = std::fs::read_to_string(txt) else {
+        return;
+    };
+    let labels: Vec<char> = s.lines().flat_map(|l| l.trim().chars()).collect();
+    if labels.len() != 81 {
+        return;
+    }
+    let out = dir.join(split);
+    if std::fs::create_dir_all(&out).is_err() {
+        return;
+    }
+    for (i, t) in cl.tiles.iter().enumerate() {
+        let l = if labels[i] == '.' { '0' } else { labels[i] };
+        let p = out.join(format!("{name}_r{}c{}_{l}.png", i / 9, i % 9));
+        let _ = cells::save_tile_png(t, &p);
+    }
+}

@@ -1,0 +1,101 @@
+"""Shared helpers: the tile spec (must match src/vision/cells.rs) and photo warping.
+
+Tile spec: rectified grid 432x432 (9 cells of 48 px), per cell the 40x40 centre
+(4 px inset), v = 1 - gray/255, bg = median(v), hi = 98th percentile (sorted
+1600 values, index 1568), contrast = max(hi - bg, 0.25),
+w = clamp((v - bg) / contrast, 0, 1), then 40x40 -> 28x28 by area averaging.
+"""
+import csv
+import os
+
+import cv2
+import numpy as np
+
+PHOTOS = os.environ.get("SUDOKU_PHOTOS", "/work/shared/fixtures/photos")
+CELL_PX = 48
+GRID_PX = 9 * CELL_PX
+INSET = 4
+TILE = 28
+CLASSES = 11
+OTHER = 10
+
+
+def luma(rgb):
+    """Gray like the Rust `image` crate's to_luma8 (Rec. 709 weights), as uint8-range float."""
+    rgb = rgb.astype(np.float32)
+    return 0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]
+
+
+def load_gray(path):
+    """Stored pixels, EXIF orientation ignored (the dataset's EXIF tags are stale)."""
+    bgr = cv2.imread(path, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if bgr is None:
+        raise IOError(path)
+    return luma(bgr[..., ::-1])
+
+
+def cell_to_tile(cell):
+    """cell: 48x48 (or any size >= 2*INSET) gray float 0..255 -> 28x28 float32 tile."""
+    h, w = cell.shape
+    inner = cell[INSET:h - INSET, INSET:w - INSET]
+    return inner_to_tile(inner)
+
+
+def inner_to_tile(inner):
+    v = 1.0 - inner.astype(np.float32) / 255.0
+    flat = np.sort(v.ravel())
+    n = flat.size
+    # median of 1600 values: mean of the two middle ones (numpy convention)
+    bg = float(np.median(flat))
+    hi = float(flat[min(n - 1, (n * 98) // 100)])
+    contrast = max(hi - bg, 0.25)
+    wv = np.clip((v - bg) / contrast, 0.0, 1.0).astype(np.float32)
+    return cv2.resize(wv, (TILE, TILE), interpolation=cv2.INTER_AREA)
+
+
+def grid_to_tiles(grid):
+    """grid: 432x432 gray -> (81, 28, 28) float32, row-major cells."""
+    out = np.empty((81, TILE, TILE), np.float32)
+    for r in range(9):
+        for c in range(9):
+            cell = grid[r * CELL_PX:(r + 1) * CELL_PX, c * CELL_PX:(c + 1) * CELL_PX]
+            out[r * 9 + c] = cell_to_tile(cell)
+    return out
+
+
+def warp(gray, corners, size=GRID_PX):
+    """corners: 4x2 tl,tr,br,bl in photo pixels -> size x size rectified gray (bilinear)."""
+    dst = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    m = cv2.getPerspectiveTransform(np.float32(corners), dst)
+    return cv2.warpPerspective(gray, m, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def read_corners():
+    out = {}
+    with open(os.path.join(PHOTOS, "corners.csv")) as f:
+        for row in csv.DictReader(f):
+            out[row["file"]] = np.float32([
+                [float(row["tl_x"]), float(row["tl_y"])],
+                [float(row["tr_x"]), float(row["tr_y"])],
+                [float(row["br_x"]), float(row["br_y"])],
+                [float(row["bl_x"]), float(row["bl_y"])],
+            ])
+    return out
+
+
+def read_manifest():
+    rows = []
+    with open(os.path.join(PHOTOS, "manifest.tsv")) as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            rows.append(row)
+    return rows
+
+
+def read_labels(file):
+    """'train/image1.jpg' -> 81 ints, 0 = empty."""
+    txt = os.path.join(PHOTOS, file[:-4] + ".txt")
+    with open(txt) as f:
+        lines = [l.rstrip("\n") for l in f if l.strip()]
+    assert len(lines) == 9, txt
+    return [0 if ch == "." else int(ch) for line in lines for ch in line[:9]]

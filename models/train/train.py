@@ -1,0 +1,198 @@
+"""Train the sudoku-snap digit classifier and export models/digits.onnx.
+
+Classes: 0 empty, 1-9 digit, 10 other ink (rotated digit / stray mark).
+Input [81, 1, 28, 28] float32 tiles (see common.py for the tile spec);
+output [81, 11] softmax probabilities.
+
+Usage (from the repository root):
+    python models/train/train.py --holdout        # tune: hold out 1/5 of train/ puzzles
+    python models/train/train.py --out models/digits.onnx   # final: all of train/
+Runs on CPU with one thread; deterministic for a given seed.
+"""
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dumped  # noqa: E402
+import real  # noqa: E402
+import synth  # noqa: E402
+from common import CLASSES, OTHER, read_labels  # noqa: E402
+
+CACHE = os.environ.get("SUDOKU_OCR_CACHE", "/tmp/sudoku-ocr-cache")
+
+
+class Net(nn.Module):
+    """~60k parameters, ~2 M multiply-adds per tile."""
+
+    def __init__(self):
+        super().__init__()
+
+        def block(cin, cout):
+            return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+        self.features = nn.Sequential(
+            *block(1, 16), nn.MaxPool2d(2),        # 14x14
+            *block(16, 32), nn.MaxPool2d(2),       # 7x7
+            *block(32, 64), nn.MaxPool2d(2),       # 3x3
+        )
+        self.head = nn.Sequential(
+            nn.Flatten(), nn.Dropout(0.25), nn.Linear(64 * 9, 64), nn.ReLU(),
+            nn.Dropout(0.25), nn.Linear(64, CLASSES))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+
+class WithSoftmax(nn.Module):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x):
+        return torch.softmax(self.net(x), dim=1)
+
+
+def cached(name, fn):
+    os.makedirs(CACHE, exist_ok=True)
+    path = os.path.join(CACHE, name + ".npz")
+    if os.path.exists(path):
+        d = np.load(path)
+        return tuple(d[k] for k in sorted(d.files))
+    out = fn()
+    np.savez_compressed(path, **{f"a{i}": a for i, a in enumerate(out)})
+    return out
+
+
+def key(*parts):
+    return hashlib.sha1(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def split_puzzles(holdout):
+    files = real.photos("train")
+    if not holdout:
+        return [f for f, _ in files], []
+    puzzles = sorted({p for _, p in files})
+    held = set(puzzles[2::5])  # deterministic 1/5 of the puzzles
+    return [f for f, p in files if p not in held], [f for f, p in files if p in held]
+
+
+def evaluate(model, files, tiles_fn, label):
+    """Per-cell and per-grid accuracy on exact tiles of whole photos."""
+    if not files:
+        return None
+    model.eval()
+    cells = wrong = grids_ok = 0
+    confusions = []
+    with torch.no_grad():
+        for f in files:
+            x = torch.from_numpy(tiles_fn(f)).unsqueeze(1)
+            pred = model(x).argmax(1).numpy()
+            truth = np.array(read_labels(f))
+            bad = np.nonzero(pred != truth)[0]
+            cells += 81
+            wrong += len(bad)
+            grids_ok += len(bad) == 0
+            confusions += [(f, int(i), int(truth[i]), int(pred[i])) for i in bad]
+    acc = 1 - wrong / cells
+    print(f"{label}: cells {cells - wrong}/{cells} = {acc:.4%}, grids {grids_ok}/{len(files)}")
+    for c in confusions[:30]:
+        print("   ", c)
+    return {"cells": cells, "wrong": wrong, "grids": len(files), "grids_ok": grids_ok}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--holdout", action="store_true", help="hold out 1/5 of train/ puzzles")
+    ap.add_argument("--out", default=None, help="ONNX path to write")
+    ap.add_argument("--synth", type=int, default=60000)
+    ap.add_argument("--passes", type=int, default=6, help="real photo passes (1 exact + jittered)")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dumped", default=None, help="dir of Rust-dumped train tiles to add")
+    ap.add_argument("--test", action="store_true", help="also report Python-warped test/ cells")
+    a = ap.parse_args()
+
+    torch.set_num_threads(1)
+    torch.manual_seed(a.seed)
+    np.random.seed(a.seed)
+    t0 = time.time()
+
+    fonts = synth.usable_fonts()
+    sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, open(synth.__file__).read()),
+                    lambda: synth.make(a.synth, fonts, a.seed))
+    print(f"synthetic {len(sx)} from {len(fonts)} fonts ({time.time() - t0:.0f}s)")
+    train_files, held_files = split_puzzles(a.holdout)
+    rsrc = open(real.__file__).read()
+    rx, ry, _ = cached("real-" + key(train_files, a.passes, a.seed, rsrc),
+                       lambda: real.make(train_files, a.passes, a.seed))
+    print(f"real {len(rx)} tiles from {len(train_files)} photos ({time.time() - t0:.0f}s)")
+    xs, ys = [sx, rx], [sy, ry]
+    if a.dumped:
+        dx, dy = dumped.load(a.dumped, exclude_files=held_files)
+        print(f"dumped {len(dx)} tiles from {a.dumped}")
+        xs.append(dx)
+        ys.append(dy)
+    x = torch.from_numpy(np.concatenate(xs)).unsqueeze(1)
+    y = torch.from_numpy(np.concatenate(ys))
+    print("class counts", np.bincount(y.numpy(), minlength=CLASSES).tolist())
+
+    model = Net()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    bs = 128
+    steps = a.epochs * ((len(x) + bs - 1) // bs)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    gen = torch.Generator().manual_seed(a.seed)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    for ep in range(a.epochs):
+        model.train()
+        perm = torch.randperm(len(x), generator=gen)
+        tot = correct = 0
+        for i in range(0, len(x), bs):
+            idx = perm[i:i + bs]
+            xb, yb = x[idx], y[idx]
+            # cheap online augmentation: one-pixel shifts and contrast changes
+            if ep < a.epochs - 1:
+                sh = torch.randint(-1, 2, (2,), generator=gen)
+                xb = torch.roll(xb, shifts=(int(sh[0]), int(sh[1])), dims=(2, 3))
+                gain = 0.8 + 0.4 * torch.rand(len(xb), 1, 1, 1, generator=gen)
+                xb = (xb * gain).clamp(0, 1)
+            out = model(xb)
+            loss = lossf(out, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += len(yb)
+            correct += (out.argmax(1) == yb).sum().item()
+        print(f"epoch {ep + 1}: train acc {correct / tot:.4f} ({time.time() - t0:.0f}s)", flush=True)
+        if a.holdout and (ep == a.epochs - 1 or ep % 3 == 2):
+            evaluate(model, held_files, real.exact_tiles, "held-out train puzzles (true corners)")
+
+    report = {"train_photos": len(train_files), "tiles": len(x), "seconds": round(time.time() - t0)}
+    if a.holdout:
+        report["heldout"] = evaluate(model, held_files, real.exact_tiles, "held-out final")
+    if a.test:
+        test_files = [f for f, _ in real.photos("test")]
+        report["test_python_warp"] = evaluate(model, test_files, real.exact_tiles,
+                                              "test/ (Python warp, true corners)")
+    if a.out:
+        model.eval()
+        wrapped = WithSoftmax(model).eval()
+        dummy = torch.zeros(81, 1, 28, 28)
+        torch.onnx.export(wrapped, (dummy,), a.out, dynamo=False, opset_version=13,
+                          input_names=["tiles"], output_names=["probs"])
+        print("wrote", a.out, os.path.getsize(a.out), "bytes")
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()

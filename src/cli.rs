@@ -1,0 +1,202 @@
+//! Command-line definitions (clap derive) and nothing else.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Solve a photographed Sudoku: find the grid, read the clues, solve it and
+/// draw the answer back onto the photo.
+///
+/// `sudoku-snap photo.jpg` does all of it. The subcommands do one part each:
+/// `solve` for text puzzles, `read` to only read a photo, `eval` to measure
+/// the reader on photos with known answers, `bench` to time the solver.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-snap", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// A part of the job to run on its own; without one, photos are solved.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// Solve these photos (or every image in these folders).
+    #[command(flatten)]
+    pub photo: PhotoArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve text puzzles: one per line (81 characters, `.` `0` or `_` for
+    /// empty) or 9 lines of 9; also 16x16, 25x25 and Samurai.
+    Solve(SolveArgs),
+    /// Read photos (find the grid and read its cells) without solving.
+    Read(ReadArgs),
+    /// Measure the reader on a folder of photos with ground truth (`<name>.txt`).
+    Eval(EvalArgs),
+    /// Time the solver on puzzle files (puzzles per second), in-process.
+    Bench(BenchArgs),
+}
+
+/// Options of the main job: photo in, answer image out.
+#[derive(Debug, Args)]
+pub struct PhotoArgs {
+    /// Photos (JPEG, PNG, WebP, BMP, TIFF) or folders of them.
+    pub photos: Vec<PathBuf>,
+
+    /// Print one JSON object per photo (JSON Lines) instead of grids.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Where to write the answer image (one photo only). Default:
+    /// `<stem>.solved.png` in the current folder.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// Folder for the answer images when several photos are given.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Do not write answer images.
+    #[arg(long)]
+    pub no_image: bool,
+
+    /// Overwrite an existing answer image.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Correct a cell by hand before solving, e.g. `--set r3c4=7` or `--set r5c1=.`
+    /// (repeatable).
+    #[arg(long = "set", value_name = "rRcC=D")]
+    pub set: Vec<String>,
+
+    /// Treat handwritten entries as answers to check: solve from the printed
+    /// clues alone and report which entries are wrong.
+    #[arg(long)]
+    pub check: bool,
+
+    #[command(flatten)]
+    pub reader: ReaderArgs,
+
+    /// Photos processed at once (default: all cores).
+    #[arg(short, long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
+
+/// Options shared by everything that reads photos.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ReaderArgs {
+    /// Use this ONNX digit model instead of the embedded one.
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<PathBuf>,
+
+    /// Write the intermediate images (threshold, detected grid, rectified
+    /// grid, cell tiles) of each photo into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub debug_dir: Option<PathBuf>,
+}
+
+/// `solve`: text puzzles.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzle file; `-` or nothing reads standard input.
+    pub input: Option<PathBuf>,
+
+    /// Print the number of solutions (up to --limit) before each puzzle.
+    #[arg(long, conflicts_with = "all")]
+    pub count: bool,
+
+    /// Print every solution, up to --limit.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Count solutions up to this many (default 2, enough to tell unique from several).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub limit: Option<u64>,
+
+    /// Print one JSON object per puzzle (JSON Lines).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Shape of the puzzles: classic, samurai or NxN (4x4, 9x9, 16x16, 25x25).
+    /// Default: detected from each puzzle's length.
+    #[arg(long, value_name = "SHAPE")]
+    pub shape: Option<String>,
+
+    /// Input and output format.
+    #[arg(long, value_enum, default_value_t = Format::Lines)]
+    pub format: Format,
+
+    /// Threads to solve with; output keeps the input's order.
+    #[arg(short, long, value_name = "N", default_value_t = 1)]
+    pub jobs: usize,
+}
+
+/// Text formats for `solve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One puzzle per line (or a block of rows); one answer per line.
+    Lines,
+    /// The Sicily 1317 judge format: a count line, then 9 lines per puzzle
+    /// with `_` for empty; answers `Puzzle N has M solutions` or
+    /// `Puzzle N solution is` and the grid.
+    Sicily,
+}
+
+/// `read`: photos to grids, no solving.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// Photos (JPEG, PNG, WebP, BMP, TIFF).
+    #[arg(required = true)]
+    pub photos: Vec<PathBuf>,
+
+    /// Print one JSON object per photo (JSON Lines).
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub reader: ReaderArgs,
+}
+
+/// `eval`: accuracy of the reader on photos with known grids.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Folder of photos, each with `<name>.txt` (9 lines of 9, `.` for empty).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// Print the report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Write every cell tile as a 28x28 PNG named by its true label into this
+    /// folder (training data for the digit model).
+    #[arg(long, value_name = "DIR")]
+    pub dump_tiles: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub reader: ReaderArgs,
+}
+
+/// `bench`: solver throughput.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files, one 81-character puzzle per line.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// `count2` counts solutions up to 2 (the uniqueness check); `first` stops at the first.
+    #[arg(long, value_enum, default_value_t = BenchModeArg::Count2)]
+    pub mode: BenchModeArg,
+
+    /// Timed passes over each file; the median is reported.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub repeats: u64,
+}
+
+/// Benchmark modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BenchModeArg {
+    /// Stop at the first solution.
+    First,
+    /// Count solutions up to 2.
+    Count2,
+}

@@ -1,0 +1,426 @@
+//! `sudoku-snap eval DIR...`: how well the reader does on photos whose
+//! grids are known (`<name>.txt` beside each photo: 9 lines of 9, `.` empty).
+//!
+//! Photos are read one after another on one thread so that the per-stage
+//! times are single-core times, comparable between runs.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use crate::cli::EvalArgs;
+use crate::exit_codes::ExitCode;
+use crate::grid::{cell_name, Grid, CELLS};
+use crate::pipeline::{self, ReadError, Reader};
+use crate::solve::{self, Outcome};
+use crate::vision::{cells, corner_error, Quad};
+
+use super::photo::is_image_name;
+
+/// The result for one photo.
+#[derive(Debug, Clone)]
+struct PhotoResult {
+    name: String,
+    /// `None` when no grid was found (or the photo could not be read).
+    read: Option<Grid>,
+    error: Option<String>,
+    truth: Grid,
+    solved_before: bool,
+    solved_after: bool,
+    corner_error: Option<f32>,
+    timings: Vec<(&'static str, f64)>,
+}
+
+/// Figures over a set of photos.
+#[derive(Debug, Default)]
+struct Totals {
+    photos: usize,
+    located: usize,
+    cells: usize,
+    cells_right: usize,
+    clues: usize,
+    clues_right: usize,
+    false_digits: usize,
+    missed_clues: usize,
+    grids_right: usize,
+    solved_before: usize,
+    solved_after: usize,
+}
+
+/// Reads a ground-truth file: 9 lines of 9 (or one line of 81).
+fn read_truth(path: &Path) -> Result<Grid, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let cells: String = text.lines().map(str::trim).collect();
+    Grid::parse_line(&cells).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Photos in `dir` that have a ground-truth `.txt`, sorted by name.
+fn photos_with_truth(dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut out: Vec<(PathBuf, PathBuf)> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| is_image_name(p))
+        .filter_map(|p| {
+            let truth = p.with_extension("txt");
+            truth.exists().then_some((p, truth))
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// True corners from a `corners.csv` in the folder or its parent (as in
+/// ../shared/fixtures/photos), keyed by file name.
+fn load_corners(dir: &Path) -> HashMap<String, Quad> {
+    let mut map = HashMap::new();
+    let candidates = [dir.join("corners.csv"), dir.join("..").join("corners.csv")];
+    let Some(text) = candidates
+        .iter()
+        .find_map(|p| std::fs::read_to_string(p).ok())
+    else {
+        return map;
+    };
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(',').collect();
+        if fields.len() != 9 {
+            continue;
+        }
+        let v: Vec<f32> = fields[1..]
+            .iter()
+            .filter_map(|f| f.trim().parse().ok())
+            .collect();
+        if v.len() != 8 {
+            continue;
+        }
+        let name = fields[0]
+            .rsplit('/')
+            .next()
+            .unwrap_or(fields[0])
+            .to_string();
+        map.insert(
+            name,
+            Quad::new([(v[0], v[1]), (v[2], v[3]), (v[4], v[5]), (v[6], v[7])]),
+        );
+    }
+    map
+}
+
+fn evaluate(
+    reader: &Reader,
+    photo: &Path,
+    truth: Grid,
+    corners: Option<&Quad>,
+    dump: Option<&Path>,
+) -> PhotoResult {
+    let name = photo
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let truth_solution = match solve::solve(&truth, 2) {
+        Ok(Outcome::Unique(g)) => Some(g),
+        _ => None,
+    };
+    let mut result = PhotoResult {
+        name: name.clone(),
+        read: None,
+        error: None,
+        truth,
+        solved_before: false,
+        solved_after: false,
+        corner_error: None,
+        timings: Vec::new(),
+    };
+    let reading = match reader.read_file(photo) {
+        Ok(r) => r,
+        Err(ReadError::NoGrid) => {
+            result.error = Some("no grid found".into());
+            return result;
+        }
+        Err(e) => {
+            result.error = Some(e.to_string());
+            return result;
+        }
+    };
+    // Corner error in stored-pixel terms: undo the orientation relabelling.
+    let stored_quad = reading.quad.rotated((4 - reading.quarter_turns % 4) % 4);
+    result.corner_error = corners.map(|c| corner_error(&stored_quad, c));
+    if let Some(dir) = dump {
+        dump_tiles(dir, &name, &reading.tiles, &truth);
+    }
+    let probs = reading.cell_probs();
+    let before = crate::decide::decide(&probs, &[], false);
+    let solved = pipeline::solve_reading(reading, &[], true);
+    let right =
+        |o: &Outcome| matches!((o, &truth_solution), (Outcome::Unique(g), Some(t)) if g == t);
+    result.read = Some(before.read);
+    result.solved_before = right(&before.outcome);
+    result.solved_after = right(&solved.decision.outcome);
+    result.timings = solved.reading.timings.0.clone();
+    result
+}
+
+/// Writes each tile as `<dir>/<label>/<photo>_rXcY.png` (label 0 = empty).
+fn dump_tiles(dir: &Path, photo: &str, tiles: &[cells::Tile; CELLS], truth: &Grid) {
+    let stem = photo.rsplit_once('.').map_or(photo, |(s, _)| s);
+    for (i, tile) in tiles.iter().enumerate() {
+        let sub = dir.join(truth.0[i].to_string());
+        if std::fs::create_dir_all(&sub).is_ok() {
+            let path = sub.join(format!("{stem}_{}.png", cell_name(i)));
+            if let Err(e) = cells::save_tile_png(tile, &path) {
+                eprintln!("sudoku-snap: {}: {e}", path.display());
+            }
+        }
+    }
+}
+
+fn tally(results: &[PhotoResult]) -> Totals {
+    let mut t = Totals {
+        photos: results.len(),
+        ..Totals::default()
+    };
+    for r in results {
+        let clues = r.truth.givens();
+        t.clues += clues;
+        t.cells += CELLS;
+        t.solved_before += r.solved_before as usize;
+        t.solved_after += r.solved_after as usize;
+        let Some(read) = &r.read else { continue };
+        t.located += 1;
+        let mut all = true;
+        for i in 0..CELLS {
+            let (got, want) = (read.0[i], r.truth.0[i]);
+            if got == want {
+                t.cells_right += 1;
+                t.clues_right += (want != 0) as usize;
+            } else {
+                all = false;
+                t.false_digits += (want == 0) as usize;
+                t.missed_clues += (want != 0 && got == 0) as usize;
+            }
+        }
+        t.grids_right += all as usize;
+    }
+    t
+}
+
+fn percentile(values: &mut [f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    let i = ((values.len() - 1) as f64 * q).round() as usize;
+    values[i]
+}
+
+/// Median and p95 per stage, in the order stages ran.
+fn stage_stats(results: &[PhotoResult]) -> Vec<(String, f64, f64)> {
+    let mut order: Vec<&'static str> = Vec::new();
+    let mut by_stage: HashMap<&'static str, Vec<f64>> = HashMap::new();
+    let mut totals = Vec::new();
+    for r in results.iter().filter(|r| !r.timings.is_empty()) {
+        for &(s, ms) in &r.timings {
+            if !order.contains(&s) {
+                order.push(s);
+            }
+            by_stage.entry(s).or_default().push(ms);
+        }
+        // Decode to probabilities: what "read time" means in the README.
+        totals.push(
+            r.timings
+                .iter()
+                .filter(|(s, _)| *s != "solve")
+                .map(|(_, ms)| ms)
+                .sum(),
+        );
+    }
+    let mut out: Vec<(String, f64, f64)> = order
+        .iter()
+        .map(|s| {
+            let mut v = by_stage.remove(s).unwrap_or_default();
+            (
+                s.to_string(),
+                percentile(&mut v, 0.5),
+                percentile(&mut v, 0.95),
+            )
+        })
+        .collect();
+    out.push((
+        "read (decode..classify)".into(),
+        percentile(&mut totals, 0.5),
+        percentile(&mut totals, 0.95),
+    ));
+    out
+}
+
+fn wrong_cells(r: &PhotoResult) -> Vec<String> {
+    let Some(read) = &r.read else { return vec![] };
+    let v = |d: u8| {
+        if d == 0 {
+            ".".to_string()
+        } else {
+            d.to_string()
+        }
+    };
+    (0..CELLS)
+        .filter(|&i| read.0[i] != r.truth.0[i])
+        .map(|i| {
+            format!(
+                "{} read {} truth {}",
+                cell_name(i),
+                v(read.0[i]),
+                v(r.truth.0[i])
+            )
+        })
+        .collect()
+}
+
+/// Runs `eval` and prints its report; the exit code is 0 unless a folder
+/// could not be read.
+pub fn run(args: &EvalArgs) -> Result<ExitCode, String> {
+    let reader = Reader::new(
+        args.reader.model.as_deref(),
+        args.reader.debug_dir.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    for dir in &args.dirs {
+        let photos = photos_with_truth(dir)?;
+        if photos.is_empty() {
+            return Err(format!(
+                "{}: no photos with a ground-truth .txt beside them",
+                dir.display()
+            ));
+        }
+        let corners = load_corners(dir);
+        let mut results = Vec::new();
+        for (photo, truth_path) in &photos {
+            let truth = read_truth(truth_path)?;
+            let key = photo
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            results.push(evaluate(
+                &reader,
+                photo,
+                truth,
+                corners.get(&key),
+                args.dump_tiles.as_deref(),
+            ));
+        }
+        let text = if args.json {
+            format!("{}\n", report_json(dir, &results))
+        } else {
+            report_text(dir, &results)
+        };
+        out.write_all(text.as_bytes())
+            .map_err(|e| format!("writing output: {e}"))?;
+    }
+    Ok(ExitCode::Success)
+}
+
+fn pct(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+fn corner_stats(results: &[PhotoResult]) -> Option<(f64, f64, f64)> {
+    let mut errors: Vec<f64> = results
+        .iter()
+        .filter_map(|r| r.corner_error.map(f64::from))
+        .collect();
+    if errors.is_empty() {
+        return None;
+    }
+    let max = errors.iter().copied().fold(0.0, f64::max);
+    Some((
+        percentile(&mut errors, 0.5),
+        percentile(&mut errors, 0.95),
+        max,
+    ))
+}
+
+fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
+    let t = tally(results);
+    let mut s = format!("eval {}: {} photos\n", dir.display(), t.photos);
+    s += &format!("  grids located             {}/{}\n", t.located, t.photos);
+    s += &format!(
+        "  cells correct             {}/{} ({:.2}%)\n",
+        t.cells_right,
+        t.cells,
+        pct(t.cells_right, t.cells)
+    );
+    s += &format!(
+        "  clues correct             {}/{} ({:.2}%)\n",
+        t.clues_right,
+        t.clues,
+        pct(t.clues_right, t.clues)
+    );
+    s += &format!("  clues missed (read empty) {}\n", t.missed_clues);
+    s += &format!("  false digits on empty     {}\n", t.false_digits);
+    s += &format!(
+        "  grids read fully correct  {}/{}\n",
+        t.grids_right, t.photos
+    );
+    s += &format!(
+        "  solved correctly          {}/{} before repair, {}/{} after repair\n",
+        t.solved_before, t.photos, t.solved_after, t.photos
+    );
+    if let Some((median, p95, max)) = corner_stats(results) {
+        s += &format!(
+            "  corner error (px)         median {median:.1}, p95 {p95:.1}, max {max:.1}\n"
+        );
+    }
+    let wrong: Vec<&PhotoResult> = results
+        .iter()
+        .filter(|r| r.read.is_none() || !wrong_cells(r).is_empty())
+        .collect();
+    if !wrong.is_empty() {
+        s += "  photos with wrong cells:\n";
+        for r in wrong {
+            let what = r.error.clone().unwrap_or_else(|| wrong_cells(r).join(", "));
+            let solved = if r.solved_after {
+                " (solved right after repair)"
+            } else {
+                ""
+            };
+            s += &format!("    {}: {what}{solved}\n", r.name);
+        }
+    }
+    s += "  time per stage (ms)       median     p95\n";
+    for (stage, median, p95) in stage_stats(results) {
+        s += &format!("    {stage:<24}{median:>8.2}{p95:>8.2}\n");
+    }
+    s
+}
+
+fn report_json(dir: &Path, results: &[PhotoResult]) -> serde_json::Value {
+    let t = tally(results);
+    let stages: serde_json::Map<String, serde_json::Value> = stage_stats(results)
+        .into_iter()
+        .map(|(s, m, p)| (s, json!({"median": m, "p95": p})))
+        .collect();
+    let photos: Vec<serde_json::Value> = results
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name, "located": r.read.is_some(), "error": r.error,
+                "wrong_cells": wrong_cells(r), "solved_before_repair": r.solved_before,
+                "solved_after_repair": r.solved_after, "corner_error": r.corner_error,
+            })
+        })
+        .collect();
+    let corners = corner_stats(results).map(|(m, p, x)| json!({"median": m, "p95": p, "max": x}));
+    json!({
+        "dir": dir.display().to_string(), "photos": t.photos, "located": t.located,
+        "cells": t.cells, "cells_correct": t.cells_right, "clues": t.clues,
+        "clues_correct": t.clues_right, "clues_missed": t.missed_clues,
+        "false_digits": t.false_digits, "grids_correct": t.grids_right,
+        "solved_before_repair": t.solved_before, "solved_after_repair": t.solved_after,
+        "corner_error": corners, "ms": stages, "results": photos,
+    })
+}

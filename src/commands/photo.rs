@@ -1,0 +1,445 @@
+//! The main job, `sudoku-snap photo.jpg ...`: read, repair, solve, draw.
+//!
+//! Photos are processed in parallel (rayon) with a progress bar for
+//! batches; results print in input order. A photo that fails is reported
+//! with its name and the reason, and the batch goes on.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use image::RgbImage;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::json;
+
+use crate::cli::PhotoArgs;
+use crate::decide::Decision;
+use crate::exit_codes::ExitCode;
+use crate::grid::{cell_name, Grid, CELLS};
+use crate::output::{self, WriteError};
+use crate::overlay;
+use crate::pipeline::{self, ReadError, Reader, Solved};
+use crate::solve::Outcome;
+use crate::status::Status;
+use crate::vision::rectify::GRID_PX;
+
+/// File name endings taken from a folder.
+const IMAGE_EXTENSIONS: [&str; 7] = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"];
+
+/// Parses `--set` values: `r3c4=7` sets a digit, `r5c1=.` (or `0`) empties a cell.
+pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, String> {
+    values.iter().map(|v| parse_override(v)).collect()
+}
+
+fn parse_override(text: &str) -> Result<(usize, u8), String> {
+    let bad =
+        || format!("--set {text:?}: expected rRcC=D, e.g. r3c4=7 or r5c1=. (rows and columns 1-9)");
+    let lower = text.trim().to_ascii_lowercase();
+    let (cell, value) = lower.split_once('=').ok_or_else(bad)?;
+    let (r, c) = cell
+        .strip_prefix('r')
+        .and_then(|rc| rc.split_once('c'))
+        .ok_or_else(bad)?;
+    let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
+    if !(1..=9).contains(&r) || !(1..=9).contains(&c) {
+        return Err(bad());
+    }
+    let value = match value {
+        "." | "0" | "_" => 0,
+        v => match v.parse::<u8>() {
+            Ok(d @ 1..=9) => d,
+            _ => return Err(bad()),
+        },
+    };
+    Ok(((r - 1) * 9 + (c - 1), value))
+}
+
+/// The photos named on the command line, folders expanded to the images in
+/// them (sorted by name, not recursive).
+pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        match std::fs::read_dir(path) {
+            Ok(entries) if path.is_dir() => {
+                let mut found: Vec<PathBuf> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| is_image_name(p))
+                    .collect();
+                found.sort();
+                out.extend(found);
+            }
+            // Files, and folders that cannot be listed, go through as they
+            // are: reading them reports the problem with their name.
+            _ => out.push(path.clone()),
+        }
+    }
+    out
+}
+
+/// True when the path ends in an image extension and is not one of our outputs.
+pub fn is_image_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match (name, ext) {
+        (Some(n), Some(e)) => IMAGE_EXTENSIONS.contains(&e.as_str()) && !n.contains(".solved."),
+        _ => false,
+    }
+}
+
+/// What became of one photo, ready to print.
+struct Report {
+    status: Status,
+    /// Human-readable lines for standard output.
+    text: String,
+    /// The `--json` object.
+    json: serde_json::Value,
+    /// An error line for standard error (with the photo's name), if any.
+    error: Option<String>,
+}
+
+/// Runs the main job on every photo of `args`; returns the merged exit code.
+pub fn run(args: &PhotoArgs) -> Result<ExitCode, String> {
+    let overrides = parse_overrides(&args.set)?;
+    let photos = expand_inputs(&args.photos);
+    if photos.is_empty() {
+        return Err("no photos given (try `sudoku-snap --help`)".to_string());
+    }
+    if args.output.is_some() && photos.len() > 1 {
+        return Err("-o/--output names one file; with several photos use --out-dir".to_string());
+    }
+    if let Some(dir) = &args.out_dir {
+        if !dir.is_dir() {
+            return Err(format!("--out-dir {}: not a folder", dir.display()));
+        }
+    }
+    let reader = Reader::new(
+        args.reader.model.as_deref(),
+        args.reader.debug_dir.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let bar = progress_bar(photos.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let reports: Vec<Report> = pool.install(|| {
+        photos
+            .par_iter()
+            .map(|p| {
+                let r = process(&reader, p, args, &overrides, &photos, color);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut code = ExitCode::Success;
+    let mut failed = Vec::new();
+    for (report, path) in reports.iter().zip(&photos) {
+        if let Some(e) = &report.error {
+            eprintln!("sudoku-snap: {e}");
+        }
+        let written = if args.json {
+            writeln!(out, "{}", report.json)
+        } else {
+            out.write_all(report.text.as_bytes())
+        };
+        if let Err(e) = written {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(code);
+            }
+            return Err(format!("writing output: {e}"));
+        }
+        code = code.merge(report.status.exit_code());
+        if report.status != Status::Solved {
+            failed.push(path.display().to_string());
+        }
+    }
+    if photos.len() > 1 && !args.json {
+        let solved = photos.len() - failed.len();
+        let _ = writeln!(out, "{solved} of {} photos solved", photos.len());
+        if !failed.is_empty() {
+            let _ = writeln!(out, "not solved: {}", failed.join(", "));
+        }
+    }
+    Ok(code)
+}
+
+fn progress_bar(n: usize) -> ProgressBar {
+    if n < 2 || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(n as u64);
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} photos {elapsed}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Where the answer image for `photo` goes.
+fn output_path(photo: &Path, args: &PhotoArgs) -> PathBuf {
+    if let Some(o) = &args.output {
+        return o.clone();
+    }
+    let stem = photo
+        .file_stem()
+        .map_or_else(|| "photo".into(), |s| s.to_string_lossy().into_owned());
+    let name = format!("{stem}.solved.png");
+    match &args.out_dir {
+        Some(dir) => dir.join(name),
+        None => PathBuf::from(name),
+    }
+}
+
+fn process(
+    reader: &Reader,
+    path: &Path,
+    args: &PhotoArgs,
+    overrides: &[(usize, u8)],
+    inputs: &[PathBuf],
+    color: bool,
+) -> Report {
+    let name = path.display().to_string();
+    let reading = match reader.read_file(path) {
+        Ok(r) => r,
+        Err(ReadError::NoGrid) => {
+            let text = format!("{name}: no Sudoku grid found\n");
+            return Report {
+                status: Status::NoGrid,
+                json: failure_json(&name, Status::NoGrid, "no Sudoku grid found"),
+                text,
+                error: None,
+            };
+        }
+        Err(e) => {
+            let message = e.to_string();
+            return Report {
+                status: Status::Error,
+                json: failure_json(&name, Status::Error, &message),
+                text: String::new(),
+                error: Some(format!("{name}: {message}")),
+            };
+        }
+    };
+    let mut solved = pipeline::solve_reading(reading, overrides, true);
+    let mut written: Option<Result<PathBuf, WriteError>> = None;
+    if let (Outcome::Unique(solution), false) = (&solved.decision.outcome, args.no_image) {
+        let out = output_path(path, args);
+        let start = Instant::now();
+        let image = draw_answer(&solved, solution);
+        let t = solved.reading.timings.lap("overlay", start);
+        written = Some(encode_png(&image).and_then(|bytes| {
+            let r = output::write_atomic(&out, &bytes, args.force, inputs);
+            solved.reading.timings.lap("encode", t);
+            r.map(|_| out.clone())
+        }));
+    }
+    report(&name, &solved, written, color)
+}
+
+/// The photo with the missing digits drawn in, at full resolution. When the
+/// grid had to be turned to read upright and the EXIF tag says the same, the
+/// tag was right and the image is turned to how the user sees the photo;
+/// otherwise (no tag, or a stale one) pixels keep their stored orientation.
+fn draw_answer(solved: &Solved, solution: &Grid) -> RgbImage {
+    let reading = &solved.reading;
+    let mut image = reading.photo.rgb.clone();
+    let givens = &solved.decision.givens;
+    let digits: Vec<(usize, u8)> = (0..CELLS)
+        .filter(|&i| givens.0[i] == 0)
+        .map(|i| (i, solution.0[i]))
+        .collect();
+    // The homography comes from a valid quad, so it inverts; if it somehow
+    // does not, the photo is returned without digits rather than failing.
+    let _ = overlay::draw_digits(&mut image, &reading.grid_to_photo, GRID_PX as f32, &digits);
+    let exif_turns = match reading.photo.exif_orientation {
+        6 => 1,
+        3 => 2,
+        8 => 3,
+        _ => 0,
+    };
+    if exif_turns != 0 && exif_turns == reading.quarter_turns {
+        image = match exif_turns {
+            1 => image::imageops::rotate90(&image),
+            2 => image::imageops::rotate180(&image),
+            _ => image::imageops::rotate270(&image),
+        };
+    }
+    image
+}
+
+fn encode_png(image: &RgbImage) -> Result<Vec<u8>, WriteError> {
+    let mut bytes = Vec::new();
+    image
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .map_err(|e| WriteError::Io(PathBuf::from("(png)"), std::io::Error::other(e)))?;
+    Ok(bytes)
+}
+
+fn failure_json(name: &str, status: Status, message: &str) -> serde_json::Value {
+    json!({
+        "path": name, "status": status.as_str(), "givens": null, "solution": null,
+        "solutions": 0, "confidence": null, "error": message, "ms": {},
+    })
+}
+
+/// The hint shown when a photo could not be solved.
+fn set_hint(decision: &Decision) -> String {
+    let cell = decision
+        .read
+        .clashes()
+        .first()
+        .map_or_else(|| "r1c1".to_string(), |&(a, _)| cell_name(a));
+    format!("if a cell was misread, correct it with --set {cell}=D (or {cell}=. for empty)")
+}
+
+fn report(
+    name: &str,
+    solved: &Solved,
+    written: Option<Result<PathBuf, WriteError>>,
+    color: bool,
+) -> Report {
+    let d = &solved.decision;
+    let status = Status::from_count(d.outcome.count());
+    let solution = match &d.outcome {
+        Outcome::Unique(g) => Some(*g),
+        _ => None,
+    };
+    let ms = solved.reading.timings.total();
+    let changes: Vec<String> = d.changes.iter().map(|c| c.to_string()).collect();
+    let mut text = String::new();
+    match (&d.problem, status) {
+        (None, Status::Solved) => text.push_str(&format!(
+            "{name}: solved in {ms:.0} ms, confidence {:.2}\n",
+            d.confidence
+        )),
+        (problem, _) => {
+            let why = problem
+                .clone()
+                .unwrap_or_else(|| status.as_str().replace('_', " "));
+            text.push_str(&format!("{name}: not solved: {why}; {}\n", set_hint(d)));
+        }
+    }
+    if !changes.is_empty() {
+        text.push_str(&format!("  repaired: {}\n", changes.join(", ")));
+    }
+    text.push_str(&side_by_side(&d.givens, solution.as_ref(), color));
+    let mut error = None;
+    let mut status = status;
+    let mut output = None;
+    match written {
+        Some(Ok(p)) => {
+            text.push_str(&format!("  answer image: {}\n", p.display()));
+            output = Some(p.display().to_string());
+        }
+        Some(Err(e)) => {
+            error = Some(format!("{name}: {e}"));
+            status = Status::Error;
+        }
+        None => {}
+    }
+    let json = json!({
+        "path": name,
+        "status": status.as_str(),
+        "givens": d.givens.to_line(),
+        "read": d.read.to_line(),
+        "solution": solution.map(|g| g.to_line()),
+        "solutions": d.outcome.count(),
+        "confidence": (d.confidence * 1e4).round() / 1e4,
+        "error": error.clone().or_else(|| d.problem.clone()),
+        "repairs": changes,
+        "rotation": solved.reading.quarter_turns as u32 * 90,
+        "output": output,
+        "ms": solved.reading.timings.to_json(),
+    });
+    Report {
+        status,
+        text,
+        json,
+        error,
+    }
+}
+
+/// The grid as read and the solution, side by side; filled-in digits are
+/// blue when the output is a terminal.
+fn side_by_side(givens: &Grid, solution: Option<&Grid>, color: bool) -> String {
+    let read = givens.to_pretty();
+    let solved = solution.map(|s| s.to_pretty());
+    let mut out = String::new();
+    out.push_str(&format!(
+        "  {:<23}{}\n",
+        "read",
+        if solved.is_some() { "solution" } else { "" }
+    ));
+    let solved_lines: Vec<&str> = solved
+        .as_deref()
+        .map_or_else(Vec::new, |s| s.lines().collect());
+    for (i, line) in read.lines().enumerate() {
+        out.push_str("  ");
+        out.push_str(line);
+        if let Some(sline) = solved_lines.get(i) {
+            out.push_str("   ");
+            out.push_str(&color_filled(sline, line, color));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Marks the characters of a solution line that were empty in the read
+/// line (the filled-in digits).
+fn color_filled(solution_line: &str, read_line: &str, color: bool) -> String {
+    if !color {
+        return solution_line.to_string();
+    }
+    solution_line
+        .chars()
+        .zip(read_line.chars())
+        .map(|(s, r)| {
+            if r == '.' && s.is_ascii_digit() {
+                format!("\x1b[1;34m{s}\x1b[0m")
+            } else {
+                s.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_parse() {
+        let v = parse_overrides(&["r3c4=7".into(), "R5C1=.".into(), "r9c9=0".into()]).unwrap();
+        assert_eq!(v, vec![(21, 7), (36, 0), (80, 0)]);
+        for bad in ["r0c1=1", "r3c4", "r3c4=10", "x3c4=1", "r3c10=1", "r3c4=a"] {
+            assert!(parse_overrides(&[bad.into()]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn image_names() {
+        assert!(is_image_name(Path::new("a/photo.JPG")));
+        assert!(is_image_name(Path::new("scan.tiff")));
+        assert!(!is_image_name(Path::new("photo.solved.png")));
+        assert!(!is_image_name(Path::new("notes.txt")));
+    }
+
+    #[test]
+    fn filled_digits_are_coloured_only_on_terminals() {
+        assert_eq!(color_filled("1 2", ". 2", false), "1 2");
+        assert_eq!(color_filled("1 2", ". 2", true), "\x1b[1;34m1\x1b[0m 2");
+    }
+}

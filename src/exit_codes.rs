@@ -1,0 +1,47 @@
+//! The process exit codes of DESIGN.md, and how many inputs merge into one.
+
+/// What a run ended with. Ordered so that the worst outcome of many inputs wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ExitCode {
+    /// Every input was solved (a unique solution).
+    Success,
+    /// Some input was read but not solved: no grid found, no solution, or several.
+    NotSolved,
+    /// Bad usage, or an input that could not be read at all.
+    Error,
+}
+
+impl ExitCode {
+    /// The number the process exits with.
+    pub fn code(self) -> i32 {
+        match self {
+            ExitCode::Success => 0,
+            ExitCode::NotSolved => 1,
+            ExitCode::Error => 2,
+        }
+    }
+
+    /// Combines the results of two inputs: the worse one wins.
+    pub fn merge(self, other: ExitCode) -> ExitCode {
+        self.max(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExitCode::*;
+
+    #[test]
+    fn codes_follow_design() {
+        assert_eq!(Success.code(), 0);
+        assert_eq!(NotSolved.code(), 1);
+        assert_eq!(Error.code(), 2);
+    }
+
+    #[test]
+    fn worst_input_wins() {
+        assert_eq!(Success.merge(NotSolved), NotSolved);
+        assert_eq!(Error.merge(NotSolved), Error);
+        assert_eq!(Success.merge(Success), Success);
+    }
+}

@@ -1,0 +1,474 @@
+//! The digit classifier: a small CNN in ONNX form, run with tract.
+//!
+//! The model (`models/digits.onnx`, trained by `models/train/`) is embedded in
+//! the binary; `--model PATH` may replace it with another file that keeps the
+//! same contract:
+//!
+//! * input `[81, 1, 28, 28]` `f32` tiles as made by [`crate::vision::cells`]
+//!   (0.0 background .. 1.0 ink),
+//! * output `[81, 11]` `f32` softmax probabilities: class 0 is an empty cell,
+//!   1..=9 that digit, 10 "other ink" (a digit seen rotated, a stray mark).
+//!
+//! Class 10 lets the pipeline find the grid's upright orientation: a grid read
+//! sideways or upside down produces mostly "other ink" instead of digits.
+//!
+//! The batch size is fixed at 81 (one grid) because tract optimises the plan
+//! for a concrete shape; [`Classifier::classify`] pads the last batch.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use tract_onnx::prelude::*;
+
+use crate::vision::cells::{Tile, TILE};
+
+/// Number of model outputs per tile: empty, digits 1-9, other ink.
+pub const CLASSES: usize = 11;
+/// Class index of an empty cell.
+pub const EMPTY: usize = 0;
+/// Class index of "other ink": a rotated digit or a mark that is no digit.
+pub const OTHER: usize = 10;
+/// Tiles per model run (the model's fixed batch size: one 9x9 grid).
+pub const BATCH: usize = 81;
+
+/// The model shipped in the binary.
+static EMBEDDED_MODEL: &[u8] = include_bytes!("../models/digits.onnx");
+
+/// Where a model came from, for error messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelSource {
+    /// The model embedded in the binary.
+    Embedded,
+    /// A model file given by the user.
+    File(PathBuf),
+}
+
+impl fmt::Display for ModelSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelSource::Embedded => write!(f, "embedded model"),
+            ModelSource::File(p) => write!(f, "model file {}", p.display()),
+        }
+    }
+}
+
+/// Why a model could not be loaded or run.
+#[derive(Debug)]
+pub enum OcrError {
+    /// The model file could not be read.
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// The bytes are not an ONNX model tract can load and optimise for
+    /// an `[81, 1, 28, 28]` input.
+    NotAModel {
+        /// Which model.
+        model: ModelSource,
+        /// tract's explanation.
+        detail: String,
+    },
+    /// The model loads but does not keep the input/output contract.
+    Contract {
+        /// Which model.
+        model: ModelSource,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Running the model failed.
+    Run {
+        /// Which model.
+        model: ModelSource,
+        /// tract's explanation.
+        detail: String,
+    },
+}
+
+impl fmt::Display for OcrError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OcrError::Read { path, source } => {
+                write!(f, "model file {}: cannot read it: {source}", path.display())
+            }
+            OcrError::NotAModel { model, detail } => write!(
+                f,
+                "{model}: not an ONNX model with a [{BATCH}, 1, {TILE}, {TILE}] float input ({detail})"
+            ),
+            OcrError::Contract { model, detail } => write!(
+                f,
+                "{model}: does not keep the digit-model contract \
+                 (input [{BATCH}, 1, {TILE}, {TILE}] f32, output [{BATCH}, {CLASSES}] probabilities): {detail}"
+            ),
+            OcrError::Run { model, detail } => write!(f, "{model}: running it failed: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for OcrError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            OcrError::Read { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+type Plan = Arc<TypedSimplePlan>;
+
+/// A loaded, optimised digit model ready to classify tiles.
+///
+/// Cheap to clone (the plan is shared) and usable from many threads at once.
+#[derive(Clone)]
+pub struct Classifier {
+    plan: Plan,
+    source: ModelSource,
+}
+
+impl fmt::Debug for Classifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Classifier")
+            .field("source", &self.source)
+            .finish()
+    }
+}
+
+/// Formats a tract error with its whole cause chain (the top context alone is
+/// often just "Translating node #3").
+fn chain(e: &TractError) -> String {
+    format!("{e:#}")
+}
+
+/// Loads and optimises a model for batches of [`BATCH`] tiles.
+fn load(bytes: &[u8], source: &ModelSource) -> Result<Plan, OcrError> {
+    let not_model = |e: TractError| OcrError::NotAModel {
+        model: source.clone(),
+        detail: chain(&e),
+    };
+    let mut reader = bytes;
+    let model = tract_onnx::onnx()
+        .model_for_read(&mut reader)
+        .map_err(not_model)?
+        .with_input_fact(0, f32::fact([BATCH, 1, TILE, TILE]).into())
+        .map_err(not_model)?
+        .into_optimized()
+        .map_err(not_model)?;
+    let contract = |detail: String| OcrError::Contract {
+        model: source.clone(),
+        detail,
+    };
+    if model.inputs.len() != 1 || model.outputs.len() != 1 {
+        return Err(contract(format!(
+            "it has {} inputs and {} outputs, expected 1 and 1",
+            model.inputs.len(),
+            model.outputs.len()
+        )));
+    }
+    let out = model.output_fact(0).map_err(|e| contract(chain(&e)))?;
+    if out.datum_type != f32::datum_type() || out.shape.as_concrete() != Some(&[BATCH, CLASSES][..])
+    {
+        return Err(contract(format!(
+            "its output is {:?} {:?}, expected F32 [{BATCH}, {CLASSES}]",
+            out.datum_type, out.shape
+        )));
+    }
+    model.into_runnable().map_err(|e| OcrError::NotAModel {
+        model: source.clone(),
+        detail: chain(&e),
+    })
+}
+
+impl Classifier {
+    /// The model embedded in the binary.
+    ///
+    /// It is loaded and optimised once per process (the first call); later
+    /// calls share that plan.
+    pub fn embedded() -> Result<Classifier, OcrError> {
+        // The error is kept as text: OcrError holds an io::Error and is not Clone.
+        static PLAN: OnceLock<Result<Plan, String>> = OnceLock::new();
+        let plan = PLAN.get_or_init(|| {
+            load(EMBEDDED_MODEL, &ModelSource::Embedded).map_err(|e| e.to_string())
+        });
+        match plan {
+            Ok(plan) => Ok(Classifier {
+                plan: plan.clone(),
+                source: ModelSource::Embedded,
+            }),
+            Err(detail) => Err(OcrError::NotAModel {
+                model: ModelSource::Embedded,
+                detail: detail.clone(),
+            }),
+        }
+    }
+
+    /// A model file given by the user (`--model PATH`); same input/output
+    /// contract as the embedded one. Checked with one run on a blank batch,
+    /// so a model that outputs logits instead of probabilities is refused.
+    pub fn from_file(path: &Path) -> Result<Classifier, OcrError> {
+        let bytes = std::fs::read(path).map_err(|source| OcrError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let source = ModelSource::File(path.to_path_buf());
+        let classifier = Classifier {
+            plan: load(&bytes, &source)?,
+            source,
+        };
+        let probs = classifier.run_batch(&[])?;
+        let row = probs.first().copied().unwrap_or([0.0; CLASSES]);
+        let sum: f32 = row.iter().sum();
+        if row.iter().any(|p| !(0.0..=1.0).contains(p)) || (sum - 1.0).abs() > 1e-3 {
+            return Err(OcrError::Contract {
+                model: classifier.source,
+                detail: format!("outputs for a blank tile are not probabilities: {row:?}"),
+            });
+        }
+        Ok(classifier)
+    }
+
+    /// Where this model came from.
+    pub fn source(&self) -> &ModelSource {
+        &self.source
+    }
+
+    /// Probabilities per tile, in the order given (any number of tiles; run in
+    /// batches of [`BATCH`], padding the last).
+    pub fn classify(&self, tiles: &[Tile]) -> Result<Vec<[f32; CLASSES]>, OcrError> {
+        let mut out = Vec::with_capacity(tiles.len());
+        for chunk in tiles.chunks(BATCH) {
+            let probs = self.run_batch(chunk)?;
+            out.extend_from_slice(&probs[..chunk.len()]);
+        }
+        Ok(out)
+    }
+
+    /// Runs one padded batch; returns all [`BATCH`] rows.
+    fn run_batch(&self, tiles: &[Tile]) -> Result<Vec<[f32; CLASSES]>, OcrError> {
+        debug_assert!(tiles.len() <= BATCH);
+        let run_err = |e: TractError| OcrError::Run {
+            model: self.source.clone(),
+            detail: chain(&e),
+        };
+        // Padding tiles are blank (all background), which costs nothing extra:
+        // the plan's shape is fixed anyway.
+        let mut data = vec![0f32; BATCH * TILE * TILE];
+        for (dst, tile) in data.chunks_exact_mut(TILE * TILE).zip(tiles) {
+            dst.copy_from_slice(&tile.pixels);
+        }
+        let input = Tensor::from_shape(&[BATCH, 1, TILE, TILE], &data).map_err(run_err)?;
+        let outputs = self.plan.run(tvec![input.into()]).map_err(run_err)?;
+        let view = outputs[0].to_plain_array_view::<f32>().map_err(run_err)?;
+        let flat: Vec<f32> = view.iter().copied().collect();
+        if flat.len() != BATCH * CLASSES {
+            return Err(OcrError::Contract {
+                model: self.source.clone(),
+                detail: format!(
+                    "output has {} values, expected {}",
+                    flat.len(),
+                    BATCH * CLASSES
+                ),
+            });
+        }
+        Ok(flat
+            .chunks_exact(CLASSES)
+            .map(|row| {
+                let mut p = [0f32; CLASSES];
+                p.copy_from_slice(row);
+                p
+            })
+            .collect())
+    }
+}
+
+/// The most likely class of a probability row and its probability.
+pub fn best(probs: &[f32; CLASSES]) -> (usize, f32) {
+    probs.iter().copied().enumerate().fold(
+        (0, f32::MIN),
+        |acc, (i, p)| if p > acc.1 { (i, p) } else { acc },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Truth for fixtures/tiles/extra-image69.png: the 81 tiles of
+    /// `../shared/fixtures/photos/extra/image69.jpg` (a photo the model never
+    /// trained on), cut per the tile spec with the true corners, row-major.
+    const IMAGE69: &str =
+        "..1.3...8..4.6.5..9.....27.83..5..1.6.5.93.4....7..8.5.....49..7.3..5..6.2....38.";
+
+    fn blank() -> Tile {
+        Tile {
+            pixels: [0.0; TILE * TILE],
+        }
+    }
+
+    fn argmax(rows: &[[f32; CLASSES]]) -> Vec<usize> {
+        rows.iter().map(|p| best(p).0).collect()
+    }
+
+    /// The 81 tiles of the fixture sheet (9x9 tiles of 28x28, 8-bit gray).
+    fn image69_tiles() -> Vec<Tile> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/tiles/extra-image69.png"
+        );
+        let sheet = image::open(path).expect("fixture sheet").to_luma8();
+        assert_eq!(sheet.dimensions(), (9 * TILE as u32, 9 * TILE as u32));
+        (0..81)
+            .map(|i| {
+                let (r, c) = (i / 9, i % 9);
+                let mut t = blank();
+                for y in 0..TILE {
+                    for x in 0..TILE {
+                        let px = sheet.get_pixel((c * TILE + x) as u32, (r * TILE + y) as u32)[0];
+                        t.pixels[y * TILE + x] = f32::from(px) / 255.0;
+                    }
+                }
+                t
+            })
+            .collect()
+    }
+
+    fn truth(s: &str) -> Vec<usize> {
+        s.bytes()
+            .map(|b| {
+                if b == b'.' {
+                    EMPTY
+                } else {
+                    usize::from(b - b'0')
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn embedded_model_loads_once() {
+        let a = Classifier::embedded().expect("embedded model loads");
+        let b = Classifier::embedded().expect("embedded model loads again");
+        assert!(
+            Arc::ptr_eq(&a.plan, &b.plan),
+            "the plan is built once per process"
+        );
+        assert_eq!(a.source(), &ModelSource::Embedded);
+    }
+
+    #[test]
+    fn blank_tiles_read_empty_and_batches_pad() {
+        let c = Classifier::embedded().unwrap();
+        assert!(c.classify(&[]).unwrap().is_empty());
+        // 83 tiles: one full batch and a padded one of 2.
+        let rows = c.classify(&vec![blank(); 83]).unwrap();
+        assert_eq!(rows.len(), 83);
+        for row in &rows {
+            assert_eq!(best(row).0, EMPTY, "{row:?}");
+            assert!(
+                (row.iter().sum::<f32>() - 1.0).abs() < 1e-4,
+                "softmax output"
+            );
+        }
+    }
+
+    #[test]
+    fn real_photo_tiles_read_right() {
+        let c = Classifier::embedded().unwrap();
+        let tiles = image69_tiles();
+        assert_eq!(argmax(&c.classify(&tiles).unwrap()), truth(IMAGE69));
+    }
+
+    #[test]
+    fn rotated_digits_read_as_other_ink() {
+        // A grid seen sideways: every digit tile turned a quarter turn. The
+        // pipeline picks the orientation by how few cells read as OTHER, so
+        // most of these must not pass for upright digits.
+        let c = Classifier::embedded().unwrap();
+        let want = truth(IMAGE69);
+        let turned: Vec<Tile> = image69_tiles()
+            .iter()
+            .zip(&want)
+            .filter(|(_, &w)| w != EMPTY)
+            .map(|(t, _)| {
+                let mut r = blank();
+                for y in 0..TILE {
+                    for x in 0..TILE {
+                        // 90 degrees clockwise: (x, y) <- (y, TILE-1-x)
+                        r.pixels[y * TILE + x] = t.pixels[(TILE - 1 - x) * TILE + y];
+                    }
+                }
+                r
+            })
+            .collect();
+        let got = argmax(&c.classify(&turned).unwrap());
+        let other = got.iter().filter(|&&k| k == OTHER).count();
+        assert!(
+            other * 10 >= turned.len() * 8,
+            "{other} of {} read as other: {got:?}",
+            turned.len()
+        );
+    }
+
+    /// Renders `digit` with ab_glyph roughly as a printed clue looks in a tile
+    /// (ink height ~11 px of 28, centred, full contrast).
+    fn render(font: &ab_glyph::FontVec, digit: char) -> Tile {
+        use ab_glyph::{Font, PxScale};
+        let scale = PxScale::from(15.0);
+        let glyph = font.glyph_id(digit).with_scale(scale);
+        let outlined = font.outline_glyph(glyph).expect("digit has an outline");
+        let bounds = outlined.px_bounds();
+        let (w, h) = (bounds.width(), bounds.height());
+        let (ox, oy) = ((TILE as f32 - w) / 2.0, (TILE as f32 - h) / 2.0);
+        let mut t = blank();
+        outlined.draw(|x, y, cov| {
+            let (x, y) = (x as f32 + ox, y as f32 + oy);
+            if (0.0..TILE as f32).contains(&x) && (0.0..TILE as f32).contains(&y) {
+                let i = y as usize * TILE + x as usize;
+                t.pixels[i] = t.pixels[i].max(cov);
+            }
+        });
+        t
+    }
+
+    #[test]
+    fn rendered_digits_read_right() {
+        let candidates = [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+            "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
+        ];
+        let Some(bytes) = candidates.iter().find_map(|p| std::fs::read(p).ok()) else {
+            eprintln!("no system font found; skipping the rendered-digit check");
+            return;
+        };
+        let font = ab_glyph::FontVec::try_from_vec(bytes).expect("font parses");
+        let tiles: Vec<Tile> = ('1'..='9').map(|d| render(&font, d)).collect();
+        let got = argmax(&Classifier::embedded().unwrap().classify(&tiles).unwrap());
+        assert_eq!(got, (1..=9).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn non_model_files_are_clear_errors() {
+        let toml = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"));
+        let err = Classifier::from_file(toml).unwrap_err();
+        assert!(matches!(err, OcrError::NotAModel { .. }), "{err:?}");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("Cargo.toml") && msg.contains("not an ONNX model"),
+            "{msg}"
+        );
+
+        let missing = Path::new("/nonexistent/digits.onnx");
+        let err = Classifier::from_file(missing).unwrap_err();
+        assert!(matches!(err, OcrError::Read { .. }), "{err:?}");
+        assert!(err.to_string().contains("/nonexistent/digits.onnx"));
+    }
+
+    #[test]
+    fn the_model_file_itself_loads_from_a_path() {
+        let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/models/digits.onnx"));
+        let c = Classifier::from_file(path).expect("models/digits.onnx loads as a file");
+        assert_eq!(c.source(), &ModelSource::File(path.to_path_buf()));
+    }
+}

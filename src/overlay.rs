@@ -1,0 +1,215 @@
+//! Drawing the answer back onto the photo, in perspective.
+//!
+//! Each missing digit is rendered once, flat, into a coverage mask (an
+//! anti-aliased glyph from the embedded Go Bold font). For every photo pixel
+//! inside a target cell, the inverse homography gives the point of the flat
+//! grid it shows, and the mask is sampled there: the digit therefore follows
+//! the grid's perspective and size, as if it had been printed on the page.
+
+use ab_glyph::{Font, FontRef, PxScale};
+use image::{Rgb, RgbImage};
+
+use crate::vision::Homography;
+
+/// The font the answer is written in: Go Bold (BSD-3-Clause, Bigelow &
+/// Holmes; Debian package fonts-go), chosen for its clear, wide digits and
+/// small file. Licence in `assets/Go-Bold.LICENSE`.
+const FONT: &[u8] = include_bytes!("../assets/Go-Bold.ttf");
+
+/// The colour of drawn digits: a saturated blue, unlike the black, grey or
+/// red ink of printed clues and readable on white and on shaded cells.
+pub const INK: [u8; 3] = [0, 90, 230];
+
+/// Side of the flat mask a digit is rendered into. Large enough that even a
+/// 12 MP photo's cells (~150 px) are drawn without visible blur.
+const MASK: usize = 160;
+
+/// Height of a digit as a fraction of the cell.
+const DIGIT_HEIGHT: f32 = 0.72;
+
+/// Why the answer could not be drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OverlayError {
+    /// The grid-to-photo transform cannot be inverted (degenerate grid).
+    Degenerate,
+}
+
+impl std::fmt::Display for OverlayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the grid's outline is degenerate; cannot draw the answer"
+        )
+    }
+}
+
+impl std::error::Error for OverlayError {}
+
+/// Flat coverage masks of the digits 1-9, `MASK` x `MASK`, values 0..1.
+struct Glyphs {
+    masks: Vec<Vec<f32>>,
+}
+
+impl Glyphs {
+    fn render() -> Glyphs {
+        // The font is compiled in and known good; failing to parse it would
+        // be a build defect, so fall back to empty masks rather than panic.
+        let masks = match FontRef::try_from_slice(FONT) {
+            Ok(font) => (1..=9u8).map(|d| render_digit(&font, d)).collect(),
+            Err(_) => vec![vec![0.0; MASK * MASK]; 9],
+        };
+        Glyphs { masks }
+    }
+
+    /// Bilinear sample of digit `d`'s mask at mask coordinates (x, y).
+    fn sample(&self, d: u8, x: f32, y: f32) -> f32 {
+        let mask = &self.masks[(d - 1) as usize];
+        let (x, y) = (x - 0.5, y - 0.5);
+        let (x0, y0) = (x.floor(), y.floor());
+        let (fx, fy) = (x - x0, y - y0);
+        let at = |xi: f32, yi: f32| -> f32 {
+            if xi < 0.0 || yi < 0.0 || xi >= MASK as f32 || yi >= MASK as f32 {
+                0.0
+            } else {
+                mask[yi as usize * MASK + xi as usize]
+            }
+        };
+        let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1.0, y0) * fx;
+        let bottom = at(x0, y0 + 1.0) * (1.0 - fx) + at(x0 + 1.0, y0 + 1.0) * fx;
+        top * (1.0 - fy) + bottom * fy
+    }
+}
+
+/// Renders digit `d` centred in a `MASK`-square coverage mask.
+fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
+    let mut mask = vec![0.0f32; MASK * MASK];
+    let c = (b'0' + d) as char;
+    // Scale so that the digit's ink height is DIGIT_HEIGHT of the cell.
+    let probe = font.glyph_id(c).with_scale(PxScale::from(MASK as f32));
+    let Some(outline) = font.outline_glyph(probe) else {
+        return mask;
+    };
+    let ink = outline.px_bounds().height().max(1.0);
+    let scale = MASK as f32 * MASK as f32 * DIGIT_HEIGHT / ink;
+    let glyph = font.glyph_id(c).with_scale(PxScale::from(scale));
+    let Some(outline) = font.outline_glyph(glyph) else {
+        return mask;
+    };
+    let b = outline.px_bounds();
+    let (ox, oy) = (
+        ((MASK as f32 - b.width()) / 2.0).round() as i64,
+        ((MASK as f32 - b.height()) / 2.0).round() as i64,
+    );
+    outline.draw(|x, y, coverage| {
+        let (px, py) = (x as i64 + ox, y as i64 + oy);
+        if (0..MASK as i64).contains(&px) && (0..MASK as i64).contains(&py) {
+            mask[py as usize * MASK + px as usize] = coverage.clamp(0.0, 1.0);
+        }
+    });
+    mask
+}
+
+/// Draws `digits` (cell index 0..81 in reading order of the upright grid,
+/// digit 1-9) onto `photo`. `grid_to_photo` maps the upright rectified grid,
+/// a square of side `grid_side` pixels, onto photo pixel coordinates.
+pub fn draw_digits(
+    photo: &mut RgbImage,
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    digits: &[(usize, u8)],
+) -> Result<(), OverlayError> {
+    let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
+    let glyphs = Glyphs::render();
+    let cell = grid_side / 9.0;
+    let (w, h) = photo.dimensions();
+    for &(index, digit) in digits {
+        if !(1..=9).contains(&digit) || index >= 81 {
+            continue;
+        }
+        let (r, c) = ((index / 9) as f32, (index % 9) as f32);
+        let corners = [(c, r), (c + 1.0, r), (c + 1.0, r + 1.0), (c, r + 1.0)]
+            .map(|(x, y)| grid_to_photo.map(x * cell, y * cell));
+        if corners
+            .iter()
+            .any(|(x, y)| !x.is_finite() || !y.is_finite())
+        {
+            continue;
+        }
+        let min_x = corners
+            .iter()
+            .map(|p| p.0)
+            .fold(f32::MAX, f32::min)
+            .floor()
+            .max(0.0) as u32;
+        let max_x = corners
+            .iter()
+            .map(|p| p.0)
+            .fold(f32::MIN, f32::max)
+            .ceil()
+            .min(w as f32) as u32;
+        let min_y = corners
+            .iter()
+            .map(|p| p.1)
+            .fold(f32::MAX, f32::min)
+            .floor()
+            .max(0.0) as u32;
+        let max_y = corners
+            .iter()
+            .map(|p| p.1)
+            .fold(f32::MIN, f32::max)
+            .ceil()
+            .min(h as f32) as u32;
+        for y in min_y..max_y {
+            for x in min_x..max_x {
+                let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
+                let (u, v) = (gx / cell - c, gy / cell - r);
+                if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
+                    continue;
+                }
+                let a = glyphs.sample(digit, u * MASK as f32, v * MASK as f32);
+                if a <= 0.0 {
+                    continue;
+                }
+                let p = photo.get_pixel_mut(x, y);
+                *p = Rgb(std::array::from_fn(|i| {
+                    (p.0[i] as f32 * (1.0 - a) + INK[i] as f32 * a).round() as u8
+                }));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::Quad;
+
+    #[test]
+    fn digits_land_only_in_their_cells_and_follow_perspective() {
+        let mut photo = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
+        // A grid seen at an angle: the right side is shorter than the left.
+        let quad = Quad::new([(40.0, 20.0), (360.0, 50.0), (350.0, 250.0), (50.0, 280.0)]);
+        let h = Homography::square_to_quad(432.0, &quad).unwrap();
+        draw_digits(&mut photo, &h, 432.0, &[(0, 8), (80, 1)]).unwrap();
+        let inked = |index: usize| {
+            let (r, c) = ((index / 9) as f32, (index % 9) as f32);
+            let cell = 432.0 / 9.0;
+            let mut n = 0;
+            for dy in 1..10 {
+                for dx in 1..10 {
+                    let (x, y) =
+                        h.map((c + dx as f32 / 10.0) * cell, (r + dy as f32 / 10.0) * cell);
+                    if photo.get_pixel(x as u32, y as u32).0 != [255, 255, 255] {
+                        n += 1;
+                    }
+                }
+            }
+            n
+        };
+        assert!(inked(0) > 10, "digit 8 drawn in r1c1");
+        assert!(inked(80) > 3, "digit 1 drawn in r9c9");
+        assert_eq!(inked(40), 0, "r5c5 untouched");
+        assert_eq!(inked(1), 0, "r1c2 untouched");
+    }
+}

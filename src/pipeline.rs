@@ -1,0 +1,286 @@
+//! The photo pipeline: chains the stages and times each one.
+//!
+//! ```text
+//! bytes -> decode -> locate -> rectify -> cells -> classify (+ orientation)
+//!       -> decide (repair) -> solve -> overlay
+//! ```
+//!
+//! Nothing here does image work of its own; each stage lives in its module
+//! and this one only passes plain data along.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use image::GrayImage;
+
+use crate::decide::{self, CellProbs, Decision};
+use crate::grid::CELLS;
+use crate::ocr::{Classifier, OcrError, CLASSES, EMPTY, OTHER};
+use crate::vision::cells::{self, Cells, Tile};
+use crate::vision::decode::{self, DecodeError, Decoded};
+use crate::vision::rectify::{self, GRID_PX};
+use crate::vision::{locate, Homography, Quad};
+
+/// Time spent in each stage, in milliseconds, in the order they ran.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Timings(pub Vec<(&'static str, f64)>);
+
+impl Timings {
+    /// Records the time since `start` under `stage`, and returns now.
+    pub fn lap(&mut self, stage: &'static str, start: Instant) -> Instant {
+        let now = Instant::now();
+        self.0.push((stage, (now - start).as_secs_f64() * 1000.0));
+        now
+    }
+
+    /// Time of one stage, if it ran.
+    pub fn get(&self, stage: &str) -> Option<f64> {
+        self.0.iter().find(|(s, _)| *s == stage).map(|&(_, ms)| ms)
+    }
+
+    /// Sum of all stages.
+    pub fn total(&self) -> f64 {
+        self.0.iter().map(|(_, ms)| ms).sum()
+    }
+
+    /// As a JSON object `{stage: ms, ...}` with a `total`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        for (stage, ms) in &self.0 {
+            map.insert((*stage).to_string(), round_ms(*ms).into());
+        }
+        map.insert("total".into(), round_ms(self.total()).into());
+        serde_json::Value::Object(map)
+    }
+}
+
+fn round_ms(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
+/// Why a photo could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    Io(std::io::Error),
+    /// The bytes are not a usable image.
+    Decode(DecodeError),
+    /// No Sudoku grid was found in the image.
+    NoGrid,
+    /// The digit model failed.
+    Model(OcrError),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::Decode(e) => write!(f, "{e}"),
+            ReadError::NoGrid => write!(f, "no Sudoku grid found"),
+            ReadError::Model(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+/// A photo read into cell probabilities.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    /// The decoded photo, pixels as stored.
+    pub photo: Decoded,
+    /// The grid's outer corners in photo pixels, labelled for the upright grid
+    /// (tl is the top-left corner of the puzzle as it reads).
+    pub quad: Quad,
+    /// Clockwise quarter turns that make the stored grid upright.
+    pub quarter_turns: u8,
+    /// Maps the upright rectified grid (`GRID_PX` square) onto the photo.
+    pub grid_to_photo: Homography,
+    /// The 81 tiles, upright, as the classifier saw them.
+    pub tiles: Box<[Tile; CELLS]>,
+    /// The classifier's probabilities per cell, upright order.
+    pub classes: Vec<[f32; CLASSES]>,
+    /// Time per stage.
+    pub timings: Timings,
+}
+
+impl Reading {
+    /// Per-cell probabilities over empty and 1-9.
+    pub fn cell_probs(&self) -> [CellProbs; CELLS] {
+        std::array::from_fn(|i| decide::cell_probs(&self.classes[i]))
+    }
+}
+
+/// Reads photos: holds the digit model, loaded once per process.
+pub struct Reader {
+    classifier: Classifier,
+    debug_dir: Option<PathBuf>,
+}
+
+impl Reader {
+    /// A reader with the embedded model, or the model file at `model`.
+    pub fn new(model: Option<&Path>, debug_dir: Option<&Path>) -> Result<Reader, OcrError> {
+        let classifier = match model {
+            Some(path) => Classifier::from_file(path)?,
+            None => Classifier::embedded()?,
+        };
+        Ok(Reader {
+            classifier,
+            debug_dir: debug_dir.map(Path::to_path_buf),
+        })
+    }
+
+    /// Reads the photo at `path`.
+    pub fn read_file(&self, path: &Path) -> Result<Reading, ReadError> {
+        let bytes = std::fs::read(path).map_err(ReadError::Io)?;
+        let debug = self.debug_dir.as_ref().map(|d| d.join(debug_name(path)));
+        self.read_bytes(&bytes, debug.as_deref())
+    }
+
+    /// Reads a photo from its encoded bytes. `debug` is a folder for the
+    /// intermediate images, if wanted.
+    pub fn read_bytes(&self, bytes: &[u8], debug: Option<&Path>) -> Result<Reading, ReadError> {
+        let mut timings = Timings::default();
+        let start = Instant::now();
+        let photo = decode::decode(bytes).map_err(ReadError::Decode)?;
+        let t = timings.lap("decode", start);
+        let found = locate::locate(&photo.gray);
+        let t = timings.lap("locate", t);
+        let Some(quad) = found else {
+            if let Some(dir) = debug {
+                // Best effort: debug images must never turn a result into an error.
+                let _ = cells::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
+            }
+            return Err(ReadError::NoGrid);
+        };
+        let rectified = rectify::rectify(&photo.gray, &quad).ok_or(ReadError::NoGrid)?;
+        let t = timings.lap("rectify", t);
+        let cells = cells::extract_cells(&rectified.image);
+        let t = timings.lap("cells", t);
+        let (quarter_turns, tiles, classes) = self.orient(&cells, photo.exif_orientation)?;
+        timings.lap("classify", t);
+        if let Some(dir) = debug {
+            let _ = write_debug(dir, &photo.gray, &quad, &rectified.image, &cells);
+        }
+        let quad = quad.rotated(quarter_turns);
+        let grid_to_photo =
+            Homography::square_to_quad(GRID_PX as f64, &quad).ok_or(ReadError::NoGrid)?;
+        Ok(Reading {
+            photo,
+            quad,
+            quarter_turns,
+            grid_to_photo,
+            tiles,
+            classes,
+            timings,
+        })
+    }
+
+    /// Finds the rotation that makes the grid read as upright digits, and
+    /// returns it with the rotated tiles and their probabilities.
+    ///
+    /// The stored orientation is tried first (it is right for nearly every
+    /// photo, and the EXIF tag cannot be trusted: see the fixtures' README),
+    /// then the rotation the EXIF tag suggests, then the rest. A reading
+    /// whose every inked cell is a confident upright digit ends the search
+    /// early, so upright photos pay for one batch only.
+    #[allow(clippy::type_complexity)]
+    fn orient(
+        &self,
+        cells: &Cells,
+        exif: u8,
+    ) -> Result<(u8, Box<[Tile; CELLS]>, Vec<[f32; CLASSES]>), ReadError> {
+        let hint = match exif {
+            6 => 1, // the camera says: turn 90 degrees clockwise to view
+            3 => 2,
+            8 => 3,
+            _ => 0,
+        };
+        let mut order = vec![0u8, hint];
+        order.extend([1u8, 2, 3].iter().filter(|&&k| k != hint));
+        order.dedup();
+        let mut best: Option<(f32, u8, Box<[Tile; CELLS]>, Vec<[f32; CLASSES]>)> = None;
+        for k in order {
+            let tiles = if k == 0 {
+                let mut t = cells::blank_tiles();
+                t.copy_from_slice(&cells.tiles[..]);
+                t
+            } else {
+                cells::rotate_tiles(&cells.tiles, k)
+            };
+            let classes = self
+                .classifier
+                .classify(&tiles[..])
+                .map_err(ReadError::Model)?;
+            let (score, confident) = upright_score(&classes);
+            if best.as_ref().is_none_or(|b| score > b.0) {
+                best = Some((score, k, tiles, classes));
+            }
+            if confident {
+                break;
+            }
+        }
+        match best {
+            Some((_, k, tiles, classes)) => Ok((k, tiles, classes)),
+            None => Err(ReadError::NoGrid),
+        }
+    }
+}
+
+/// How much a reading looks like upright printed digits: the mean log
+/// probability of each inked cell's best digit, where "other ink" (a
+/// rotated glyph) counts against it. Also whether it is confident enough to
+/// stop looking at other rotations.
+fn upright_score(classes: &[[f32; CLASSES]]) -> (f32, bool) {
+    let mut sum = 0.0f32;
+    let mut inked = 0usize;
+    let mut confident = true;
+    for p in classes {
+        if p[EMPTY] >= 0.5 {
+            continue;
+        }
+        inked += 1;
+        let digit = p[1..=9].iter().copied().fold(0.0f32, f32::max);
+        sum += digit.max(1e-6).ln();
+        if digit < 0.9 || p[OTHER] > 0.05 {
+            confident = false;
+        }
+    }
+    if inked == 0 {
+        return (f32::NEG_INFINITY, false);
+    }
+    // Too few digits to judge: keep looking, in case another turn reads more.
+    (sum / inked as f32, confident && inked >= 8)
+}
+
+fn debug_name(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "photo".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn write_debug(
+    dir: &Path,
+    gray: &GrayImage,
+    quad: &Quad,
+    rect: &GrayImage,
+    cells: &Cells,
+) -> image::ImageResult<()> {
+    cells::write_debug_images(dir, None, Some((gray, Some(quad))), Some(rect), Some(cells))
+}
+
+/// A photo taken all the way: read, decided (repaired), solved.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// What was read.
+    pub reading: Reading,
+    /// The puzzle decided from it, with the solver's outcome.
+    pub decision: Decision,
+}
+
+/// Decides and solves a reading. `overrides` are the user's `--set` cells.
+pub fn solve_reading(mut reading: Reading, overrides: &[(usize, u8)], repair: bool) -> Solved {
+    let start = Instant::now();
+    let decision = decide::decide(&reading.cell_probs(), overrides, repair);
+    reading.timings.lap("solve", start);
+    Solved { reading, decision }
+}

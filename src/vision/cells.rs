@@ -1,0 +1,657 @@
+//! Cutting the rectified grid into 81 normalised 28x28 tiles (the digit
+//! classifier's input) and measuring how much ink each cell holds.
+//!
+//! Tile spec (the classifier is trained on exactly this):
+//! for cell (r, c) take its 48x48 box in the rectified grid (the box between
+//! the detected grid lines, resampled to 48x48 when they were refined; else
+//! `[c*48, (c+1)*48) x [r*48, (r+1)*48)`), cut an inset of 4 px per side
+//! (40x40 centre), `v = 1 - gray/255`, `bg = median(v)`, `hi` = the value at
+//! index 1568 of the sorted 1600 values, `contrast = max(hi - bg, 0.25)`,
+//! `w = clamp((v - bg) / contrast, 0, 1)`, then resize 40x40 -> 28x28 by area
+//! averaging.
+
+use std::path::Path;
+
+use image::{GrayImage, Luma, Rgb, RgbImage};
+
+use super::rectify::{bilinear, GRID_PX};
+use super::Quad;
+
+/// Side of one cell in the rectified grid.
+pub const CELL_PX: usize = 48;
+/// Side of a classifier tile.
+pub const TILE: usize = 28;
+/// Pixels cut from each side of a cell box before normalising (drops the
+/// grid lines; symmetric so that tiles rotate with the grid).
+pub const INSET: usize = 4;
+/// Side of the inset cell centre.
+pub const INNER: usize = CELL_PX - 2 * INSET;
+
+/// Largest accepted deviation of a detected inner grid line from the
+/// perfect split, in rectified pixels; beyond that a detection is a digit
+/// stroke or noise, not the line.
+const MAX_LINE_SHIFT: f32 = 9.0;
+/// Deviations below this are treated as a perfect split (plain crop), so
+/// flat, well-located grids produce bit-exact spec tiles.
+const MIN_LINE_SHIFT: f32 = 1.0;
+
+/// One normalised cell image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tile {
+    /// Row-major, 0.0 background .. 1.0 ink.
+    pub pixels: [f32; TILE * TILE],
+}
+
+impl Default for Tile {
+    fn default() -> Self {
+        Tile {
+            pixels: [0.0; TILE * TILE],
+        }
+    }
+}
+
+/// Per-cell ink measures, cheap hints for "empty or not".
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct CellInk {
+    /// `hi - bg` before clamping: how much darker the darkest 2 % are than
+    /// the cell's background (0..1). Empty cells sit near 0.05.
+    pub contrast: f32,
+    /// Fraction of the 40x40 centre with normalised ink above 0.5.
+    pub ink: f32,
+}
+
+/// Positions of the grid lines in the rectified image, per band.
+///
+/// `vertical[j][r]` is the x of vertical line `j` (0..=9) measured within
+/// row band `r`; `horizontal[j][c]` the y of horizontal line `j` within
+/// column band `c`. Outer lines stay at 0 and 432 (the located corners).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridLines {
+    /// x of vertical line j within row band r.
+    pub vertical: [[f32; 9]; 10],
+    /// y of horizontal line j within column band c.
+    pub horizontal: [[f32; 9]; 10],
+}
+
+impl GridLines {
+    /// The perfect 9x9 split: line j at j * 48.
+    pub fn perfect() -> Self {
+        let mut v = [[0.0; 9]; 10];
+        for (j, row) in v.iter_mut().enumerate() {
+            *row = [(j * CELL_PX) as f32; 9];
+        }
+        GridLines {
+            vertical: v,
+            horizontal: v,
+        }
+    }
+
+    /// Largest deviation from the perfect split, in pixels.
+    pub fn max_shift(&self) -> f32 {
+        let mut m = 0.0f32;
+        for j in 0..10 {
+            for b in 0..9 {
+                let e = (j * CELL_PX) as f32;
+                m = m.max((self.vertical[j][b] - e).abs());
+                m = m.max((self.horizontal[j][b] - e).abs());
+            }
+        }
+        m
+    }
+
+    /// The 48x48 box of cell (r, c): `(left, top, right, bottom)`.
+    pub fn cell_box(&self, r: usize, c: usize) -> (f32, f32, f32, f32) {
+        (
+            self.vertical[c][r],
+            self.horizontal[r][c],
+            self.vertical[c + 1][r],
+            self.horizontal[r + 1][c],
+        )
+    }
+}
+
+/// The 81 tiles of a grid with their ink measures.
+#[derive(Debug, Clone)]
+pub struct Cells {
+    /// Row-major (cell index = 9 * r + c). Boxed: 254 KB is too much for
+    /// small thread stacks.
+    pub tiles: Box<[Tile; 81]>,
+    /// Ink measures, same order.
+    pub ink: [CellInk; 81],
+    /// The grid lines the boxes were cut along.
+    pub lines: GridLines,
+}
+
+/// Allocates 81 blank tiles on the heap.
+pub fn blank_tiles() -> Box<[Tile; 81]> {
+    let v: Box<[Tile]> = vec![Tile::default(); 81].into_boxed_slice();
+    match v.try_into() {
+        Ok(b) => b,
+        // Length is 81 by construction.
+        Err(_) => unreachable!("81 tiles"),
+    }
+}
+
+/// Cuts the rectified grid (`GRID_PX` square; other sizes are rescaled by
+/// sampling) into 81 tiles following the tile spec.
+pub fn extract_cells(rect: &GrayImage) -> Cells {
+    let lines = if rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX {
+        detect_lines(rect)
+    } else {
+        GridLines::perfect()
+    };
+    extract_cells_with_lines(rect, &lines)
+}
+
+/// [`extract_cells`] with given grid lines (e.g. [`GridLines::perfect`]).
+pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
+    let mut tiles = blank_tiles();
+    let mut ink = [CellInk::default(); 81];
+    let exact = rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX;
+    let sx = rect.width() as f32 / GRID_PX as f32;
+    let sy = rect.height() as f32 / GRID_PX as f32;
+    let mut v = [0.0f32; INNER * INNER];
+    for r in 0..9 {
+        for c in 0..9 {
+            let (l, t, rt, b) = lines.cell_box(r, c);
+            let plain = exact
+                && (l - (c * CELL_PX) as f32).abs() < MIN_LINE_SHIFT
+                && (rt - ((c + 1) * CELL_PX) as f32).abs() < MIN_LINE_SHIFT
+                && (t - (r * CELL_PX) as f32).abs() < MIN_LINE_SHIFT
+                && (b - ((r + 1) * CELL_PX) as f32).abs() < MIN_LINE_SHIFT;
+            if plain {
+                let raw = rect.as_raw();
+                for y in 0..INNER {
+                    let row = (r * CELL_PX + INSET + y) * GRID_PX + c * CELL_PX + INSET;
+                    for x in 0..INNER {
+                        v[y * INNER + x] = 1.0 - raw[row + x] as f32 / 255.0;
+                    }
+                }
+            } else {
+                // Resample the (possibly non-48) box to 48x48 and take the
+                // same 40x40 centre: pixel k of the 48 samples the box at
+                // fraction (k + 0.5) / 48.
+                let bw = (rt - l) / CELL_PX as f32;
+                let bh = (b - t) / CELL_PX as f32;
+                for y in 0..INNER {
+                    let py = (t + (INSET + y) as f32 * bh + 0.5 * bh) * sy - 0.5;
+                    for x in 0..INNER {
+                        let px = (l + (INSET + x) as f32 * bw + 0.5 * bw) * sx - 0.5;
+                        let g = bilinear(rect, px, py);
+                        v[y * INNER + x] = 1.0 - g / 255.0;
+                    }
+                }
+            }
+            let (tile, m) = normalise_cell(&v);
+            tiles[r * 9 + c] = tile;
+            ink[r * 9 + c] = m;
+        }
+    }
+    Cells {
+        tiles,
+        ink,
+        lines: *lines,
+    }
+}
+
+/// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
+/// row-major) into a 28x28 tile, plus its ink measures.
+pub fn normalise_cell(v: &[f32; INNER * INNER]) -> (Tile, CellInk) {
+    let mut sorted = *v;
+    sorted.sort_unstable_by(f32::total_cmp);
+    let n = sorted.len();
+    let bg = 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    let hi = sorted[1568];
+    let raw_contrast = hi - bg;
+    let contrast = raw_contrast.max(0.25);
+    let mut w = [0.0f32; INNER * INNER];
+    let mut inked = 0usize;
+    for (o, &x) in w.iter_mut().zip(v.iter()) {
+        *o = ((x - bg) / contrast).clamp(0.0, 1.0);
+        if *o > 0.5 {
+            inked += 1;
+        }
+    }
+    let tile = Tile {
+        pixels: area_resize(&w),
+    };
+    (
+        tile,
+        CellInk {
+            contrast: raw_contrast.max(0.0),
+            ink: inked as f32 / n as f32,
+        },
+    )
+}
+
+/// Area-averaging resize 40x40 -> 28x28 (OpenCV INTER_AREA for a
+/// non-integer factor): each output pixel is the mean of the input area it
+/// covers, input pixels cut by its edges counted by their covered fraction.
+pub fn area_resize(w: &[f32; INNER * INNER]) -> [f32; TILE * TILE] {
+    let wt = area_weights();
+    // Separable: rows first (INNER x TILE), then columns.
+    let mut tmp = [0.0f32; INNER * TILE];
+    for y in 0..INNER {
+        for (o, ws) in wt.iter().enumerate() {
+            let mut s = 0.0;
+            for &(i, f) in ws.iter().flatten() {
+                s += w[y * INNER + i] * f;
+            }
+            tmp[y * TILE + o] = s;
+        }
+    }
+    let mut out = [0.0f32; TILE * TILE];
+    for (oy, ws) in wt.iter().enumerate() {
+        for x in 0..TILE {
+            let mut s = 0.0;
+            for &(i, f) in ws.iter().flatten() {
+                s += tmp[i * TILE + x] * f;
+            }
+            out[oy * TILE + x] = s;
+        }
+    }
+    out
+}
+
+/// For each output index, up to 3 (input index, weight) pairs; weights sum
+/// to 1. Scale 40/28 = 1.43 means each output touches at most 3 inputs.
+fn area_weights() -> [[Option<(usize, f32)>; 3]; TILE] {
+    let scale = INNER as f64 / TILE as f64;
+    let mut out = [[None; 3]; TILE];
+    for (o, slot) in out.iter_mut().enumerate() {
+        let a = o as f64 * scale;
+        let b = (o + 1) as f64 * scale;
+        let mut k = 0;
+        let mut i = a.floor() as usize;
+        while (i as f64) < b && i < INNER && k < 3 {
+            let lo = a.max(i as f64);
+            let hi = b.min((i + 1) as f64);
+            let f = (hi - lo) / scale;
+            if f > 1e-9 {
+                slot[k] = Some((i, f as f32));
+                k += 1;
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Finds the inner grid lines in a `GRID_PX` rectified grid, per band, so
+/// that page curl (lines bowing by a few pixels) does not shift digits into
+/// the tile border. Lines that cannot be found keep the perfect split.
+pub fn detect_lines(rect: &GrayImage) -> GridLines {
+    let mut lines = GridLines::perfect();
+    if rect.width() as usize != GRID_PX || rect.height() as usize != GRID_PX {
+        return lines;
+    }
+    let raw = rect.as_raw();
+    let dark = |x: usize, y: usize| 255.0 - raw[y * GRID_PX + x] as f32;
+    for vertical in [true, false] {
+        for j in 1..9 {
+            let mut off = [f32::NAN; 9];
+            for (band, o) in off.iter_mut().enumerate() {
+                // Profile across the line, summed along the band (skipping
+                // the crossing lines at the band ends).
+                let centre = j * CELL_PX;
+                let rad = MAX_LINE_SHIFT as usize + 2;
+                let mut prof = [0.0f32; 2 * 11 + 1];
+                let along = band * CELL_PX + 6..(band + 1) * CELL_PX - 6;
+                for (k, p) in prof.iter_mut().enumerate().take(2 * rad + 1) {
+                    let across = centre + k - rad;
+                    let mut s = 0.0;
+                    for a in along.clone() {
+                        s += if vertical {
+                            dark(across, a)
+                        } else {
+                            dark(a, across)
+                        };
+                    }
+                    *p = s / along.len() as f32;
+                }
+                *o = profile_peak(&prof[..2 * rad + 1]).map_or(f32::NAN, |p| p - rad as f32);
+            }
+            let smoothed = smooth_offsets(&off);
+            for band in 0..9 {
+                let pos = (j * CELL_PX) as f32 + smoothed[band];
+                if vertical {
+                    lines.vertical[j][band] = pos;
+                } else {
+                    lines.horizontal[j][band] = pos;
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// Sub-pixel position of a line (a narrow dark peak) in a profile, or None
+/// when there is no clear single peak.
+fn profile_peak(prof: &[f32]) -> Option<f32> {
+    let n = prof.len();
+    let (imax, &pmax) = prof.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1))?;
+    let mut s = prof.to_vec();
+    s.sort_unstable_by(f32::total_cmp);
+    let base = s[n / 2];
+    // A printed line is dark along the whole band: demand a clear peak.
+    if pmax - base < 25.0 {
+        return None;
+    }
+    // Centroid of the part of the peak above half height.
+    let half = base + 0.5 * (pmax - base);
+    let (mut lo, mut hi) = (imax, imax);
+    while lo > 0 && prof[lo - 1] > half {
+        lo -= 1;
+    }
+    while hi + 1 < n && prof[hi + 1] > half {
+        hi += 1;
+    }
+    // A wide "peak" is a shaded region or a digit, not a thin line.
+    if hi - lo > 7 {
+        return None;
+    }
+    let (mut sw, mut sx) = (0.0, 0.0);
+    for (i, &p) in prof.iter().enumerate().take(hi + 1).skip(lo) {
+        let w = p - half;
+        sw += w;
+        sx += w * i as f32;
+    }
+    if sw <= 0.0 {
+        return Some(imax as f32);
+    }
+    Some(sx / sw)
+}
+
+/// Replaces outliers by the line's typical offset: a line is straight or
+/// gently curved, so each band's offset should be close to its neighbours'.
+fn smooth_offsets(off: &[f32; 9]) -> [f32; 9] {
+    let found: Vec<f32> = off.iter().copied().filter(|v| v.is_finite()).collect();
+    if found.len() < 3 {
+        return [0.0; 9];
+    }
+    let med = median(&found);
+    let mut out = [med; 9];
+    for b in 0..9usize {
+        let lo = b.saturating_sub(1);
+        let hi = (b + 1).min(8);
+        let near: Vec<f32> = off[lo..=hi]
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite() && (v - med).abs() < 4.0)
+            .collect();
+        if !near.is_empty() {
+            out[b] = median(&near);
+        }
+    }
+    out.map(|v| v.clamp(-MAX_LINE_SHIFT, MAX_LINE_SHIFT))
+}
+
+fn median(v: &[f32]) -> f32 {
+    let mut s = v.to_vec();
+    s.sort_unstable_by(f32::total_cmp);
+    let n = s.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        0.5 * (s[n / 2 - 1] + s[n / 2])
+    }
+}
+
+/// Rotates the grid clockwise by `quarter_turns` x 90 degrees: cell (r, c)
+/// moves to (c, 8 - r) and each tile's pixels rotate the same way. Because
+/// the tile spec is symmetric, this equals extracting tiles from a rotated
+/// photo. Use [`Quad::rotated`] with the same count for the matching quad.
+pub fn rotate_tiles(tiles: &[Tile; 81], quarter_turns: u8) -> Box<[Tile; 81]> {
+    let mut cur = blank_tiles();
+    cur.copy_from_slice(tiles);
+    for _ in 0..(quarter_turns % 4) {
+        let mut next = blank_tiles();
+        for r in 0..9 {
+            for c in 0..9 {
+                next[c * 9 + (8 - r)] = rotate_tile(&cur[r * 9 + c]);
+            }
+        }
+        cur = next;
+    }
+    cur
+}
+
+/// One tile rotated clockwise by 90 degrees.
+pub fn rotate_tile(t: &Tile) -> Tile {
+    let mut o = Tile::default();
+    for y in 0..TILE {
+        for x in 0..TILE {
+            // (y, x) -> (x, TILE - 1 - y)
+            o.pixels[x * TILE + (TILE - 1 - y)] = t.pixels[y * TILE + x];
+        }
+    }
+    o
+}
+
+/// A tile as an 8-bit gray image, ink bright (0 background, 255 ink).
+pub fn tile_image(t: &Tile) -> GrayImage {
+    GrayImage::from_fn(TILE as u32, TILE as u32, |x, y| {
+        let v = t.pixels[y as usize * TILE + x as usize];
+        Luma([(v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8])
+    })
+}
+
+/// Saves one tile as a 28x28 8-bit gray PNG, ink bright.
+pub fn save_tile_png(t: &Tile, path: &Path) -> image::ImageResult<()> {
+    tile_image(t).save_with_format(path, image::ImageFormat::Png)
+}
+
+/// The 81 tiles in a 9x9 mosaic with 2 px gaps, ink bright.
+pub fn tiles_mosaic(tiles: &[Tile; 81]) -> GrayImage {
+    let step = TILE + 2;
+    let side = (9 * step) as u32;
+    let mut m = GrayImage::from_pixel(side, side, Luma([64]));
+    for (i, t) in tiles.iter().enumerate() {
+        let (r, c) = (i / 9, i % 9);
+        for y in 0..TILE {
+            for x in 0..TILE {
+                let v = (t.pixels[y * TILE + x].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+                m.put_pixel((c * step + x) as u32, (r * step + y) as u32, Luma([v]));
+            }
+        }
+    }
+    m
+}
+
+/// The rectified grid with the cell boxes drawn in red.
+pub fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
+    let mut img = RgbImage::from_fn(rect.width(), rect.height(), |x, y| {
+        let g = rect.get_pixel(x, y)[0];
+        Rgb([g, g, g])
+    });
+    let (w, h) = (rect.width() as i64, rect.height() as i64);
+    let mut put = |x: f32, y: f32| {
+        let (xi, yi) = (x.round() as i64, y.round() as i64);
+        if (0..w).contains(&xi) && (0..h).contains(&yi) {
+            img.put_pixel(xi as u32, yi as u32, Rgb([255, 0, 0]));
+        }
+    };
+    for j in 0..10 {
+        for band in 0..9 {
+            for k in 0..CELL_PX {
+                let a = (band * CELL_PX + k) as f32;
+                put(lines.vertical[j][band], a);
+                put(a, lines.horizontal[j][band]);
+            }
+        }
+    }
+    img
+}
+
+/// Writes the debug images of a read into `dir` (created if missing):
+/// `threshold.png`, `quad.png` (photo with the quad), `rectified.png`,
+/// `lines.png`, `tiles.png` (mosaic). Any of the inputs may be absent.
+pub fn write_debug_images(
+    dir: &Path,
+    threshold: Option<&GrayImage>,
+    photo: Option<(&GrayImage, Option<&Quad>)>,
+    rectified: Option<&GrayImage>,
+    cells: Option<&Cells>,
+) -> image::ImageResult<()> {
+    std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
+    if let Some(t) = threshold {
+        t.save(dir.join("threshold.png"))?;
+    }
+    if let Some((g, q)) = photo {
+        draw_quad(g, q).save(dir.join("quad.png"))?;
+    }
+    if let Some(r) = rectified {
+        r.save(dir.join("rectified.png"))?;
+        if let Some(c) = cells {
+            draw_lines(r, &c.lines).save(dir.join("lines.png"))?;
+        }
+    }
+    if let Some(c) = cells {
+        tiles_mosaic(&c.tiles).save(dir.join("tiles.png"))?;
+    }
+    Ok(())
+}
+
+/// The photo (gray) with the quad outlined in red, tl corner marked green.
+pub fn draw_quad(gray: &GrayImage, quad: Option<&Quad>) -> RgbImage {
+    let mut img = RgbImage::from_fn(gray.width(), gray.height(), |x, y| {
+        let g = gray.get_pixel(x, y)[0];
+        Rgb([g, g, g])
+    });
+    let Some(q) = quad else { return img };
+    let (w, h) = (gray.width() as i64, gray.height() as i64);
+    let thick = ((w.max(h) / 400) as i64).max(1);
+    for i in 0..4 {
+        let a = q.corners[i];
+        let b = q.corners[(i + 1) % 4];
+        let n = ((b.0 - a.0).abs().max((b.1 - a.1).abs()).ceil() as usize).max(1);
+        for k in 0..=n {
+            let t = k as f32 / n as f32;
+            let x = (a.0 + (b.0 - a.0) * t) as i64;
+            let y = (a.1 + (b.1 - a.1) * t) as i64;
+            for dy in -thick..=thick {
+                for dx in -thick..=thick {
+                    let (xx, yy) = (x + dx, y + dy);
+                    if (0..w).contains(&xx) && (0..h).contains(&yy) {
+                        img.put_pixel(xx as u32, yy as u32, Rgb([255, 0, 0]));
+                    }
+                }
+            }
+        }
+    }
+    let (x, y) = (q.corners[0].0 as i64, q.corners[0].1 as i64);
+    for dy in -3 * thick..=3 * thick {
+        for dx in -3 * thick..=3 * thick {
+            let (xx, yy) = (x + dx, y + dy);
+            if (0..w).contains(&xx) && (0..h).contains(&yy) {
+                img.put_pixel(xx as u32, yy as u32, Rgb([0, 255, 0]));
+            }
+        }
+    }
+    img
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A synthetic grid: lines at j*48 (3 px thick at 0,3,6,9, else 1 px)
+    /// and a dark block in cell (2, 5).
+    fn synthetic() -> GrayImage {
+        GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let on_line = |p: u32| {
+                let j = (p as usize + 1) / CELL_PX;
+                let d = (p as i64 - (j * CELL_PX) as i64).abs();
+                d <= if j % 3 == 0 { 1 } else { 0 }
+            };
+            let (x, y) = (x.min(431), y.min(431));
+            let block = (5 * 48 + 18..5 * 48 + 30).contains(&(x as usize))
+                && (2 * 48 + 14..2 * 48 + 34).contains(&(y as usize));
+            Luma([if on_line(x) || on_line(y) || block {
+                20
+            } else {
+                230
+            }])
+        })
+    }
+
+    #[test]
+    fn area_weights_sum_to_one() {
+        for ws in area_weights() {
+            let s: f32 = ws.iter().flatten().map(|w| w.1).sum();
+            assert!((s - 1.0).abs() < 1e-5);
+        }
+        let ones = [1.0f32; INNER * INNER];
+        assert!(area_resize(&ones).iter().all(|v| (v - 1.0).abs() < 1e-5));
+    }
+
+    #[test]
+    fn synthetic_grid_tiles() {
+        let g = synthetic();
+        let cells = extract_cells(&g);
+        assert!(cells.lines.max_shift() < 1.0, "{}", cells.lines.max_shift());
+        let k = 2 * 9 + 5;
+        assert!(cells.ink[k].contrast > 0.6);
+        assert!(cells.ink[k].ink > 0.1);
+        for (i, c) in cells.ink.iter().enumerate() {
+            if i != k {
+                assert!(c.contrast < 0.05, "cell {i}: {c:?}");
+                assert!(cells.tiles[i].pixels.iter().all(|&v| v < 0.3));
+            }
+        }
+        let t = &cells.tiles[k];
+        assert!(t.pixels[14 * TILE + 14] > 0.99);
+        assert!(t.pixels[2 * TILE + 2] < 0.01);
+    }
+
+    #[test]
+    fn curled_lines_are_followed() {
+        // Shift the inner vertical lines of the synthetic grid by 5 px.
+        let g0 = synthetic();
+        let g = GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let xs = if (20..412).contains(&x) { x - 5 } else { x };
+            *g0.get_pixel(xs, y)
+        });
+        let lines = detect_lines(&g);
+        for j in 1..9 {
+            for b in 0..9 {
+                let e = (j * CELL_PX + 5) as f32;
+                assert!(
+                    (lines.vertical[j][b] - e).abs() < 0.6,
+                    "{j} {b} {}",
+                    lines.vertical[j][b]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn rotation_moves_cells_and_pixels() {
+        let mut tiles = blank_tiles();
+        tiles[1].pixels[3] = 1.0; // cell (0, 1), pixel (0, 3)
+        let r = rotate_tiles(&tiles, 1);
+        // Cell (0,1) -> (1, 8); pixel (y=0, x=3) -> (y=3, x=27).
+        assert_eq!(r[9 + 8].pixels[3 * TILE + 27], 1.0);
+        let back = rotate_tiles(&r, 3);
+        assert_eq!(&*back, &*tiles);
+    }
+
+    #[test]
+    fn rotating_the_image_equals_rotating_tiles() {
+        let g = synthetic();
+        let n = GRID_PX as u32;
+        let rot = GrayImage::from_fn(n, n, |x, y| *g.get_pixel(y, n - 1 - x));
+        let a = extract_cells_with_lines(&rot, &GridLines::perfect());
+        let b = rotate_tiles(
+            &extract_cells_with_lines(&g, &GridLines::perfect()).tiles,
+            1,
+        );
+        for i in 0..81 {
+            for p in 0..TILE * TILE {
+                assert!((a.tiles[i].pixels[p] - b[i].pixels[p]).abs() < 1e-5);
+            }
+        }
+    }
+}

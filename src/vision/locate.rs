@@ -1,0 +1,662 @@
+//! Finding the Sudoku's outer border in a photo.
+//!
+//! 1. Downscale (integer box filter) to at most [`WORK_MAX_SIDE`] pixels:
+//!    a 12 MP photo is searched at ~0.5 MP.
+//! 2. Adaptive threshold (ink = darker than the local mean by a fraction of
+//!    it, so shadows do not swallow the lines).
+//! 3. 8-connected components; large ones are grid candidates (a printed
+//!    grid's lines are one connected blob).
+//! 4. Per candidate: convex hull -> the largest inscribed quadrilateral.
+//! 5. Verify: warp the candidate's binary image to a square and check the
+//!    projection profiles show the 10 evenly spaced lines of a 9x9 grid and
+//!    little line-like ink elsewhere (crosswords, tables, text fail this).
+//!    The largest verified candidate wins (yesterday's solution grid is a
+//!    smaller 9x9 beside the puzzle).
+//! 6. Refine each side on the full-resolution image: find the outer edge of
+//!    the border line along the side's normal at many points, fit a line
+//!    robustly, intersect neighbouring lines -> sub-pixel corners.
+
+use image::{GrayImage, Luma};
+use imageproc::point::Point;
+use imageproc::region_labelling::{connected_components, Connectivity};
+
+use super::rectify::bilinear;
+use super::{Homography, Quad};
+
+/// Longest side of the image the search runs on.
+pub const WORK_MAX_SIDE: u32 = 800;
+
+/// Minimum verification score for a candidate to count as a Sudoku.
+const MIN_SCORE: f32 = 0.25;
+
+/// A located grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Located {
+    /// Outer corners, refined, in full-resolution photo pixels.
+    pub quad: Quad,
+    /// The unrefined quad (hull corners), full-resolution pixels.
+    pub coarse: Quad,
+    /// Verification score (line evidence minus off-line clutter), > 0.25.
+    pub score: f32,
+}
+
+/// Intermediate images and candidates of a search, for `--debug-dir`.
+#[derive(Debug, Clone)]
+pub struct LocateDebug {
+    /// The downscaled search image.
+    pub work: GrayImage,
+    /// Its adaptive threshold, ink = 255.
+    pub binary: GrayImage,
+    /// Full-resolution pixels per work pixel.
+    pub scale: f32,
+    /// Every candidate quad tried (work pixels) and its score.
+    pub candidates: Vec<(Quad, f32)>,
+}
+
+/// Finds the Sudoku's outer corners in a grayscale photo, or `None` when no
+/// 9x9 grid is visible.
+pub fn locate(gray: &GrayImage) -> Option<Quad> {
+    locate_detailed(gray).0.map(|l| l.quad)
+}
+
+/// [`locate`] with the score, the coarse quad and the debug images.
+pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
+    let (w, h) = gray.dimensions();
+    let factor = w.max(h).div_ceil(WORK_MAX_SIDE).max(1);
+    let work = downscale(gray, factor);
+    let binary = adaptive_threshold(&work);
+    let mut dbg = LocateDebug {
+        work,
+        binary,
+        scale: factor as f32,
+        candidates: Vec::new(),
+    };
+    if w < 32 || h < 32 {
+        return (None, dbg);
+    }
+    let mut best: Option<(Quad, f32, f32)> = None; // quad, score, area
+    for hull in candidate_hulls(&dbg.binary) {
+        let Some(quad) = max_area_quad(&hull) else {
+            continue;
+        };
+        let score = verify(&dbg.binary, &quad);
+        dbg.candidates.push((quad, score));
+        if score >= MIN_SCORE {
+            let area = quad.area();
+            if best.is_none_or(|b| area > b.2) {
+                best = Some((quad, score, area));
+            }
+        }
+    }
+    let Some((quad, score, _)) = best else {
+        return (None, dbg);
+    };
+    let coarse = quad_to_full(&quad, factor as f32);
+    let refined = refine(gray, &coarse, factor as f32).unwrap_or(coarse);
+    (
+        Some(Located {
+            quad: refined,
+            coarse,
+            score,
+        }),
+        dbg,
+    )
+}
+
+/// Work-image quad (pixel indices of hull pixels) to continuous
+/// full-resolution coordinates: work pixel i covers [i*f, (i+1)*f).
+fn quad_to_full(q: &Quad, f: f32) -> Quad {
+    let mut out = *q;
+    for c in &mut out.corners {
+        c.0 = (c.0 + 0.5) * f;
+        c.1 = (c.1 + 0.5) * f;
+    }
+    out
+}
+
+/// Integer-factor box downscale (area average); factor 1 copies.
+pub fn downscale(gray: &GrayImage, f: u32) -> GrayImage {
+    if f <= 1 {
+        return gray.clone();
+    }
+    let (w, h) = gray.dimensions();
+    let (ow, oh) = (w / f, h / f);
+    let (wu, fu) = (w as usize, f as usize);
+    let raw = gray.as_raw();
+    let mut out = vec![0u8; ow as usize * oh as usize];
+    let mut acc = vec![0u32; ow as usize];
+    let norm = f * f;
+    for oy in 0..oh as usize {
+        acc.iter_mut().for_each(|a| *a = 0);
+        for y in oy * fu..(oy + 1) * fu {
+            let row = &raw[y * wu..y * wu + ow as usize * fu];
+            for (a, chunk) in acc.iter_mut().zip(row.chunks_exact(fu)) {
+                *a += chunk.iter().map(|&p| p as u32).sum::<u32>();
+            }
+        }
+        let orow = &mut out[oy * ow as usize..(oy + 1) * ow as usize];
+        for (o, &a) in orow.iter_mut().zip(acc.iter()) {
+            *o = ((a + norm / 2) / norm) as u8;
+        }
+    }
+    GrayImage::from_raw(ow, oh, out).unwrap_or_else(|| GrayImage::new(0, 0))
+}
+
+/// Adaptive threshold, ink = 255: a pixel is ink when it is darker than the
+/// mean of its (2r+1)^2 neighbourhood by more than `max(4, mean/10)`.
+///
+/// A relative margin (rather than imageproc's fixed `delta`) keeps the
+/// printed lines in deep shadow, where all contrasts shrink with the light.
+pub fn adaptive_threshold(img: &GrayImage) -> GrayImage {
+    let (w, h) = (img.width() as usize, img.height() as usize);
+    let mut out = vec![0u8; w * h];
+    if w == 0 || h == 0 {
+        return GrayImage::new(w as u32, h as u32);
+    }
+    let r = (w.max(h) / 50).max(4);
+    let raw = img.as_raw();
+    // Integral image with a zero first row/column.
+    let iw = w + 1;
+    let mut integ = vec![0u32; iw * (h + 1)];
+    for y in 0..h {
+        let mut run = 0u32;
+        for x in 0..w {
+            run += raw[y * w + x] as u32;
+            integ[(y + 1) * iw + x + 1] = integ[y * iw + x + 1] + run;
+        }
+    }
+    for y in 0..h {
+        let y0 = y.saturating_sub(r);
+        let y1 = (y + r + 1).min(h);
+        for x in 0..w {
+            let x0 = x.saturating_sub(r);
+            let x1 = (x + r + 1).min(w);
+            let s = integ[y1 * iw + x1] + integ[y0 * iw + x0]
+                - integ[y0 * iw + x1]
+                - integ[y1 * iw + x0];
+            let n = ((y1 - y0) * (x1 - x0)) as u32;
+            let p = raw[y * w + x] as u32;
+            // p < mean - max(4, mean/10)  <=>  p*n*10 < s*9 (when mean/10 > 4)
+            let margin = (s / 10).max(4 * n);
+            if p * n + margin < s {
+                out[y * w + x] = 255;
+            }
+        }
+    }
+    GrayImage::from_raw(w as u32, h as u32, out).unwrap_or_else(|| GrayImage::new(0, 0))
+}
+
+/// Convex hulls (work pixels, in hull order) of the connected components
+/// large enough to be a grid, largest first.
+fn candidate_hulls(binary: &GrayImage) -> Vec<Vec<(f32, f32)>> {
+    let (w, h) = binary.dimensions();
+    let labels = connected_components(binary, Connectivity::Eight, Luma([0u8]));
+    let lab = labels.as_raw();
+    // Per label: count, bbox.
+    let mut stats: Vec<[u32; 5]> = Vec::new(); // count, x0, y0, x1, y1
+    for y in 0..h {
+        for x in 0..w {
+            let l = lab[(y * w + x) as usize] as usize;
+            if l == 0 {
+                continue;
+            }
+            if stats.len() <= l {
+                stats.resize(l + 1, [0, u32::MAX, u32::MAX, 0, 0]);
+            }
+            let s = &mut stats[l];
+            s[0] += 1;
+            s[1] = s[1].min(x);
+            s[2] = s[2].min(y);
+            s[3] = s[3].max(x);
+            s[4] = s[4].max(y);
+        }
+    }
+    let min_side = (w.min(h) as f32 * 0.15).max(40.0) as u32;
+    let mut cands: Vec<(usize, u64)> = stats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s[0] > 0)
+        .filter(|(_, s)| {
+            let (bw, bh) = (s[3] - s[1] + 1, s[4] - s[2] + 1);
+            // Big, not a solid blob, roughly square-ish bounding box.
+            bw >= min_side
+                && bh >= min_side
+                && (s[0] as u64) < (bw as u64 * bh as u64) * 7 / 10
+                && bw < 4 * bh
+                && bh < 4 * bw
+        })
+        .map(|(l, s)| (l, (s[3] - s[1] + 1) as u64 * (s[4] - s[2] + 1) as u64))
+        .collect();
+    cands.sort_by(|a, b| b.1.cmp(&a.1));
+    cands.truncate(8);
+    let mut hulls = Vec::with_capacity(cands.len());
+    for &(l, _) in &cands {
+        let s = stats[l];
+        // Row extremes suffice for the hull and keep it cheap.
+        let mut pts: Vec<Point<i32>> = Vec::new();
+        for y in s[2]..=s[4] {
+            let row = &lab[(y * w) as usize..((y + 1) * w) as usize];
+            let seg = &row[s[1] as usize..=s[3] as usize];
+            let first = seg.iter().position(|&v| v as usize == l);
+            let last = seg.iter().rposition(|&v| v as usize == l);
+            if let (Some(a), Some(b)) = (first, last) {
+                pts.push(Point::new((s[1] as usize + a) as i32, y as i32));
+                if b != a {
+                    pts.push(Point::new((s[1] as usize + b) as i32, y as i32));
+                }
+            }
+        }
+        if pts.len() < 4 {
+            continue;
+        }
+        let hull = imageproc::geometry::convex_hull(pts);
+        if hull.len() >= 4 {
+            hulls.push(hull.iter().map(|p| (p.x as f32, p.y as f32)).collect());
+        }
+    }
+    hulls
+}
+
+fn tri_area(a: (f32, f32), b: (f32, f32), c: (f32, f32)) -> f32 {
+    0.5 * ((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)).abs()
+}
+
+/// The (near) largest quadrilateral with corners on the hull, corners
+/// ordered tl, tr, br, bl. Coordinate ascent from two starts (diagonal and
+/// axis extremes) so both upright and 45-degree grids converge.
+fn max_area_quad(hull: &[(f32, f32)]) -> Option<Quad> {
+    let n = hull.len();
+    if n < 4 {
+        return None;
+    }
+    let arg = |f: &dyn Fn((f32, f32)) -> f32| -> usize {
+        (0..n)
+            .max_by(|&a, &b| f(hull[a]).total_cmp(&f(hull[b])))
+            .unwrap_or(0)
+    };
+    let starts = [
+        [
+            arg(&|p| -p.0 - p.1),
+            arg(&|p| p.0 - p.1),
+            arg(&|p| p.0 + p.1),
+            arg(&|p| p.1 - p.0),
+        ],
+        [arg(&|p| -p.0), arg(&|p| -p.1), arg(&|p| p.0), arg(&|p| p.1)],
+    ];
+    let mut best: Option<([usize; 4], f32)> = None;
+    for start in starts {
+        let mut idx = start;
+        idx.sort_unstable();
+        // Distinct, so each corner has its own hull arc.
+        let mut distinct = idx;
+        for k in 1..4 {
+            if distinct[k] <= distinct[k - 1] {
+                distinct[k] = distinct[k - 1] + 1;
+            }
+        }
+        if distinct[3] >= n {
+            continue;
+        }
+        idx = distinct;
+        for _ in 0..20 {
+            let mut changed = false;
+            for k in 0..4 {
+                let prev = idx[(k + 3) % 4];
+                let next = idx[(k + 1) % 4];
+                // Candidates strictly between prev and next along the hull.
+                let mut j = (prev + 1) % n;
+                let mut bi = idx[k];
+                let mut ba = tri_area(hull[prev], hull[bi], hull[next]);
+                while j != next {
+                    let a = tri_area(hull[prev], hull[j], hull[next]);
+                    if a > ba + 1e-3 {
+                        ba = a;
+                        bi = j;
+                    }
+                    j = (j + 1) % n;
+                }
+                if bi != idx[k] {
+                    idx[k] = bi;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let q = Quad::new(idx.map(|i| hull[i]));
+        let a = q.area().abs();
+        if best.is_none_or(|b| a > b.1) {
+            best = Some((idx, a));
+        }
+    }
+    let (idx, _) = best?;
+    Some(order_corners(idx.map(|i| hull[i])))
+}
+
+/// Orders four points tl, tr, br, bl: clockwise on screen, starting with the
+/// one nearest the image's top-left (smallest x + y).
+pub fn order_corners(p: [(f32, f32); 4]) -> Quad {
+    let cx = p.iter().map(|q| q.0).sum::<f32>() / 4.0;
+    let cy = p.iter().map(|q| q.1).sum::<f32>() / 4.0;
+    let mut v = p.to_vec();
+    // atan2 with y down: increasing angle = clockwise on screen.
+    v.sort_by(|a, b| {
+        (a.1 - cy)
+            .atan2(a.0 - cx)
+            .total_cmp(&(b.1 - cy).atan2(b.0 - cx))
+    });
+    let start = (0..4)
+        .min_by(|&a, &b| (v[a].0 + v[a].1).total_cmp(&(v[b].0 + v[b].1)))
+        .unwrap_or(0);
+    Quad::new([
+        v[start],
+        v[(start + 1) % 4],
+        v[(start + 2) % 4],
+        v[(start + 3) % 4],
+    ])
+}
+
+/// Line evidence of a 9x9 grid inside `quad` (work pixels) of the binary
+/// image: for each axis, the weakest of the 8 inner lines (ink fraction at
+/// the expected position, +-3/16 cell) minus the clutter between lines
+/// (90th percentile of the profile away from the lines). About 0.6-0.9 for
+/// a Sudoku, below 0.2 for crosswords, text and noise.
+///
+/// Profiles are built by mapping every pixel of the quad into grid space
+/// (not by sampling the grid), so 1 px lines are never skipped; bins are
+/// about one pixel wide so thin lines keep a high ink fraction.
+pub fn verify(binary: &GrayImage, quad: &Quad) -> f32 {
+    let q = quad_to_pixel_edges(quad);
+    let cell = ((q.max_side() / 9.0).round() as usize).clamp(8, 64);
+    let side = 9 * cell;
+    let Some(p2g) = Homography::square_to_quad(side as f64, &q).and_then(|h| h.inverse()) else {
+        return 0.0;
+    };
+    let (w, h) = (binary.width() as usize, binary.height() as usize);
+    let raw = binary.as_raw();
+    let xs = q.corners.iter().map(|c| c.0);
+    let ys = q.corners.iter().map(|c| c.1);
+    let x0 = xs.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
+    let x1 = (xs.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(w);
+    let y0 = ys.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
+    let y1 = (ys.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(h);
+    let mut ink = vec![[0u32; 2]; side];
+    let mut all = vec![[0u32; 2]; side];
+    let m = &p2g.m;
+    for y in y0..y1 {
+        let fy = y as f64 + 0.5;
+        for x in x0..x1 {
+            let fx = x as f64 + 0.5;
+            let d = m[6] * fx + m[7] * fy + m[8];
+            let u = (m[0] * fx + m[1] * fy + m[2]) / d;
+            let v = (m[3] * fx + m[4] * fy + m[5]) / d;
+            if !(u >= 0.0 && v >= 0.0 && u < side as f64 && v < side as f64) {
+                continue;
+            }
+            let (ui, vi) = (u as usize, v as usize);
+            let on = (raw[y * w + x] != 0) as u32;
+            ink[ui][0] += on;
+            all[ui][0] += 1;
+            ink[vi][1] += on;
+            all[vi][1] += 1;
+        }
+    }
+    let frac = |axis: usize| -> Vec<f32> {
+        (0..side)
+            .map(|i| {
+                if all[i][axis] == 0 {
+                    0.0
+                } else {
+                    ink[i][axis] as f32 / all[i][axis] as f32
+                }
+            })
+            .collect()
+    };
+    axis_score(&frac(0), cell).min(axis_score(&frac(1), cell))
+}
+
+/// Hull corners are pixel indices of the outermost ink pixels; their outer
+/// edges are half a pixel further out.
+fn quad_to_pixel_edges(q: &Quad) -> Quad {
+    let mut out = *q;
+    let cx = q.corners.iter().map(|c| c.0).sum::<f32>() / 4.0;
+    let cy = q.corners.iter().map(|c| c.1).sum::<f32>() / 4.0;
+    for c in &mut out.corners {
+        c.0 += 0.5 + 0.5 * (c.0 - cx).signum();
+        c.1 += 0.5 + 0.5 * (c.1 - cy).signum();
+    }
+    out
+}
+
+fn axis_score(p: &[f32], k: usize) -> f32 {
+    let n = p.len();
+    // Allowed line shift (page curl, corner error) and the margin that
+    // counts as "between the lines".
+    let tol = (3 * k).div_ceil(16);
+    let mut weakest = f32::MAX;
+    for j in 1..9 {
+        let c = j * k;
+        let m = (c - tol..=c + tol).map(|i| p[i]).fold(0.0, f32::max);
+        weakest = weakest.min(m);
+    }
+    let mut off: Vec<f32> = (0..n)
+        .filter(|&i| {
+            let d = i % k;
+            d > tol && d < k - tol
+        })
+        .map(|i| p[i])
+        .collect();
+    off.sort_unstable_by(f32::total_cmp);
+    let clutter = off.get(off.len() * 9 / 10).copied().unwrap_or(1.0);
+    weakest - clutter
+}
+
+/// Sub-pixel refinement on the full-resolution image: per side, the outer
+/// edge of the border line (dark inside -> bright outside) is searched along
+/// the outward normal at many points, a line is fitted robustly, and the
+/// corners are the intersections of neighbouring lines. `None` when a side
+/// gives too few edge points (then the coarse quad stands).
+fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
+    let c = q.corners;
+    let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
+    let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
+    let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4]; // nx, ny, d with nx*x+ny*y=d
+    for s in 0..4 {
+        let a = c[s];
+        let b = c[(s + 1) % 4];
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 8.0 {
+            return None;
+        }
+        let (tx, ty) = (dx / len, dy / len);
+        // Outward normal: pointing away from the centre.
+        let (mut nx, mut ny) = (-ty, tx);
+        let mx = 0.5 * (a.0 + b.0) - cx;
+        let my = 0.5 * (a.1 + b.1) - cy;
+        if nx * mx + ny * my < 0.0 {
+            nx = -nx;
+            ny = -ny;
+        }
+        let reach = (2.5 * factor + 0.012 * len).max(4.0);
+        let steps = (2.0 * reach).ceil() as usize;
+        let samples = 48;
+        let mut pts: Vec<(f32, f32)> = Vec::with_capacity(samples);
+        let mut prof = vec![0.0f32; steps + 1];
+        for k in 0..samples {
+            let t = 0.04 + 0.92 * (k as f32 + 0.5) / samples as f32;
+            let (px, py) = (a.0 + dx * t, a.1 + dy * t);
+            for (i, v) in prof.iter_mut().enumerate() {
+                let o = -reach + i as f32;
+                *v = bilinear(gray, px + nx * o - 0.5, py + ny * o - 0.5);
+            }
+            // Strongest rise (dark -> bright) going outward.
+            let mut best = (0usize, 0.0f32);
+            for i in 1..steps {
+                let d = prof[i + 1] - prof[i - 1];
+                if d > best.1 {
+                    best = (i, d);
+                }
+            }
+            if best.1 < 12.0 || best.0 < 2 || best.0 + 2 > steps {
+                continue;
+            }
+            let i = best.0;
+            // Parabola through the derivative at i-1, i, i+1.
+            let dm = prof[i] - prof[i - 2];
+            let dp = prof[i + 2] - prof[i];
+            let den = dm - 2.0 * best.1 + dp;
+            let frac = if den.abs() > 1e-3 {
+                (0.5 * (dm - dp) / den).clamp(-0.5, 0.5)
+            } else {
+                0.0
+            };
+            let o = -reach + i as f32 + frac;
+            pts.push((px + nx * o, py + ny * o));
+        }
+        if pts.len() < samples / 3 {
+            return None;
+        }
+        lines[s] = fit_line(&pts)?;
+    }
+    let mut out = [(0.0f32, 0.0f32); 4];
+    for k in 0..4 {
+        // Corner k is where side k-1 (ending at it) meets side k.
+        let l1 = lines[(k + 3) % 4];
+        let l2 = lines[k];
+        let det = l1.0 * l2.1 - l1.1 * l2.0;
+        if det.abs() < 1e-6 {
+            return None;
+        }
+        let x = (l1.2 * l2.1 - l1.1 * l2.2) / det;
+        let y = (l1.0 * l2.2 - l1.2 * l2.0) / det;
+        // A refined corner far from the coarse one means the fit went wrong.
+        let lim = 3.0 * factor + 0.03 * q.max_side();
+        if (x - c[k].0).hypot(y - c[k].1) > lim {
+            return None;
+        }
+        out[k] = (x, y);
+    }
+    Some(Quad::new(out))
+}
+
+/// Robust total-least-squares line `nx*x + ny*y = d` (unit normal): fit,
+/// drop points beyond 2.5 robust sigmas (min 1 px), refit, twice.
+fn fit_line(pts: &[(f32, f32)]) -> Option<(f32, f32, f32)> {
+    let mut keep: Vec<(f32, f32)> = pts.to_vec();
+    let mut line = tls(&keep)?;
+    for _ in 0..3 {
+        let mut res: Vec<f32> = keep
+            .iter()
+            .map(|p| (line.0 * p.0 + line.1 * p.1 - line.2).abs())
+            .collect();
+        res.sort_unstable_by(f32::total_cmp);
+        let mad = res[res.len() / 2];
+        let lim = (2.5 * 1.4826 * mad).max(1.0);
+        let next: Vec<(f32, f32)> = keep
+            .iter()
+            .copied()
+            .filter(|p| (line.0 * p.0 + line.1 * p.1 - line.2).abs() <= lim)
+            .collect();
+        if next.len() < 6 {
+            break;
+        }
+        keep = next;
+        line = tls(&keep)?;
+    }
+    Some(line)
+}
+
+fn tls(p: &[(f32, f32)]) -> Option<(f32, f32, f32)> {
+    if p.len() < 2 {
+        return None;
+    }
+    let n = p.len() as f64;
+    let mx = p.iter().map(|q| q.0 as f64).sum::<f64>() / n;
+    let my = p.iter().map(|q| q.1 as f64).sum::<f64>() / n;
+    let (mut sxx, mut sxy, mut syy) = (0.0, 0.0, 0.0);
+    for q in p {
+        let (dx, dy) = (q.0 as f64 - mx, q.1 as f64 - my);
+        sxx += dx * dx;
+        sxy += dx * dy;
+        syy += dy * dy;
+    }
+    // Direction = principal eigenvector; the normal is perpendicular.
+    let theta = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+    let (tx, ty) = (theta.cos(), theta.sin());
+    let (nx, ny) = (-ty, tx);
+    Some((nx as f32, ny as f32, (nx * mx + ny * my) as f32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A white page with a 9x9 grid of side `s` at (x0, y0).
+    pub(crate) fn draw_grid(w: u32, h: u32, x0: f32, y0: f32, s: f32) -> GrayImage {
+        GrayImage::from_fn(w, h, |x, y| {
+            let (fx, fy) = (x as f32 + 0.5 - x0, y as f32 + 0.5 - y0);
+            if fx < 0.0 || fy < 0.0 || fx > s || fy > s {
+                return Luma([235]);
+            }
+            let cell = s / 9.0;
+            let near = |v: f32| {
+                let j = (v / cell).round();
+                let t = if j as i32 % 3 == 0 { 3.0 } else { 1.2 };
+                (v - j * cell).abs() < t * 0.5 + if j == 0.0 || j == 9.0 { t * 0.5 } else { 0.0 }
+            };
+            Luma([if near(fx) || near(fy) { 25 } else { 235 }])
+        })
+    }
+
+    #[test]
+    fn finds_a_synthetic_grid() {
+        let g = draw_grid(640, 480, 120.0, 40.0, 400.0);
+        let (l, dbg) = locate_detailed(&g);
+        let q = l
+            .map(|l| l.quad)
+            .unwrap_or_else(|| panic!("{:?}", dbg.candidates));
+        let truth = Quad::new([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]);
+        let e = super::super::corner_error(&q, &truth);
+        assert!(e < 1.5, "{q:?} err {e}");
+    }
+
+    #[test]
+    fn no_grid_in_blank_noise_or_text() {
+        let blank = GrayImage::from_pixel(640, 480, Luma([200]));
+        assert!(locate(&blank).is_none());
+        let mut s = 12345u32;
+        let noise = GrayImage::from_fn(640, 480, |_, _| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            Luma([(s >> 24) as u8])
+        });
+        assert!(locate(&noise).is_none());
+        // A "text page": rows of short dark dashes.
+        let text = GrayImage::from_fn(640, 480, |x, y| {
+            let line = y % 24 < 10 && (40..600).contains(&x) && (20..460).contains(&y);
+            let word = (x / 7 + y / 24 * 3) % 9 != 0 && x % 7 < 5;
+            Luma([if line && word { 30 } else { 230 }])
+        });
+        assert!(locate(&text).is_none());
+    }
+
+    #[test]
+    fn order_corners_is_clockwise_from_top_left() {
+        let q = order_corners([(10.0, 90.0), (90.0, 10.0), (12.0, 8.0), (95.0, 92.0)]);
+        assert_eq!(
+            q.corners,
+            [(12.0, 8.0), (90.0, 10.0), (95.0, 92.0), (10.0, 90.0)]
+        );
+    }
+
+    #[test]
+    fn downscale_averages() {
+        let g = GrayImage::from_fn(8, 4, |x, _| Luma([if x % 2 == 0 { 0 } else { 200 }]));
+        let d = downscale(&g, 2);
+        assert_eq!(d.dimensions(), (4, 2));
+        assert!(d.pixels().all(|p| p[0] == 100));
+    }
+}

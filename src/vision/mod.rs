@@ -1,0 +1,292 @@
+//! The image half of the reader: decode a photo, locate the Sudoku's outer
+//! border, rectify it to a square and cut it into 81 normalised cell tiles.
+//!
+//! Every stage is a function from plain data to plain data:
+//!
+//! ```text
+//! bytes --decode::decode--> Decoded (gray + rgb, EXIF tag reported, not applied)
+//!       --locate::locate--> Option<Quad> (outer corners, photo pixels, sub-pixel)
+//!       --rectify::rectify--> Rectified (432x432 gray + homographies both ways)
+//!       --cells::extract_cells--> Cells (81 tiles of 28x28 + ink measures)
+//! ```
+
+pub mod cells;
+pub mod decode;
+pub mod locate;
+pub mod rectify;
+
+/// A quadrilateral in photo pixel coordinates: corners in the order
+/// top-left, top-right, bottom-right, bottom-left (clockwise on screen).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Quad {
+    /// `[tl, tr, br, bl]` as `(x, y)`; pixel centres are at integer + 0.5
+    /// only by convention of the caller, this type does not care.
+    pub corners: [(f32, f32); 4],
+}
+
+impl Quad {
+    /// Builds a quad from its four corners `tl, tr, br, bl`.
+    pub fn new(corners: [(f32, f32); 4]) -> Self {
+        Quad { corners }
+    }
+
+    /// Area (shoelace formula; positive for clockwise-on-screen corners).
+    pub fn area(&self) -> f32 {
+        let c = &self.corners;
+        let mut s = 0.0f32;
+        for i in 0..4 {
+            let (x0, y0) = c[i];
+            let (x1, y1) = c[(i + 1) % 4];
+            s += x0 * y1 - x1 * y0;
+        }
+        0.5 * s
+    }
+
+    /// The quad scaled about the origin, e.g. to map corners found on a
+    /// downscaled image back to full resolution.
+    pub fn scaled(&self, s: f32) -> Quad {
+        let mut q = *self;
+        for c in &mut q.corners {
+            c.0 *= s;
+            c.1 *= s;
+        }
+        q
+    }
+
+    /// The same physical quadrilateral with its corner labels moved as if
+    /// the grid were rotated clockwise by `quarter_turns` x 90 degrees: after
+    /// one turn the old bottom-left corner is the new top-left. This matches
+    /// [`cells::rotate_tiles`], so a homography built from the rotated quad
+    /// maps the rotated tiles' grid back onto the photo.
+    pub fn rotated(&self, quarter_turns: u8) -> Quad {
+        let mut c = self.corners;
+        for _ in 0..(quarter_turns % 4) {
+            c = [c[3], c[0], c[1], c[2]];
+        }
+        Quad { corners: c }
+    }
+
+    /// Length of the longest side, in pixels.
+    pub fn max_side(&self) -> f32 {
+        (0..4)
+            .map(|i| dist(self.corners[i], self.corners[(i + 1) % 4]))
+            .fold(0.0, f32::max)
+    }
+}
+
+fn dist(a: (f32, f32), b: (f32, f32)) -> f32 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Corner error between a found quad and the truth: the largest of the four
+/// corner distances, in pixels (the worst corner is what breaks a warp).
+pub fn corner_error(found: &Quad, truth: &Quad) -> f32 {
+    (0..4)
+        .map(|i| dist(found.corners[i], truth.corners[i]))
+        .fold(0.0, f32::max)
+}
+
+/// A plane projective transform (3x3, row-major, `m[8]` normalised to 1 when
+/// possible). Computed in `f64` because photo coordinates reach thousands of
+/// pixels and the 8x8 solve is ill-conditioned in `f32`.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Homography {
+    /// Row-major 3x3 matrix.
+    pub m: [f64; 9],
+}
+
+impl Homography {
+    /// The identity transform.
+    pub fn identity() -> Self {
+        Homography {
+            m: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+        }
+    }
+
+    /// The homography mapping each `src[i]` onto `dst[i]`. `None` when the
+    /// points are degenerate (three collinear, repeated points).
+    pub fn from_points(src: [(f64, f64); 4], dst: [(f64, f64); 4]) -> Option<Self> {
+        // Normalise both point sets (Hartley) so the solve is well conditioned.
+        let (ts, src_n) = normalise(src)?;
+        let (td, dst_n) = normalise(dst)?;
+        let mut a = [[0.0f64; 9]; 8];
+        for i in 0..4 {
+            let (x, y) = src_n[i];
+            let (u, v) = dst_n[i];
+            a[2 * i] = [x, y, 1.0, 0.0, 0.0, 0.0, -u * x, -u * y, u];
+            a[2 * i + 1] = [0.0, 0.0, 0.0, x, y, 1.0, -v * x, -v * y, v];
+        }
+        let h = solve8(a)?;
+        let hn = Homography {
+            m: [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1.0],
+        };
+        // H = Td^-1 * Hn * Ts
+        let td_inv = td.inverse()?;
+        let full = td_inv.compose(&hn).compose(&ts);
+        Some(full.normalised())
+    }
+
+    /// The homography mapping the unit square scaled to `side` (corners
+    /// (0,0), (side,0), (side,side), (0,side)) onto `quad` (tl, tr, br, bl).
+    pub fn square_to_quad(side: f64, quad: &Quad) -> Option<Self> {
+        let s = [(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)];
+        let d = quad.corners.map(|(x, y)| (x as f64, y as f64));
+        Homography::from_points(s, d)
+    }
+
+    /// `self` applied after `other` (matrix product `self * other`).
+    pub fn compose(&self, other: &Homography) -> Homography {
+        let a = &self.m;
+        let b = &other.m;
+        let mut m = [0.0; 9];
+        for r in 0..3 {
+            for c in 0..3 {
+                m[r * 3 + c] = (0..3).map(|k| a[r * 3 + k] * b[k * 3 + c]).sum();
+            }
+        }
+        Homography { m }
+    }
+
+    fn normalised(self) -> Homography {
+        let s = self.m[8];
+        if s.abs() > 1e-12 {
+            Homography {
+                m: self.m.map(|v| v / s),
+            }
+        } else {
+            self
+        }
+    }
+
+    /// Maps a point; returns non-finite values for points on the line at
+    /// infinity (callers sampling inside a valid quad never hit it).
+    pub fn map(&self, x: f32, y: f32) -> (f32, f32) {
+        let (u, v) = self.map64(x as f64, y as f64);
+        (u as f32, v as f32)
+    }
+
+    /// [`Homography::map`] in `f64`.
+    pub fn map64(&self, x: f64, y: f64) -> (f64, f64) {
+        let m = &self.m;
+        let w = m[6] * x + m[7] * y + m[8];
+        (
+            (m[0] * x + m[1] * y + m[2]) / w,
+            (m[3] * x + m[4] * y + m[5]) / w,
+        )
+    }
+
+    /// The inverse transform; `None` when singular.
+    pub fn inverse(&self) -> Option<Homography> {
+        let m = &self.m;
+        let c00 = m[4] * m[8] - m[5] * m[7];
+        let c01 = m[5] * m[6] - m[3] * m[8];
+        let c02 = m[3] * m[7] - m[4] * m[6];
+        let det = m[0] * c00 + m[1] * c01 + m[2] * c02;
+        if !det.is_finite() || det.abs() < 1e-300 {
+            return None;
+        }
+        let inv = [
+            c00,
+            m[2] * m[7] - m[1] * m[8],
+            m[1] * m[5] - m[2] * m[4],
+            c01,
+            m[0] * m[8] - m[2] * m[6],
+            m[2] * m[3] - m[0] * m[5],
+            c02,
+            m[1] * m[6] - m[0] * m[7],
+            m[0] * m[4] - m[1] * m[3],
+        ];
+        Some(
+            Homography {
+                m: inv.map(|v| v / det),
+            }
+            .normalised(),
+        )
+    }
+}
+
+/// Similarity transform moving the centroid to 0 and the mean distance to
+/// sqrt(2); returns it and the transformed points.
+fn normalise(p: [(f64, f64); 4]) -> Option<(Homography, [(f64, f64); 4])> {
+    let cx = p.iter().map(|q| q.0).sum::<f64>() / 4.0;
+    let cy = p.iter().map(|q| q.1).sum::<f64>() / 4.0;
+    let md = p
+        .iter()
+        .map(|q| ((q.0 - cx).powi(2) + (q.1 - cy).powi(2)).sqrt())
+        .sum::<f64>()
+        / 4.0;
+    if !md.is_finite() || md < 1e-9 {
+        return None;
+    }
+    let s = std::f64::consts::SQRT_2 / md;
+    let t = Homography {
+        m: [s, 0.0, -s * cx, 0.0, s, -s * cy, 0.0, 0.0, 1.0],
+    };
+    Some((t, p.map(|(x, y)| (s * (x - cx), s * (y - cy)))))
+}
+
+/// Solves the 8x8 system whose augmented matrix is `a` (last column = rhs)
+/// by Gaussian elimination with partial pivoting.
+fn solve8(mut a: [[f64; 9]; 8]) -> Option<[f64; 8]> {
+    for col in 0..8 {
+        let piv = (col..8).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[piv][col].abs() < 1e-10 {
+            return None;
+        }
+        a.swap(col, piv);
+        for r in 0..8 {
+            if r != col {
+                let f = a[r][col] / a[col][col];
+                if f != 0.0 {
+                    for c in col..9 {
+                        a[r][c] -= f * a[col][c];
+                    }
+                }
+            }
+        }
+    }
+    let mut x = [0.0; 8];
+    for i in 0..8 {
+        x[i] = a[i][8] / a[i][i];
+        if !x[i].is_finite() {
+            return None;
+        }
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn homography_maps_corners_and_inverts() {
+        let q = Quad::new([(10.5, 20.0), (400.0, 35.0), (380.0, 410.0), (5.0, 390.0)]);
+        let h = Homography::square_to_quad(432.0, &q).unwrap();
+        let sq = [(0.0, 0.0), (432.0, 0.0), (432.0, 432.0), (0.0, 432.0)];
+        for (i, &(x, y)) in sq.iter().enumerate() {
+            let (u, v) = h.map(x, y);
+            assert!((u - q.corners[i].0).abs() < 1e-3 && (v - q.corners[i].1).abs() < 1e-3);
+        }
+        let inv = h.inverse().unwrap();
+        let (x, y) = inv.map(q.corners[2].0, q.corners[2].1);
+        assert!((x - 432.0).abs() < 1e-3 && (y - 432.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn degenerate_points_give_none() {
+        let q = Quad::new([(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 3.0)]);
+        assert!(Homography::square_to_quad(10.0, &q).is_none());
+    }
+
+    #[test]
+    fn quad_rotation_and_error() {
+        let q = Quad::new([(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)]);
+        assert_eq!(q.rotated(1).corners[0], (0.0, 10.0));
+        assert_eq!(q.rotated(4), q);
+        assert!((q.area() - 100.0).abs() < 1e-4);
+        let mut f = q;
+        f.corners[2] = (13.0, 14.0);
+        assert!((corner_error(&f, &q) - 5.0).abs() < 1e-4);
+    }
+}
