@@ -25,7 +25,7 @@ pub const INK: [u8; 3] = [0, 90, 230];
 const MASK: usize = 160;
 
 /// Height of a digit as a fraction of the cell.
-const DIGIT_HEIGHT: f32 = 0.72;
+const DIGIT_HEIGHT: f32 = 0.62;
 
 /// Why the answer could not be drawn.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,9 +21,10 @@ OTHER = 10
 
 
 def luma(rgb):
-    """Gray like the Rust `image` crate's to_luma8 (Rec. 709 weights), as uint8-range float."""
-    rgb = rgb.astype(np.float32)
-    return 0.2126 * rgb[..., 0] + 0.7152 * rgb[..., 1] + 0.0722 * rgb[..., 2]
+    """Gray exactly like src/vision/decode.rs: Rec. 601 integer weights
+    (77 R + 150 G + 29 B + 128) >> 8, uint8."""
+    rgb = rgb.astype(np.uint32)
+    return ((77 * rgb[..., 0] + 150 * rgb[..., 1] + 29 * rgb[..., 2] + 128) >> 8).astype(np.uint8)
 
 
 def load_gray(path):
@@ -63,12 +64,27 @@ def grid_to_tiles(grid):
     return out
 
 
-def warp(gray, corners, size=GRID_PX):
-    """corners: 4x2 tl,tr,br,bl in photo pixels -> size x size rectified gray (bilinear)."""
-    dst = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+def supersampling(corners, size=GRID_PX):
+    """Like src/vision/rectify.rs: n x n bilinear samples per output pixel,
+    n = round(photo pixels per grid pixel) clamped to 1..4."""
+    q = np.float32(corners)
+    side = max(np.linalg.norm(q[(i + 1) % 4] - q[i]) for i in range(4))
+    return int(np.clip(round(side / size), 1, 4))
+
+
+def warp(gray, corners, size=GRID_PX, pad=0):
+    """corners: 4x2 tl,tr,br,bl in photo pixels -> rectified uint8 gray of
+    (size + 2 pad)^2, the grid occupying [pad, pad + size). Bilinear,
+    supersampled like the Rust side (warp at n x, then n x n box average)."""
+    n = supersampling(corners, size)
+    s, p = size * n, pad * n
+    dst = np.float32([[p, p], [p + s, p], [p + s, p + s], [p, p + s]])
     m = cv2.getPerspectiveTransform(np.float32(corners), dst)
-    return cv2.warpPerspective(gray, m, (size, size), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.warpPerspective(gray.astype(np.float32), m, (s + 2 * p, s + 2 * p),
+                              flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    if n > 1:
+        out = cv2.resize(out, (size + 2 * pad, size + 2 * pad), interpolation=cv2.INTER_AREA)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
 
 
 def read_corners():

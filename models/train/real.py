@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from common import (CELL_PX, GRID_PX, OTHER, PHOTOS, cell_to_tile, load_gray,
-                    read_corners, read_labels, read_manifest)
+                    read_corners, read_labels, read_manifest, warp)
 from synth import AMBIGUOUS_ROT
 
 PAD = 12  # margin around the warped grid so shifted cell boxes stay inside
@@ -25,10 +25,7 @@ def photos(split):
 
 
 def warp_padded(gray, quad, size=GRID_PX, pad=PAD):
-    dst = np.float32([[pad, pad], [pad + size, pad], [pad + size, pad + size], [pad, pad + size]])
-    m = cv2.getPerspectiveTransform(np.float32(quad), dst)
-    return cv2.warpPerspective(gray, m, (size + 2 * pad, size + 2 * pad),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return warp(gray, quad, size, pad)
 
 
 def exact_tiles(file):
@@ -57,9 +54,9 @@ def jittered_cells(gray, quad, labels, rng, corner_px, cell_px, scale_sd):
         y0 = PAD + r * CELL_PX + CELL_PX / 2 + dy - s / 2
         # sub-pixel crop + rescale to 48x48 with an affine warp
         a = np.float32([[s / CELL_PX, 0, x0], [0, s / CELL_PX, y0]])
-        cell = cv2.warpAffine(g, a, (CELL_PX, CELL_PX), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        cell = cv2.warpAffine(g.astype(np.float32), a, (CELL_PX, CELL_PX), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
-        yield cell, labels[i]
+        yield np.clip(cell + 0.5, 0, 255).astype(np.uint8).astype(np.float32), labels[i]
 
 
 def degrade(cell, rng):

@@ -22,6 +22,7 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import dumped  # noqa: E402
 import real  # noqa: E402
 import synth  # noqa: E402
@@ -131,16 +132,25 @@ def main():
                     lambda: synth.make(a.synth, fonts, a.seed))
     print(f"synthetic {len(sx)} from {len(fonts)} fonts ({time.time() - t0:.0f}s)")
     train_files, held_files = split_puzzles(a.holdout)
-    rsrc = open(real.__file__).read()
+    rsrc = open(real.__file__).read() + open(common.__file__).read()
     rx, ry, _ = cached("real-" + key(train_files, a.passes, a.seed, rsrc),
                        lambda: real.make(train_files, a.passes, a.seed))
     print(f"real {len(rx)} tiles from {len(train_files)} photos ({time.time() - t0:.0f}s)")
     xs, ys = [sx, rx], [sy, ry]
     if a.dumped:
-        dx, dy = dumped.load(a.dumped, exclude_files=held_files)
+        dx, dy, _ = dumped.load(a.dumped, exclude_files=held_files)
         print(f"dumped {len(dx)} tiles from {a.dumped}")
-        xs.append(dx)
-        ys.append(dy)
+        # each dumped tile twice (they are the exact run-time input), plus a
+        # rotated copy of half the digits as "other ink"
+        rng = np.random.default_rng(a.seed + 7)
+        rot_x, rot_y = [], []
+        for t, lab in zip(dx, dy):
+            k = int(rng.integers(1, 4))
+            if lab > 0 and rng.random() < 0.5 and lab not in synth.AMBIGUOUS_ROT[k]:
+                rot_x.append(np.rot90(t, k))
+                rot_y.append(OTHER)
+        xs += [dx, dx, np.array(rot_x, np.float32).reshape(-1, 28, 28)]
+        ys += [dy, dy, np.array(rot_y, np.int64)]
     x = torch.from_numpy(np.concatenate(xs)).unsqueeze(1)
     y = torch.from_numpy(np.concatenate(ys))
     print("class counts", np.bincount(y.numpy(), minlength=CLASSES).tolist())

@@ -378,7 +378,7 @@ fn side_by_side(givens: &Grid, solution: Option<&Grid>, color: bool) -> String {
     let solved = solution.map(|s| s.to_pretty());
     let mut out = String::new();
     out.push_str(&format!(
-        "  {:<23}{}\n",
+        "  {:<24}{}\n",
         "read",
         if solved.is_some() { "solution" } else { "" }
     ));

@@ -161,9 +161,17 @@ fn solve_puzzle(puzzle: &Puzzle, limit: usize, keep: usize) -> Result<Solved, Cl
             if !pairs.is_empty() {
                 return Err(Clash::new(&board.cells, pairs, board.shape.side()));
             }
-            let outcome = shapes::solve_board(board, limit);
-            solutions.extend(outcome.first().map(|b| b.to_line()));
-            outcome.count()
+            if keep <= 1 {
+                let outcome = shapes::solve_board(board, limit);
+                solutions.extend(outcome.first().map(|b| b.to_line()));
+                outcome.count()
+            } else {
+                shapes::for_each_solution(board, limit, &mut |b| {
+                    if solutions.len() < keep {
+                        solutions.push(b.to_line());
+                    }
+                })
+            }
         }
     };
     Ok(Solved { count, solutions })
@@ -284,7 +292,7 @@ pub fn run_sicily(mut input: impl BufRead, out: &mut dyn Write) -> std::io::Resu
                 for r in 0..9 {
                     let row: String = g.0[r * 9..r * 9 + 9]
                         .iter()
-                        .map(|&d| solve::symbol(d))
+                        .map(|&d| shapes::digit_char(d))
                         .collect();
                     writeln!(out, "{row}")?;
                 }

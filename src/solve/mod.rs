@@ -73,14 +73,6 @@ impl Clash {
     }
 }
 
-/// The symbol of a digit as printed: 1-9, then A, B, ... for 10, 11, ...
-pub fn symbol(digit: u8) -> char {
-    match digit {
-        0 => '.',
-        1..=9 => (b'0' + digit) as char,
-        _ => (b'A' + digit - 10) as char,
-    }
-}
 
 impl std::fmt::Display for Clash {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -90,7 +82,7 @@ impl std::fmt::Display for Clash {
             .zip(&self.digits)
             .map(|(&(a, b), &d)| {
                 let name = |i: usize| format!("r{}c{}", i / self.width + 1, i % self.width + 1);
-                format!("{} and {} are both {}", name(a), name(b), symbol(d))
+                format!("{} and {} are both {}", name(a), name(b), shapes::digit_char(d))
             })
             .collect();
         write!(f, "givens clash: {}", parts.join("; "))

@@ -646,25 +646,34 @@ fn fits(puzzle: &Board) -> bool {
 /// up to `limit`; the reference engine for differential tests (25x25 puzzles
 /// may take very long this way).
 pub fn solve_board_dlx(puzzle: &Board, limit: usize) -> Outcome<Board> {
+    let mut first: Option<Board> = None;
+    let count = for_each_solution(puzzle, limit, &mut |board| {
+        if first.is_none() {
+            first = Some(board.clone());
+        }
+    });
+    outcome(count, first)
+}
+
+/// Calls `each` with every solution of a board of any shape, up to `limit`,
+/// through Dancing Links; returns how many there were. A board that does
+/// not fit its shape has none.
+pub fn for_each_solution(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board)) -> usize {
     if !fits(puzzle) {
-        return Outcome::NoSolution;
+        return 0;
     }
     let Encoding {
         mut matrix,
         placements,
     } = encode(puzzle);
-    let mut first: Option<Board> = None;
-    let count = matrix.solve(limit, &mut |rows| {
-        if first.is_none() {
-            let mut board = puzzle.clone();
-            for &row in rows {
-                let (cell, digit) = placements[row];
-                board.cells[cell] = digit;
-            }
-            first = Some(board);
+    let mut board = puzzle.clone();
+    matrix.solve(limit, &mut |rows| {
+        for &row in rows {
+            let (cell, digit) = placements[row];
+            board.cells[cell] = digit;
         }
-    });
-    outcome(count, first)
+        each(&board);
+    })
 }
 
 #[cfg(test)]

@@ -79,12 +79,12 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         let Some(quad) = max_area_quad(&hull) else {
             continue;
         };
-        let score = verify(&dbg.binary, &quad);
-        dbg.candidates.push((quad, score));
-        if score >= MIN_SCORE {
-            let area = quad.area();
+        let verdict = verify(&dbg.binary, &quad);
+        dbg.candidates.push((verdict.quad, verdict.score));
+        if verdict.score >= MIN_SCORE {
+            let area = verdict.quad.area();
             if best.is_none_or(|b| area > b.2) {
-                best = Some((quad, score, area));
+                best = Some((verdict.quad, verdict.score, area));
             }
         }
     }
@@ -357,21 +357,40 @@ pub fn order_corners(p: [(f32, f32); 4]) -> Quad {
     ])
 }
 
-/// Line evidence of a 9x9 grid inside `quad` (work pixels) of the binary
-/// image: for each axis, the weakest of the 8 inner lines (ink fraction at
-/// the expected position, +-3/16 cell) minus the clutter between lines
-/// (90th percentile of the profile away from the lines). About 0.6-0.9 for
-/// a Sudoku, below 0.2 for crosswords, text and noise.
+/// The outcome of checking a candidate for a 9x9 line structure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Verdict {
+    /// Line evidence minus clutter, the smaller of the two axes (about
+    /// 0.5-0.9 for a Sudoku, below 0.2 for crosswords, text and noise).
+    pub score: f32,
+    /// The grid's outer lines (line centres) found inside the candidate, in
+    /// work pixels: equal to the candidate when the grid fills it, smaller
+    /// when the candidate was a frame or box around the grid.
+    pub quad: Quad,
+}
+
+/// Looks for a 9x9 grid inside `quad` (work pixels) of the binary image.
 ///
-/// Profiles are built by mapping every pixel of the quad into grid space
-/// (not by sampling the grid), so 1 px lines are never skipped; bins are
-/// about one pixel wide so thin lines keep a high ink fraction.
-pub fn verify(binary: &GrayImage, quad: &Quad) -> f32 {
+/// Every pixel of the quad is mapped into a square of side `9 * cell`
+/// (bins about one pixel wide, so 1 px lines are never skipped and keep a
+/// high ink fraction) and counted into column and row profiles of ink
+/// fraction. In each profile the best 10-line comb (start `a`, pitch `p`,
+/// spanning at least half the square) is searched; its score is the mean
+/// line strength minus the clutter between the lines and minus any line
+/// just outside the comb (a crossword's extra lines).
+pub fn verify(binary: &GrayImage, quad: &Quad) -> Verdict {
+    let fail = Verdict {
+        score: 0.0,
+        quad: *quad,
+    };
     let q = quad_to_pixel_edges(quad);
     let cell = ((q.max_side() / 9.0).round() as usize).clamp(8, 64);
     let side = 9 * cell;
-    let Some(p2g) = Homography::square_to_quad(side as f64, &q).and_then(|h| h.inverse()) else {
-        return 0.0;
+    let Some(g2p) = Homography::square_to_quad(side as f64, &q) else {
+        return fail;
+    };
+    let Some(p2g) = g2p.inverse() else {
+        return fail;
     };
     let (w, h) = (binary.width() as usize, binary.height() as usize);
     let raw = binary.as_raw();
@@ -413,7 +432,87 @@ pub fn verify(binary: &GrayImage, quad: &Quad) -> f32 {
             })
             .collect()
     };
-    axis_score(&frac(0), cell).min(axis_score(&frac(1), cell))
+    let (sx, ax, px) = best_comb(&frac(0), cell);
+    let (sy, ay, py) = best_comb(&frac(1), cell);
+    let (u0, u1) = (ax + 0.5, ax + 0.5 + 9.0 * px);
+    let (v0, v1) = (ay + 0.5, ay + 0.5 + 9.0 * py);
+    let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
+        let (x, y) = g2p.map64(u as f64, v as f64);
+        // Back to the pixel-index convention of hull corners.
+        (x as f32 - 0.5, y as f32 - 0.5)
+    });
+    Verdict {
+        score: sx.min(sy),
+        quad: Quad::new(corners),
+    }
+}
+
+/// Best 10-line comb in a profile: `(score, start, pitch)` in bins.
+fn best_comb(prof: &[f32], cell: usize) -> (f32, f32, f32) {
+    let n = prof.len();
+    // Tolerance for a line's position (curl, perspective error of the hull).
+    let tol = ((cell as f32 * 0.1).round() as usize).max(1);
+    // Max-filtered profile: the line strength near each position.
+    let mx: Vec<f32> = (0..n)
+        .map(|i| {
+            prof[i.saturating_sub(tol)..(i + tol + 1).min(n)]
+                .iter()
+                .fold(0.0f32, |a, &b| a.max(b))
+        })
+        .collect();
+    let mut best = (f32::MIN, 0.0f32, cell as f32);
+    let pmax = (n as f32 - 1.0) / 9.0;
+    let mut p = pmax;
+    let mut between: Vec<f32> = Vec::with_capacity(n);
+    while p >= pmax * 0.5 {
+        let span = 9.0 * p;
+        let mut a = 0.0f32;
+        while a + span <= n as f32 - 1.0 {
+            let mut sum = 0.0;
+            let mut weakest = f32::MAX;
+            for j in 0..10 {
+                let v = mx[(a + j as f32 * p).round() as usize];
+                sum += v;
+                weakest = weakest.min(v);
+            }
+            let mean = sum / 10.0;
+            // Cheap bound: the score cannot beat the best so far.
+            if mean > best.0 {
+                between.clear();
+                for j in 0..9 {
+                    let lo = (a + j as f32 * p).round() as usize + tol + 1;
+                    let hi = (a + (j + 1) as f32 * p).round() as usize;
+                    if hi > tol + lo {
+                        between.extend_from_slice(&prof[lo..hi - tol]);
+                    }
+                }
+                let clutter = if between.is_empty() {
+                    1.0
+                } else {
+                    let k = between.len() * 9 / 10;
+                    *between.select_nth_unstable_by(k, f32::total_cmp).1
+                };
+                // Lines one pitch outside the comb mean a bigger grid.
+                let before = (a - p).round();
+                let after = (a + 10.0 * p).round();
+                let mut outside = 0.0f32;
+                if before >= 0.0 {
+                    outside = outside.max(mx[before as usize]);
+                }
+                if after < n as f32 {
+                    outside = outside.max(mx[after as usize]);
+                }
+                let penalty = clutter.max(outside - 0.3 * mean);
+                let score = mean.min(weakest + 0.3) - penalty;
+                if score > best.0 {
+                    best = (score, a, p);
+                }
+            }
+            a += 1.0;
+        }
+        p -= 0.25;
+    }
+    best
 }
 
 /// Hull corners are pixel indices of the outermost ink pixels; their outer
@@ -427,29 +526,6 @@ fn quad_to_pixel_edges(q: &Quad) -> Quad {
         c.1 += 0.5 + 0.5 * (c.1 - cy).signum();
     }
     out
-}
-
-fn axis_score(p: &[f32], k: usize) -> f32 {
-    let n = p.len();
-    // Allowed line shift (page curl, corner error) and the margin that
-    // counts as "between the lines".
-    let tol = (3 * k).div_ceil(16);
-    let mut weakest = f32::MAX;
-    for j in 1..9 {
-        let c = j * k;
-        let m = (c - tol..=c + tol).map(|i| p[i]).fold(0.0, f32::max);
-        weakest = weakest.min(m);
-    }
-    let mut off: Vec<f32> = (0..n)
-        .filter(|&i| {
-            let d = i % k;
-            d > tol && d < k - tol
-        })
-        .map(|i| p[i])
-        .collect();
-    off.sort_unstable_by(f32::total_cmp);
-    let clutter = off.get(off.len() * 9 / 10).copied().unwrap_or(1.0);
-    weakest - clutter
 }
 
 /// Sub-pixel refinement on the full-resolution image: per side, the outer
