@@ -84,6 +84,11 @@ fn main() {
             let (found, dbg) = locate::locate_detailed(&gray);
             let t2 = Instant::now();
             let key = format!("{split}/{name}.jpg");
+            if only.is_some() {
+                for (q, sc) in &dbg.candidates {
+                    println!("{name}: candidate score {sc:.3} {:?}", q.corners);
+                }
+            }
             let Some(found) = found else {
                 missed.push(name.clone());
                 if let Some(d) = &debug {
@@ -112,6 +117,23 @@ fn main() {
                 let t = t.scaled(upscale as f32);
                 let e = corner_error(&found.quad, &t) / upscale as f32;
                 let ec = corner_error(&found.coarse, &t) / upscale as f32;
+                if only.is_some() {
+                    let d: Vec<String> = (0..4)
+                        .map(|i| {
+                            let (a, b) = (found.quad.corners[i], t.corners[i]);
+                            format!("({:+.1},{:+.1})", a.0 - b.0, a.1 - b.1)
+                        })
+                        .collect();
+                    println!("{name}: found-truth tl,tr,br,bl {}", d.join(" "));
+                    if let Some(dd) = &debug {
+                        save_corner_crops(
+                            &dd.join(format!("{split}_{name}")),
+                            &gray,
+                            &found.quad,
+                            &t,
+                        );
+                    }
+                }
                 errs.push((
                     e,
                     format!("{name} (coarse {ec:.1}, score {:.2})", found.score),
@@ -211,5 +233,48 @@ fn dump_tiles(dir: &Path, split: &str, name: &str, txt: &Path, cl: &cells::Cells
         let l = if labels[i] == '.' { '0' } else { labels[i] };
         let p = out.join(format!("{name}_r{}c{}_{l}.png", i / 9, i % 9));
         let _ = cells::save_tile_png(t, &p);
+    }
+}
+
+/// 4x crops around each true corner: photo gray, truth in blue, found in red.
+fn save_corner_crops(dir: &Path, gray: &image::GrayImage, found: &Quad, truth: &Quad) {
+    let _ = std::fs::create_dir_all(dir);
+    let r = 12i64;
+    let z = 8i64;
+    for k in 0..4 {
+        let (tx, ty) = truth.corners[k];
+        let mut img = image::RgbImage::new((2 * r * z) as u32, (2 * r * z) as u32);
+        for y in 0..2 * r * z {
+            for x in 0..2 * r * z {
+                let sx = tx as i64 - r + x / z;
+                let sy = ty as i64 - r + y / z;
+                let g = if sx >= 0
+                    && sy >= 0
+                    && (sx as u32) < gray.width()
+                    && (sy as u32) < gray.height()
+                {
+                    gray.get_pixel(sx as u32, sy as u32)[0]
+                } else {
+                    0
+                };
+                img.put_pixel(x as u32, y as u32, image::Rgb([g, g, g]));
+            }
+        }
+        let mut mark = |p: (f32, f32), c: [u8; 3]| {
+            let cx = ((p.0 - tx + r as f32) * z as f32) as i64;
+            let cy = ((p.1 - ty + r as f32) * z as f32) as i64;
+            for dy in -2..=2 {
+                for dx in -2..=2 {
+                    let (x, y) = (cx + dx, cy + dy);
+                    if x >= 0 && y >= 0 && x < 2 * r * z && y < 2 * r * z {
+                        img.put_pixel(x as u32, y as u32, image::Rgb(c));
+                    }
+                }
+            }
+        };
+        // Truth integer coordinates taken as pixel centres (+0.5).
+        mark((tx + 0.5, ty + 0.5), [0, 0, 255]);
+        mark(found.corners[k], [255, 0, 0]);
+        let _ = img.save(dir.join(format!("corner{k}.png")));
     }
 }

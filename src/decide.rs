@@ -85,8 +85,11 @@ pub struct Decision {
     pub changes: Vec<Change>,
     /// The solver's outcome for `givens`.
     pub outcome: Outcome,
-    /// Probability that every cell of `givens` is read right (product of
-    /// the chosen values' probabilities), 0..1.
+    /// How sure the reader is of `givens`: the classifier's probability for
+    /// the value chosen in the least sure cell, 0..1. (The product over all
+    /// cells would be the probability that all are right, but the model is
+    /// trained with label smoothing, so its top probabilities stop near
+    /// 0.98 and the product of 81 of them says little.)
     pub confidence: f32,
     /// Why the reading could not be solved, when no repair was found: the
     /// clashing cells, or "no solution" / "N solutions".
@@ -150,7 +153,7 @@ pub fn decide(probs: &[CellProbs; CELLS], overrides: &[(usize, u8)], repair: boo
         (0..CELLS)
             .filter(|&i| !locked[i])
             .map(|i| probs[i][g.0[i] as usize].max(0.0))
-            .product()
+            .fold(1.0, f32::min)
     };
     let first = solve::solve(&read, solve::DEFAULT_LIMIT);
     if let Ok(outcome @ Outcome::Unique(_)) = &first {

@@ -4,10 +4,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-const UNIQUE: &str = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+const UNIQUE: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
 fn data(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 fn run(args: &[&str], stdin: &str) -> Output {
@@ -36,7 +39,10 @@ fn sicily_sample_gives_its_sample_output_byte_for_byte() {
     let input = std::fs::read_to_string(data("sicily.in")).unwrap();
     let expected = std::fs::read(data("sicily.out")).unwrap();
     let out = run(&["solve", "--format", "sicily"], &input);
-    assert_eq!(String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&expected));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&expected)
+    );
     assert_eq!(out.stdout, expected);
 }
 
@@ -69,7 +75,11 @@ fn a_malformed_line_names_line_and_column_and_the_rest_is_solved() {
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
-    assert!(lines[0].starts_with("invalid: line 2, column 8: unexpected character 'z'"), "{}", lines[0]);
+    assert!(
+        lines[0].starts_with("invalid: line 2, column 8: unexpected character 'z'"),
+        "{}",
+        lines[0]
+    );
     assert_eq!(lines[1].len(), 81);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -77,15 +87,24 @@ fn a_malformed_line_names_line_and_column_and_the_rest_is_solved() {
 #[test]
 fn count_with_a_limit() {
     let empty = ".".repeat(81);
-    let out = run(&["solve", "--count", "--limit", "1000"], &format!("{empty}\n{UNIQUE}\n"));
+    let out = run(
+        &["solve", "--count", "--limit", "1000"],
+        &format!("{empty}\n{UNIQUE}\n"),
+    );
     assert_eq!(stdout(&out), format!("1000 {empty}\n1 {UNIQUE}\n"));
 }
 
 #[test]
 fn json_lines_have_the_design_fields() {
-    let out = run(&["solve", "--json"], &format!("{UNIQUE}\n{}\n", ".".repeat(81)));
+    let out = run(
+        &["solve", "--json"],
+        &format!("{UNIQUE}\n{}\n", ".".repeat(81)),
+    );
     let text = stdout(&out);
-    let objects: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(objects.len(), 2);
     assert_eq!(objects[0]["status"], "solved");
     assert_eq!(objects[1]["status"], "multiple_solutions");
@@ -95,7 +114,10 @@ fn json_lines_have_the_design_fields() {
 
 #[test]
 fn samurai_and_16x16_from_files_are_detected_and_solved() {
-    for (puzzle, solution) in [("samurai-easy1.txt", "samurai-easy1.solution.txt"), ("16x16.txt", "16x16.solution.txt")] {
+    for (puzzle, solution) in [
+        ("samurai-easy1.txt", "samurai-easy1.solution.txt"),
+        ("16x16.txt", "16x16.solution.txt"),
+    ] {
         let out = run(&["solve", data(puzzle).to_str().unwrap()], "");
         let want = std::fs::read_to_string(data(solution)).unwrap();
         assert_eq!(stdout(&out).trim(), want.trim(), "{puzzle}");
@@ -109,7 +131,11 @@ fn samurai_as_21_lines() {
     let chars: Vec<char> = line.trim().chars().collect();
     let rows: Vec<String> = chars
         .chunks(21)
-        .map(|r| r.iter().map(|&c| if c == '#' { ' ' } else { c }).collect::<String>())
+        .map(|r| {
+            r.iter()
+                .map(|&c| if c == '#' { ' ' } else { c })
+                .collect::<String>()
+        })
         .map(|r| r.trim_end().to_string())
         .collect();
     let out = run(&["solve", "--shape", "samurai"], &(rows.join("\n") + "\n"));
@@ -149,7 +175,10 @@ fn bad_usage_exits_2() {
 
 #[test]
 fn all_solutions_of_a_4x4() {
-    let out = run(&["solve", "--all", "--limit", "5"], &format!("{}\n", ".".repeat(16)));
+    let out = run(
+        &["solve", "--all", "--limit", "5"],
+        &format!("{}\n", ".".repeat(16)),
+    );
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 5, "{text}");

@@ -42,13 +42,24 @@ fn agree(puzzle: &Grid, what: &str) -> usize {
         Err(_) => Outcome::NoSolution,
     };
     let dlx = solve_board_dlx(&classic_board(puzzle), LIMIT);
-    assert_eq!(fast.count(), dlx.count(), "{what}: counts differ for {}", puzzle.to_line());
+    assert_eq!(
+        fast.count(),
+        dlx.count(),
+        "{what}: counts differ for {}",
+        puzzle.to_line()
+    );
     if let Some(first) = fast.first() {
-        assert!(first.is_solution_of(puzzle), "{what}: fast path gave an invalid solution");
+        assert!(
+            first.is_solution_of(puzzle),
+            "{what}: fast path gave an invalid solution"
+        );
     }
     if let Some(first) = dlx.first() {
         let g = to_grid(first).expect("a 9x9 board");
-        assert!(g.is_solution_of(puzzle), "{what}: DLX gave an invalid solution");
+        assert!(
+            g.is_solution_of(puzzle),
+            "{what}: DLX gave an invalid solution"
+        );
     }
     if let (Outcome::Unique(a), Outcome::Unique(b)) = (&fast, &dlx) {
         assert_eq!(Some(*a), to_grid(b), "{what}: unique solutions differ");
@@ -87,7 +98,11 @@ fn fast_path_and_dlx_agree_on_the_benchmark_sets() {
             match expected {
                 Some(n) => assert_eq!(count, n, "{name} line {}", i + 1),
                 None if name.starts_with("gecode") => {}
-                None => assert!(count >= 2, "{name} line {}: expected several solutions", i + 1),
+                None => assert!(
+                    count >= 2,
+                    "{name} line {}: expected several solutions",
+                    i + 1
+                ),
             }
             total += 1;
         }
@@ -110,8 +125,12 @@ fn fast_path_and_dlx_agree_on_generated_puzzles() {
                 seed.0[cell] = 0;
             }
         }
-        let Ok(outcome) = solve::solve(&seed, 1) else { continue };
-        let Some(full) = outcome.first().copied() else { continue };
+        let Ok(outcome) = solve::solve(&seed, 1) else {
+            continue;
+        };
+        let Some(full) = outcome.first().copied() else {
+            continue;
+        };
         // Keep 20-40 clues: some unique, many with several solutions.
         let mut puzzle = full;
         let keep = 20 + rng.below(21);
@@ -136,5 +155,8 @@ fn fast_path_and_dlx_agree_on_generated_puzzles() {
         let count = agree(&puzzle, &format!("generated #{n}"));
         kinds[count.min(2)] += 1;
     }
-    assert!(kinds.iter().all(|&k| k > 50), "each outcome kind well covered: {kinds:?}");
+    assert!(
+        kinds.iter().all(|&k| k > 50),
+        "each outcome kind well covered: {kinds:?}"
+    );
 }

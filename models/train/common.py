@@ -115,3 +115,21 @@ def read_labels(file):
         lines = [l.rstrip("\n") for l in f if l.strip()]
     assert len(lines) == 9, txt
     return [0 if ch == "." else int(ch) for line in lines for ch in line[:9]]
+
+
+def motion(img, rng):
+    """Camera shake: a short linear motion blur, or a faint shifted ghost."""
+    if rng.random() < 0.5:
+        n = int(rng.integers(3, 7))
+        k = np.zeros((n, n), np.float32)
+        k[n // 2, :] = 1.0
+        rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), rng.uniform(0, 180), 1.0)
+        k = cv2.warpAffine(k, rot, (n, n))
+        k /= max(k.sum(), 1e-6)
+        return cv2.filter2D(img, -1, k, borderType=cv2.BORDER_REPLICATE)
+    a = rng.uniform(0.25, 0.5)
+    d = rng.uniform(1.5, 4.0)
+    ang = rng.uniform(0, 2 * np.pi)
+    m = np.float32([[1, 0, d * np.cos(ang)], [0, 1, d * np.sin(ang)]])
+    ghost = cv2.warpAffine(img, m, img.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
+    return (1 - a) * img + a * ghost

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from common import (CELL_PX, GRID_PX, OTHER, PHOTOS, cell_to_tile, load_gray,
-                    read_corners, read_labels, read_manifest, warp)
+                    motion, read_corners, read_labels, read_manifest, warp)
 from synth import AMBIGUOUS_ROT
 
 PAD = 12  # margin around the warped grid so shifted cell boxes stay inside
@@ -69,6 +69,8 @@ def degrade(cell, rng):
         c = cv2.resize(c, (CELL_PX, CELL_PX), interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
         c = cv2.GaussianBlur(c, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.15:
+        c = motion(c, rng)
     if rng.random() < 0.3:
         lo = rng.uniform(0, 120)
         c = lo + c * (255 - lo) / 255  # washed-out ink / shaded paper

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from common import CELL_PX, OTHER, cell_to_tile
+from common import CELL_PX, OTHER, cell_to_tile, motion
 
 HI = 4  # supersampling factor for rendering
 # Rotations (in 90-degree counter-clockwise steps) that make an upright-looking
@@ -128,6 +128,8 @@ class Renderer:
             self.place(ink, g, cx, cy)
         elif label == OTHER:
             self.stray(ink)
+        elif r.random() < 0.35:
+            self.specks(ink)
         # small geometric distortion of the ink (rotation, shear, perspective)
         ink = self.distort(ink, S)
         ink = cv2.resize(ink, (CELL_PX * 2, CELL_PX * 2), interpolation=cv2.INTER_AREA)
@@ -136,7 +138,7 @@ class Renderer:
     def stray(self, ink):
         r = self.rng
         S = ink.shape[0]
-        kind = r.integers(4)
+        kind = r.choice([0, 1, 1, 2, 3, 3])
         th = int(r.integers(HI, 4 * HI))
         if kind == 0:  # line fragment through the middle region
             a = r.uniform(0, np.pi)
@@ -150,14 +152,24 @@ class Renderer:
             ax = (int(r.uniform(0.1, 0.3) * S), int(r.uniform(0.1, 0.3) * S))
             a0 = r.uniform(0, 360)
             cv2.ellipse(ink, c, ax, r.uniform(0, 180), a0, a0 + r.uniform(90, 270), 1.0, th)
-        elif kind == 2:  # blob / smudge
-            for _ in range(int(r.integers(1, 4))):
-                c = tuple(int(v) for v in S / 2 + r.normal(0, 0.15 * S, 2))
-                rad = int(r.uniform(0.04, 0.14) * S)
-                cv2.circle(ink, c, rad, 1.0, -1)
+        elif kind == 2:  # big blob / smudge (small specks are still an empty cell)
+            for _ in range(int(r.integers(1, 3))):
+                c = tuple(int(v) for v in S / 2 + r.normal(0, 0.12 * S, 2))
+                rad = int(r.uniform(0.12, 0.22) * S)
+                cv2.ellipse(ink, c, (rad, int(rad * r.uniform(0.5, 1.0))), r.uniform(0, 180),
+                            0, 360, 1.0, -1)
         else:  # a few scribbled strokes
             pts = (S / 2 + r.normal(0, 0.18 * S, (int(r.integers(3, 6)), 2))).astype(np.int32)
             cv2.polylines(ink, [pts], False, 1.0, th)
+
+    def specks(self, ink):
+        """Dust, print specks, show-through dots: an empty cell still reads empty."""
+        r = self.rng
+        S = ink.shape[0]
+        for _ in range(int(r.integers(1, 4))):
+            c = tuple(int(v) for v in r.uniform(0.1, 0.9, 2) * S)
+            rad = max(1, int(r.uniform(0.01, 0.035) * S))
+            cv2.circle(ink, c, rad, float(r.uniform(0.4, 1.0)), -1)
 
     def distort(self, ink, S):
         r = self.rng
@@ -193,6 +205,8 @@ class Renderer:
         img = cv2.resize(img, (CELL_PX, CELL_PX), interpolation=cv2.INTER_LINEAR)
         if r.random() < 0.5:
             img = cv2.GaussianBlur(img, (0, 0), r.uniform(0.3, 1.3))
+        if r.random() < 0.15:
+            img = motion(img.astype(np.float32), r)
         img = img + r.normal(0, r.uniform(0, 7), img.shape)
         img = np.clip(img, 0, 255)
         if r.random() < 0.4:

@@ -118,6 +118,7 @@ def main():
     ap.add_argument("--passes", type=int, default=6, help="real photo passes (1 exact + jittered)")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--smoothing", type=float, default=0.02, help="label smoothing")
     ap.add_argument("--dumped", default=None, help="dir of Rust-dumped train tiles to add")
     ap.add_argument("--test", action="store_true", help="also report Python-warped test/ cells")
     a = ap.parse_args()
@@ -128,7 +129,8 @@ def main():
     t0 = time.time()
 
     fonts = synth.usable_fonts()
-    sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, open(synth.__file__).read()),
+    sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, open(synth.__file__).read(),
+                                           open(common.__file__).read()),
                     lambda: synth.make(a.synth, fonts, a.seed))
     print(f"synthetic {len(sx)} from {len(fonts)} fonts ({time.time() - t0:.0f}s)")
     train_files, held_files = split_puzzles(a.holdout)
@@ -161,7 +163,7 @@ def main():
     steps = a.epochs * ((len(x) + bs - 1) // bs)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(a.seed)
-    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    lossf = nn.CrossEntropyLoss(label_smoothing=a.smoothing)
     for ep in range(a.epochs):
         model.train()
         perm = torch.randperm(len(x), generator=gen)

@@ -69,6 +69,7 @@ fn describe(name: &str, reading: &Reading) -> (Status, String, serde_json::Value
         "confidence": (decision.confidence * 1e4).round() / 1e4,
         "error": decision.problem, "unsure": unsure,
         "rotation": reading.quarter_turns as u32 * 90,
+        "orientations_tried": reading.orientations_tried,
         "quad": reading.quad.corners,
         "ms": reading.timings.to_json(),
     });

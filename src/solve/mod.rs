@@ -73,7 +73,6 @@ impl Clash {
     }
 }
 
-
 impl std::fmt::Display for Clash {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let parts: Vec<String> = self
@@ -82,7 +81,12 @@ impl std::fmt::Display for Clash {
             .zip(&self.digits)
             .map(|(&(a, b), &d)| {
                 let name = |i: usize| format!("r{}c{}", i / self.width + 1, i % self.width + 1);
-                format!("{} and {} are both {}", name(a), name(b), shapes::digit_char(d))
+                format!(
+                    "{} and {} are both {}",
+                    name(a),
+                    name(b),
+                    shapes::digit_char(d)
+                )
             })
             .collect();
         write!(f, "givens clash: {}", parts.join("; "))

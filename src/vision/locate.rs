@@ -47,6 +47,8 @@ pub struct LocateDebug {
     pub work: GrayImage,
     /// Its adaptive threshold, ink = 255.
     pub binary: GrayImage,
+    /// Relative darkness (see [`adaptive_threshold`]).
+    pub dark: GrayImage,
     /// Full-resolution pixels per work pixel.
     pub scale: f32,
     /// Every candidate quad tried (work pixels) and its score.
@@ -64,10 +66,11 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
     let (w, h) = gray.dimensions();
     let factor = w.max(h).div_ceil(WORK_MAX_SIDE).max(1);
     let work = downscale(gray, factor);
-    let binary = adaptive_threshold(&work);
+    let (binary, dark) = adaptive_threshold(&work);
     let mut dbg = LocateDebug {
         work,
         binary,
+        dark,
         scale: factor as f32,
         candidates: Vec::new(),
     };
@@ -79,7 +82,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         let Some(quad) = max_area_quad(&hull) else {
             continue;
         };
-        let verdict = verify(&dbg.binary, &quad);
+        let verdict = verify(&dbg.dark, &quad);
         dbg.candidates.push((verdict.quad, verdict.score));
         if verdict.score >= MIN_SCORE {
             let area = verdict.quad.area();
@@ -143,15 +146,23 @@ pub fn downscale(gray: &GrayImage, f: u32) -> GrayImage {
 }
 
 /// Adaptive threshold, ink = 255: a pixel is ink when it is darker than the
-/// mean of its (2r+1)^2 neighbourhood by more than `max(4, mean/10)`.
+/// mean of its (2r+1)^2 neighbourhood by more than `max(4, mean/14)`.
 ///
 /// A relative margin (rather than imageproc's fixed `delta`) keeps the
 /// printed lines in deep shadow, where all contrasts shrink with the light.
-pub fn adaptive_threshold(img: &GrayImage) -> GrayImage {
+/// Returns `(binary, darkness)`: darkness is the relative shortfall from
+/// the local mean, `(mean - p) / mean`, scaled so 25 % darker = 255; the
+/// line check uses it because blurred thin lines fall below any threshold
+/// yet still add up along their length.
+pub fn adaptive_threshold(img: &GrayImage) -> (GrayImage, GrayImage) {
     let (w, h) = (img.width() as usize, img.height() as usize);
     let mut out = vec![0u8; w * h];
+    let mut dark = vec![0u8; w * h];
     if w == 0 || h == 0 {
-        return GrayImage::new(w as u32, h as u32);
+        return (
+            GrayImage::new(w as u32, h as u32),
+            GrayImage::new(w as u32, h as u32),
+        );
     }
     let r = (w.max(h) / 50).max(4);
     let raw = img.as_raw();
@@ -176,14 +187,19 @@ pub fn adaptive_threshold(img: &GrayImage) -> GrayImage {
                 - integ[y1 * iw + x0];
             let n = ((y1 - y0) * (x1 - x0)) as u32;
             let p = raw[y * w + x] as u32;
-            // p < mean - max(4, mean/10)  <=>  p*n*10 < s*9 (when mean/10 > 4)
-            let margin = (s / 10).max(4 * n);
+            // In sums: p*n < s - max(4n, s/14)  <=>  p < mean - max(4, mean/14).
+            let margin = (s / 14).max(4 * n);
             if p * n + margin < s {
                 out[y * w + x] = 255;
             }
+            if p * n < s {
+                let rel = (s - p * n) as u64 * 1020 / s.max(1) as u64;
+                dark[y * w + x] = rel.min(255) as u8;
+            }
         }
     }
-    GrayImage::from_raw(w as u32, h as u32, out).unwrap_or_else(|| GrayImage::new(0, 0))
+    let mk = |v| GrayImage::from_raw(w as u32, h as u32, v).unwrap_or_else(|| GrayImage::new(0, 0));
+    (mk(out), mk(dark))
 }
 
 /// Convex hulls (work pixels, in hull order) of the connected components
@@ -369,7 +385,7 @@ pub struct Verdict {
     pub quad: Quad,
 }
 
-/// Looks for a 9x9 grid inside `quad` (work pixels) of the binary image.
+/// Looks for a 9x9 grid inside `quad` (work pixels) of the darkness image.
 ///
 /// Every pixel of the quad is mapped into a square of side `9 * cell`
 /// (bins about one pixel wide, so 1 px lines are never skipped and keep a
@@ -378,7 +394,7 @@ pub struct Verdict {
 /// spanning at least half the square) is searched; its score is the mean
 /// line strength minus the clutter between the lines and minus any line
 /// just outside the comb (a crossword's extra lines).
-pub fn verify(binary: &GrayImage, quad: &Quad) -> Verdict {
+pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
     let fail = Verdict {
         score: 0.0,
         quad: *quad,
@@ -392,8 +408,8 @@ pub fn verify(binary: &GrayImage, quad: &Quad) -> Verdict {
     let Some(p2g) = g2p.inverse() else {
         return fail;
     };
-    let (w, h) = (binary.width() as usize, binary.height() as usize);
-    let raw = binary.as_raw();
+    let (w, h) = (dark.width() as usize, dark.height() as usize);
+    let raw = dark.as_raw();
     let xs = q.corners.iter().map(|c| c.0);
     let ys = q.corners.iter().map(|c| c.1);
     let x0 = xs.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
@@ -414,7 +430,7 @@ pub fn verify(binary: &GrayImage, quad: &Quad) -> Verdict {
                 continue;
             }
             let (ui, vi) = (u as usize, v as usize);
-            let on = (raw[y * w + x] != 0) as u32;
+            let on = raw[y * w + x] as u32;
             ink[ui][0] += on;
             all[ui][0] += 1;
             ink[vi][1] += on;
@@ -427,13 +443,16 @@ pub fn verify(binary: &GrayImage, quad: &Quad) -> Verdict {
                 if all[i][axis] == 0 {
                     0.0
                 } else {
-                    ink[i][axis] as f32 / all[i][axis] as f32
+                    ink[i][axis] as f32 / (255.0 * all[i][axis] as f32)
                 }
             })
             .collect()
     };
-    let (sx, ax, px) = best_comb(&frac(0), cell);
-    let (sy, ay, py) = best_comb(&frac(1), cell);
+    let (fx, fy) = (frac(0), frac(1));
+    let (sx, ax, px) = best_comb(&fx, cell);
+    let (sy, ay, py) = best_comb(&fy, cell);
+    let (ax, px) = fit_comb(&fx, ax, px, cell);
+    let (ay, py) = fit_comb(&fy, ay, py, cell);
     let (u0, u1) = (ax + 0.5, ax + 0.5 + 9.0 * px);
     let (v0, v1) = (ay + 0.5, ay + 0.5 + 9.0 * py);
     let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
@@ -464,7 +483,7 @@ fn best_comb(prof: &[f32], cell: usize) -> (f32, f32, f32) {
     let pmax = (n as f32 - 1.0) / 9.0;
     let mut p = pmax;
     let mut between: Vec<f32> = Vec::with_capacity(n);
-    while p >= pmax * 0.5 {
+    while p >= pmax * 0.6 {
         let span = 9.0 * p;
         let mut a = 0.0f32;
         while a + span <= n as f32 - 1.0 {
@@ -503,7 +522,7 @@ fn best_comb(prof: &[f32], cell: usize) -> (f32, f32, f32) {
                     outside = outside.max(mx[after as usize]);
                 }
                 let penalty = clutter.max(outside - 0.3 * mean);
-                let score = mean.min(weakest + 0.3) - penalty;
+                let score = mean.min(weakest + 0.15) - penalty;
                 if score > best.0 {
                     best = (score, a, p);
                 }
@@ -513,6 +532,61 @@ fn best_comb(prof: &[f32], cell: usize) -> (f32, f32, f32) {
         p -= 0.25;
     }
     best
+}
+
+/// Sharpens a comb found on the max-filtered profile: each tooth moves to
+/// the centroid of its actual peak, then a straight-line fit of tooth
+/// position against index gives start and pitch (the search only knows
+/// them to +-tol).
+fn fit_comb(prof: &[f32], a: f32, p: f32, cell: usize) -> (f32, f32) {
+    let n = prof.len();
+    let tol = ((cell as f32 * 0.1).round() as isize).max(1);
+    let (mut sw, mut sj, mut sp, mut sjj, mut sjp) = (0.0f64, 0.0, 0.0, 0.0, 0.0);
+    for j in 0..10 {
+        let c = (a + j as f32 * p).round() as isize;
+        let lo = (c - tol).max(0) as usize;
+        let hi = ((c + tol) as usize).min(n - 1);
+        if lo > hi {
+            continue;
+        }
+        let win = &prof[lo..=hi];
+        let peak = win.iter().fold(0.0f32, |m, &v| m.max(v));
+        let base = win.iter().fold(f32::MAX, |m, &v| m.min(v));
+        if peak - base < 0.02 {
+            continue;
+        }
+        // Centroid of the upper half of the peak.
+        let half = base + 0.5 * (peak - base);
+        let (mut w, mut x) = (0.0f64, 0.0f64);
+        for (k, &v) in win.iter().enumerate() {
+            if v > half {
+                w += (v - half) as f64;
+                x += (v - half) as f64 * (lo + k) as f64;
+            }
+        }
+        if w <= 0.0 {
+            continue;
+        }
+        let pos = x / w;
+        let wt = (peak - base) as f64;
+        let jf = j as f64;
+        sw += wt;
+        sj += wt * jf;
+        sp += wt * pos;
+        sjj += wt * jf * jf;
+        sjp += wt * jf * pos;
+    }
+    let den = sw * sjj - sj * sj;
+    if sw <= 0.0 || den.abs() < 1e-9 {
+        return (a, p);
+    }
+    let pitch = (sw * sjp - sj * sp) / den;
+    let start = (sp - pitch * sj) / sw;
+    // Keep the search result if the fit wandered off (few teeth found).
+    if (pitch - p as f64).abs() > tol as f64 || (start - a as f64).abs() > 2.0 * tol as f64 {
+        return (a, p);
+    }
+    (start as f32, pitch as f32)
 }
 
 /// Hull corners are pixel indices of the outermost ink pixels; their outer
@@ -575,6 +649,12 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
                     best = (i, d);
                 }
             }
+            if std::env::var("VDBG").is_ok() && k == 20 {
+                eprintln!(
+                    "side {s} n=({nx:.2},{ny:.2}) best {best:?} prof {:?}",
+                    prof.iter().map(|v| *v as i32).collect::<Vec<_>>()
+                );
+            }
             if best.1 < 12.0 || best.0 < 2 || best.0 + 2 > steps {
                 continue;
             }
@@ -590,6 +670,9 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
             };
             let o = -reach + i as f32 + frac;
             pts.push((px + nx * o, py + ny * o));
+        }
+        if std::env::var("VDBG").is_ok() {
+            eprintln!("side {s}: {} pts reach {reach}", pts.len());
         }
         if pts.len() < samples / 3 {
             return None;
@@ -610,6 +693,9 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
         // A refined corner far from the coarse one means the fit went wrong.
         let lim = 3.0 * factor + 0.03 * q.max_side();
         if (x - c[k].0).hypot(y - c[k].1) > lim {
+            if std::env::var("VDBG").is_ok() {
+                eprintln!("corner {k}: ({x},{y}) vs {:?} lim {lim}", c[k]);
+            }
             return None;
         }
         out[k] = (x, y);
