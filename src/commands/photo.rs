@@ -360,6 +360,7 @@ fn report(
         "error": error.clone().or_else(|| d.problem.clone()),
         "repairs": changes,
         "rotation": solved.reading.quarter_turns as u32 * 90,
+        "quad": solved.reading.quad.corners,
         "output": output,
         "ms": solved.reading.timings.to_json(),
     });

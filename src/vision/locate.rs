@@ -78,7 +78,11 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         return (None, dbg);
     }
     let mut best: Option<(Quad, f32, f32)> = None; // quad, score, area
-    for hull in candidate_hulls(&dbg.binary) {
+                                                   // Closing 1 px gaps: blurred thin lines break up in the threshold, and a
+                                                   // grid must be one component for its hull to be the grid.
+    let closed =
+        imageproc::morphology::dilate(&dbg.binary, imageproc::distance_transform::Norm::LInf, 1);
+    for hull in candidate_hulls(&closed) {
         let Some(quad) = max_area_quad(&hull) else {
             continue;
         };
@@ -641,27 +645,28 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
                 let o = -reach + i as f32;
                 *v = bilinear(gray, px + nx * o - 0.5, py + ny * o - 0.5);
             }
-            // Strongest rise (dark -> bright) going outward.
+            // Strongest rise (dark -> bright) going outward; a 4-tap
+            // difference because blurred phone shots spread an edge over
+            // 5-10 px and JPEG noise dominates a 2-tap one.
+            let mut d = vec![0.0f32; steps + 1];
             let mut best = (0usize, 0.0f32);
-            for i in 1..steps {
-                let d = prof[i + 1] - prof[i - 1];
-                if d > best.1 {
-                    best = (i, d);
+            for i in 2..steps.saturating_sub(1) {
+                d[i] = prof[i + 1] + prof[i + 2] - prof[i - 1] - prof[i - 2];
+                if d[i] > best.1 {
+                    best = (i, d[i]);
                 }
             }
-            if std::env::var("VDBG").is_ok() && k == 20 {
-                eprintln!(
-                    "side {s} n=({nx:.2},{ny:.2}) best {best:?} prof {:?}",
-                    prof.iter().map(|v| *v as i32).collect::<Vec<_>>()
-                );
-            }
-            if best.1 < 12.0 || best.0 < 2 || best.0 + 2 > steps {
+            let (lo, hi) = prof
+                .iter()
+                .fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+            let i = best.0;
+            // A real edge: enough contrast, steep enough, not at the window's end.
+            if hi - lo < 8.0 || best.1 < 4.0 || best.1 < 0.25 * (hi - lo) || i < 3 || i + 2 > steps
+            {
                 continue;
             }
-            let i = best.0;
             // Parabola through the derivative at i-1, i, i+1.
-            let dm = prof[i] - prof[i - 2];
-            let dp = prof[i + 2] - prof[i];
+            let (dm, dp) = (d[i - 1], d[i + 1]);
             let den = dm - 2.0 * best.1 + dp;
             let frac = if den.abs() > 1e-3 {
                 (0.5 * (dm - dp) / den).clamp(-0.5, 0.5)

@@ -1,0 +1,289 @@
+//! The photo half of the command line on the fixture photos, run as a user
+//! would: the real binary, real files, exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use image::{GrayImage, Luma, RgbImage};
+use sudoku_snap::vision::{Homography, Quad};
+
+const FIXTURES: [&str; 4] = ["image18", "image31", "image166", "image1024"];
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+fn truth(stem: &str) -> String {
+    let text = std::fs::read_to_string(fixture(&format!("{stem}.txt"))).unwrap();
+    text.lines().map(str::trim).collect()
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_photo-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run sudoku-snap")
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn fixture_photos_read_exactly() {
+    let paths: Vec<PathBuf> = FIXTURES
+        .iter()
+        .map(|s| fixture(&format!("{s}.jpg")))
+        .collect();
+    let mut args = vec!["read", "--json"];
+    args.extend(paths.iter().map(|x| p(x)));
+    let out = run(&args, Path::new("."));
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), FIXTURES.len());
+    for (stem, v) in FIXTURES.iter().zip(&objects) {
+        assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{stem}");
+        assert_eq!(v["status"], "solved", "{stem}");
+    }
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn rotated_copies_read_the_same() {
+    let dir = scratch("rotated");
+    let photo = image::open(fixture("image18.jpg")).unwrap().to_rgb8();
+    let turns: [(&str, RgbImage); 3] = [
+        ("r90.png", image::imageops::rotate90(&photo)),
+        ("r180.png", image::imageops::rotate180(&photo)),
+        ("r270.png", image::imageops::rotate270(&photo)),
+    ];
+    let mut args = vec!["read".to_string(), "--json".to_string()];
+    for (name, img) in &turns {
+        img.save(dir.join(name)).unwrap();
+        args.push(p(&dir.join(name)).to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let objects = json_lines(&run(&args, &dir));
+    let want = truth("image18");
+    for (v, degrees) in objects.iter().zip([270, 180, 90]) {
+        assert_eq!(v["givens"].as_str(), Some(want.as_str()), "{v}");
+        assert_eq!(v["rotation"], degrees, "{v}");
+    }
+    // image1024 carries a stale EXIF tag (6) on upright pixels: read as stored.
+    let out = run(&["read", "--json", p(&fixture("image1024.jpg"))], &dir);
+    assert_eq!(json_lines(&out)[0]["rotation"], 0);
+}
+
+/// A page of text (no grid): lines of glyphs drawn with the embedded font.
+fn text_page() -> GrayImage {
+    use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+    let font = FontRef::try_from_slice(include_bytes!("../assets/Go-Bold.ttf")).unwrap();
+    let mut img = GrayImage::from_pixel(640, 480, Luma([235]));
+    let words = "The quick brown fox jumps over the lazy dog 1234567890 ";
+    for line in 0..18 {
+        let mut x = 20.0;
+        for (k, c) in words.chars().cycle().skip(line * 7).take(60).enumerate() {
+            let g = font.glyph_id(c).with_scale(PxScale::from(20.0));
+            let advance = font.as_scaled(PxScale::from(20.0)).h_advance(g.id);
+            let g =
+                g.id.with_scale_and_position(20.0, ab_glyph::point(x, 30.0 + line as f32 * 25.0));
+            if let Some(o) = font.outline_glyph(g) {
+                let b = o.px_bounds();
+                o.draw(|gx, gy, cov| {
+                    let (px, py) = (b.min.x as i32 + gx as i32, b.min.y as i32 + gy as i32);
+                    if (0..640).contains(&px) && (0..480).contains(&py) && cov > 0.3 {
+                        img.put_pixel(px as u32, py as u32, Luma([30]));
+                    }
+                });
+            }
+            x += advance;
+            if x > 600.0 || k > 60 {
+                break;
+            }
+        }
+    }
+    img
+}
+
+#[test]
+fn images_without_a_sudoku_say_no_grid() {
+    let dir = scratch("nogrid");
+    GrayImage::from_pixel(640, 480, Luma([255]))
+        .save(dir.join("blank.png"))
+        .unwrap();
+    let mut seed = 12345u32;
+    let noise = GrayImage::from_fn(640, 480, |_, _| {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        Luma([(seed >> 16) as u8])
+    });
+    noise.save(dir.join("noise.png")).unwrap();
+    text_page().save(dir.join("text.png")).unwrap();
+    let out = run(
+        &["--json", "--no-image", "blank.png", "noise.png", "text.png"],
+        &dir,
+    );
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), 3);
+    for v in &objects {
+        assert_eq!(v["status"], "no_grid", "{v}");
+    }
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn broken_files_are_clear_errors_with_exit_2_and_the_batch_goes_on() {
+    let dir = scratch("broken");
+    let bytes = std::fs::read(fixture("image18.jpg")).unwrap();
+    std::fs::write(dir.join("truncated.jpg"), &bytes[..bytes.len() / 3]).unwrap();
+    std::fs::write(dir.join("empty.jpg"), b"").unwrap();
+    let good = fixture("image18.jpg");
+    let out = run(
+        &[
+            "--json",
+            "--no-image",
+            "truncated.jpg",
+            "empty.jpg",
+            "missing.jpg",
+            p(&good),
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), 4);
+    assert_eq!(
+        objects[3]["status"], "solved",
+        "the batch went on past the bad files"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for name in ["truncated.jpg", "empty.jpg", "missing.jpg"] {
+        let line = stderr
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} in {stderr}"));
+        assert!(line.starts_with("sudoku-snap: "), "{line}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// The centre of cell `index` of the upright grid, in photo pixels.
+fn cell_centre(quad: &Quad, index: usize) -> (f32, f32) {
+    let h = Homography::square_to_quad(9.0, quad).unwrap();
+    h.map((index % 9) as f32 + 0.5, (index / 9) as f32 + 0.5)
+}
+
+/// True when any pixel within `r` of (x, y) differs between the images.
+fn differs_near(a: &RgbImage, b: &RgbImage, (x, y): (f32, f32), r: i32) -> bool {
+    (-r..=r).any(|dy| {
+        (-r..=r).any(|dx| {
+            let (px, py) = ((x as i32 + dx) as u32, (y as i32 + dy) as u32);
+            a.get_pixel(px, py) != b.get_pixel(px, py)
+        })
+    })
+}
+
+#[test]
+fn the_answer_is_drawn_into_the_empty_cells_only() {
+    let dir = scratch("overlay");
+    let out = run(
+        &["--json", p(&fixture("image18.jpg")), "-o", "answer.png"],
+        &dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = &json_lines(&out)[0];
+    let corners: Vec<(f32, f32)> = v["quad"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
+        .collect();
+    let quad = Quad::new([corners[0], corners[1], corners[2], corners[3]]);
+    let before = image::open(fixture("image18.jpg")).unwrap().to_rgb8();
+    let after = image::open(dir.join("answer.png")).unwrap().to_rgb8();
+    assert_eq!(before.dimensions(), after.dimensions(), "full resolution");
+    let givens = truth("image18");
+    for (i, c) in givens.chars().enumerate() {
+        let centre = cell_centre(&quad, i);
+        assert_eq!(
+            differs_near(&before, &after, centre, 4),
+            c == '.',
+            "cell r{}c{}",
+            i / 9 + 1,
+            i % 9 + 1
+        );
+    }
+    // Far outside the grid nothing changed.
+    assert!(!differs_near(&before, &after, (5.0, 5.0), 3));
+}
+
+#[test]
+fn output_is_never_overwritten_without_force() {
+    let dir = scratch("force");
+    let photo = fixture("image18.jpg");
+    let first = run(&[p(&photo)], &dir);
+    assert_eq!(first.status.code(), Some(0));
+    let written = dir.join("image18.solved.png");
+    let stamp = std::fs::read(&written).unwrap();
+    std::fs::write(&written, b"keep me").unwrap();
+    let second = run(&[p(&photo)], &dir);
+    assert_eq!(second.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("exists") && err.contains("--force"), "{err}");
+    assert_eq!(std::fs::read(&written).unwrap(), b"keep me");
+    let third = run(&[p(&photo), "--force"], &dir);
+    assert_eq!(third.status.code(), Some(0));
+    assert_eq!(std::fs::read(&written).unwrap(), stamp);
+}
+
+#[test]
+fn an_unwritable_output_is_a_clear_error() {
+    let dir = scratch("unwritable");
+    std::fs::write(dir.join("plain-file"), b"x").unwrap();
+    let photo = fixture("image18.jpg");
+    let out = run(&[p(&photo), "-o", "plain-file/answer.png"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write plain-file/answer.png"), "{err}");
+    let out = run(&[p(&photo), "--out-dir", "no-such-dir"], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-dir"));
+}
+
+#[test]
+fn overrides_change_the_puzzle_before_solving() {
+    let dir = scratch("overrides");
+    let photo = fixture("image18.jpg");
+    let givens = truth("image18");
+    // Empty a clue by hand: the override shows in the givens.
+    let clue = givens.find(|c: char| c != '.').unwrap();
+    let cell = format!("r{}c{}=.", clue / 9 + 1, clue % 9 + 1);
+    let out = run(&["--json", "--no-image", "--set", &cell, p(&photo)], &dir);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["givens"].as_str().unwrap().as_bytes()[clue], b'.', "{v}");
+    // A malformed override is a usage error.
+    let out = run(&["--set", "r10c1=4", p(&photo)], &dir);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--set"));
+}
