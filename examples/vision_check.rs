@@ -84,6 +84,17 @@ fn main() {
             let (found, dbg) = locate::locate_detailed(&gray);
             let t2 = Instant::now();
             let key = format!("{split}/{name}.jpg");
+            if std::env::var("SCORES").is_ok() {
+                if let Some(t) = truth.get(&key) {
+                    for (q, sc) in &dbg.candidates {
+                        let e = corner_error(&q.scaled(dbg.scale), t);
+                        println!(
+                            "SCORE {} {sc:.3} {name}",
+                            if e < 25.0 { "TRUE" } else { "FALSE" }
+                        );
+                    }
+                }
+            }
             if only.is_some() {
                 for (q, sc) in &dbg.candidates {
                     println!("{name}: candidate score {sc:.3} {:?}", q.corners);

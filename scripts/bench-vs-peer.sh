@@ -30,12 +30,14 @@ cd "$root"
 rounds="${ROUNDS:-3}"
 repeats="${REPEATS:-3}"
 modes="${MODES:-count2 first}"
-snap="${SNAP:-target/release/sudoku-snap}"
+snap="${SNAP:-target/fastest/sudoku-snap}"
 peer="${PEER:-target/peer-bench/release/peer-bench}"
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    echo "building sudoku-snap and peer-bench (release)..." >&2
-    cargo build --release --quiet
+    # Both with fat LTO and one codegen unit (our `fastest` profile matches
+    # peer-bench's release profile), so the ratio compares like with like.
+    echo "building sudoku-snap (profile fastest) and peer-bench (release)..." >&2
+    cargo build --profile fastest --quiet
     CARGO_TARGET_DIR=target/peer-bench cargo build --release --quiet \
         --manifest-path "$shared/tools/peer-bench/Cargo.toml"
 fi

@@ -68,11 +68,6 @@ pub struct PhotoArgs {
     #[arg(long = "set", value_name = "rRcC=D")]
     pub set: Vec<String>,
 
-    /// Treat handwritten entries as answers to check: solve from the printed
-    /// clues alone and report which entries are wrong.
-    #[arg(long)]
-    pub check: bool,
-
     #[command(flatten)]
     pub reader: ReaderArgs,
 

@@ -119,7 +119,9 @@ pub fn draw_digits(
     digits: &[(usize, u8)],
 ) -> Result<(), OverlayError> {
     let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
-    let glyphs = Glyphs::render();
+    // Rendered once per process: every photo of a batch draws the same nine glyphs.
+    static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
+    let glyphs = GLYPHS.get_or_init(Glyphs::render);
     let cell = grid_side / 9.0;
     let (w, h) = photo.dimensions();
     for &(index, digit) in digits {

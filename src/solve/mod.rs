@@ -102,18 +102,14 @@ pub fn check_givens(puzzle: &Grid) -> Result<(), Clash> {
     Err(Clash::new(&puzzle.0, pairs, 9))
 }
 
-thread_local! {
-    // One reusable fast-path solver per thread: it holds no puzzle state
-    // between calls, and reusing it keeps allocation out of batch loops.
-    static SOLVER: std::cell::RefCell<propagate::Solver> = std::cell::RefCell::new(propagate::Solver::new());
-}
-
 /// Solves a classic 9x9 puzzle with the fast path, counting solutions up to
 /// `limit` (at least 1). Clashing givens are reported without searching.
 pub fn solve(puzzle: &Grid, limit: usize) -> Result<Outcome, Clash> {
     check_givens(puzzle)?;
     let mut first = Grid::default();
-    let count = SOLVER.with(|s| s.borrow_mut().count(puzzle, limit.max(1), &mut first));
+    // The solver keeps its search state on the stack and costs nothing to
+    // create, so each call gets its own (and callbacks may solve again).
+    let count = propagate::Solver::new().count(puzzle, limit.max(1), &mut first);
     Ok(match count {
         0 => Outcome::NoSolution,
         1 => Outcome::Unique(first),
@@ -129,5 +125,5 @@ pub fn for_each_solution(
     each: &mut dyn FnMut(&Grid),
 ) -> Result<usize, Clash> {
     check_givens(puzzle)?;
-    Ok(SOLVER.with(|s| s.borrow_mut().for_each_solution(puzzle, limit.max(1), each)))
+    Ok(propagate::Solver::new().for_each_solution(puzzle, limit.max(1), each))
 }

@@ -34,7 +34,7 @@
 //! Inside one band a digit sits exactly once in each of the three rows and
 //! once in each of the three boxes: its three *mini-rows* (row r, box k) form
 //! one of the 6 permutations row -> box. A 9-bit summary "which mini-rows are
-//! non-empty" (three lookups in [`ROW_BOXES`]) indexes [`PERMUTATION_CELLS`],
+//! non-empty" (three lookups in `ROW_BOXES`) indexes `PERMUTATION_CELLS`,
 //! the cells of mini-rows that still belong to some complete permutation. One
 //! AND with it does, for that digit and band at once:
 //!
@@ -52,10 +52,10 @@
 //! Columns cross the three bands of a digit. OR-ing the three rows of a word
 //! ("folding") gives the columns the digit can use in that band. A box whose
 //! candidates are in one column locks that column: it is removed from the
-//! two other bands ([`KEEP_UNLOCKED`], pointing; this is also how a fixed
+//! two other bands (`KEEP_UNLOCKED`, pointing; this is also how a fixed
 //! cell clears its column). A column that neither of the two other bands can
 //! use must be filled in this one, so the box holding it keeps only that
-//! column ([`CLAIM`]); when that column has one cell in the band, the box
+//! column (`CLAIM`); when that column has one cell in the band, the box
 //! step above turns it into a fixed cell: a *hidden single in the column*.
 //!
 //! *Naked singles* come from bit-sliced counters over the nine digit words
@@ -67,11 +67,15 @@
 //! a register; each of the 27 updates is a constant-index copy reached by a
 //! jump table), a band's column effects are redone only when its columns
 //! changed (`cols`), the naked-single scan skips bands nothing touched, the
-//! tables total 13 KB (L1-resident), and an update is a few dozen ALU
-//! operations with no data-dependent loops. When nothing more
-//! follows, the solver guesses on a cell with two candidates (found with the
-//! same counters, one more slice) when there is one: either digit, and the
-//! other branch is "not that digit", which propagation turns into the other.
+//! tables total about 15 KB (L1-resident), and an update is a few dozen ALU
+//! operations with no data-dependent loops.
+//!
+//! When nothing more follows, the solver guesses on a cell with two
+//! candidates (found with the same counters, one more slice), taken where
+//! such cells cluster (the band, then the row, with the most of them): that
+//! needs about 20% fewer guesses on hard puzzles than the first such cell.
+//! One branch places a digit, the other removes it, which for a
+//! two-candidate cell propagation turns into the other digit.
 
 use crate::grid::Grid;
 

@@ -27,7 +27,7 @@ use super::{Homography, Quad};
 pub const WORK_MAX_SIDE: u32 = 800;
 
 /// Minimum verification score for a candidate to count as a Sudoku.
-const MIN_SCORE: f32 = 0.25;
+const MIN_SCORE: f32 = 0.3;
 
 /// A located grid.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -526,7 +526,7 @@ fn best_comb(prof: &[f32], cell: usize) -> (f32, f32, f32) {
                     outside = outside.max(mx[after as usize]);
                 }
                 let penalty = clutter.max(outside - 0.3 * mean);
-                let score = mean.min(weakest + 0.15) - penalty;
+                let score = (mean.min(weakest + 0.15) - penalty) / mean.max(0.25);
                 if score > best.0 {
                     best = (score, a, p);
                 }
