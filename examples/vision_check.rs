@@ -95,6 +95,11 @@ fn main() {
                     }
                 }
             }
+            if let Some(d) = &debug {
+                let dd = d.join(format!("{split}_{name}"));
+                let _ = std::fs::create_dir_all(&dd);
+                let _ = dbg.draw().save(dd.join("candidates.png"));
+            }
             if only.is_some() {
                 for (q, sc) in &dbg.candidates {
                     println!("{name}: candidate score {sc:.3} {:?}", q.corners);

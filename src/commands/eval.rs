@@ -278,11 +278,7 @@ fn wrong_cells(r: &PhotoResult) -> Vec<String> {
 /// Runs `eval` and prints its report; the exit code is 0 unless a folder
 /// could not be read.
 pub fn run(args: &EvalArgs) -> Result<ExitCode, String> {
-    let reader = Reader::new(
-        args.reader.model.as_deref(),
-        args.reader.debug_dir.as_deref(),
-    )
-    .map_err(|e| e.to_string())?;
+    let reader = super::reader(&args.reader)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for dir in &args.dirs {

@@ -9,8 +9,9 @@ pub mod solve;
 
 use std::io::{BufReader, Write};
 
-use crate::cli::{BenchArgs, BenchModeArg, Cli, Command, SolveArgs};
+use crate::cli::{BenchArgs, BenchModeArg, Cli, Command, ReaderArgs, SolveArgs};
 use crate::exit_codes::ExitCode;
+use crate::pipeline::Reader;
 
 /// Runs the command the user asked for and returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
@@ -72,4 +73,10 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode, String> {
     crate::bench::run(&args.files, mode, args.repeats as usize, &mut out)
         .map_err(|e| e.to_string())?;
     Ok(ExitCode::Success)
+}
+
+/// The photo reader the options ask for: the embedded model or `--model`,
+/// loaded once for the whole run.
+fn reader(args: &ReaderArgs) -> Result<Reader, String> {
+    Reader::new(args.model.as_deref(), args.debug_dir.as_deref()).map_err(|e| e.to_string())
 }

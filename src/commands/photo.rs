@@ -117,11 +117,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, String> {
             return Err(format!("--out-dir {}: not a folder", dir.display()));
         }
     }
-    let reader = Reader::new(
-        args.reader.model.as_deref(),
-        args.reader.debug_dir.as_deref(),
-    )
-    .map_err(|e| e.to_string())?;
+    let reader = super::reader(&args.reader)?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let bar = progress_bar(photos.len());
     let pool = rayon::ThreadPoolBuilder::new()

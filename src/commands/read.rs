@@ -8,7 +8,7 @@ use crate::cli::ReadArgs;
 use crate::decide;
 use crate::exit_codes::ExitCode;
 use crate::grid::{Grid, CELLS};
-use crate::pipeline::{ReadError, Reader, Reading};
+use crate::pipeline::{ReadError, Reading};
 use crate::status::Status;
 
 /// A cell whose best value has less probability than this is marked `?`.
@@ -78,11 +78,7 @@ fn describe(name: &str, reading: &Reading) -> (Status, String, serde_json::Value
 
 /// Runs `read` over its photos.
 pub fn run(args: &ReadArgs) -> Result<ExitCode, String> {
-    let reader = Reader::new(
-        args.reader.model.as_deref(),
-        args.reader.debug_dir.as_deref(),
-    )
-    .map_err(|e| e.to_string())?;
+    let reader = super::reader(&args.reader)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;

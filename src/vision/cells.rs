@@ -520,37 +520,44 @@ pub fn draw_quad(gray: &GrayImage, quad: Option<&Quad>) -> RgbImage {
         let g = gray.get_pixel(x, y)[0];
         Rgb([g, g, g])
     });
-    let Some(q) = quad else { return img };
-    let (w, h) = (gray.width() as i64, gray.height() as i64);
-    let thick = ((w.max(h) / 400) as i64).max(1);
+    if let Some(q) = quad {
+        draw_quad_on(&mut img, q, [255, 0, 0]);
+    }
+    img
+}
+
+/// Outlines `q` on `img` in `color` (line width scales with the image);
+/// the top-left corner gets a green square.
+pub fn draw_quad_on(img: &mut RgbImage, q: &Quad, color: [u8; 3]) {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let thick = (w.max(h) / 400).max(1);
+    let mut dot = |x: i64, y: i64, r: i64, c: [u8; 3]| {
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let (xx, yy) = (x + dx, y + dy);
+                if (0..w).contains(&xx) && (0..h).contains(&yy) {
+                    img.put_pixel(xx as u32, yy as u32, Rgb(c));
+                }
+            }
+        }
+    };
     for i in 0..4 {
         let a = q.corners[i];
         let b = q.corners[(i + 1) % 4];
-        let n = ((b.0 - a.0).abs().max((b.1 - a.1).abs()).ceil() as usize).max(1);
+        let n = ((b.0 - a.0).abs().max((b.1 - a.1).abs()).ceil() as usize).clamp(1, 100_000);
         for k in 0..=n {
             let t = k as f32 / n as f32;
             let x = (a.0 + (b.0 - a.0) * t) as i64;
             let y = (a.1 + (b.1 - a.1) * t) as i64;
-            for dy in -thick..=thick {
-                for dx in -thick..=thick {
-                    let (xx, yy) = (x + dx, y + dy);
-                    if (0..w).contains(&xx) && (0..h).contains(&yy) {
-                        img.put_pixel(xx as u32, yy as u32, Rgb([255, 0, 0]));
-                    }
-                }
-            }
+            dot(x, y, thick, color);
         }
     }
-    let (x, y) = (q.corners[0].0 as i64, q.corners[0].1 as i64);
-    for dy in -3 * thick..=3 * thick {
-        for dx in -3 * thick..=3 * thick {
-            let (xx, yy) = (x + dx, y + dy);
-            if (0..w).contains(&xx) && (0..h).contains(&yy) {
-                img.put_pixel(xx as u32, yy as u32, Rgb([0, 255, 0]));
-            }
-        }
-    }
-    img
+    dot(
+        q.corners[0].0 as i64,
+        q.corners[0].1 as i64,
+        3 * thick,
+        [0, 255, 0],
+    );
 }
 
 #[cfg(test)]

@@ -53,6 +53,28 @@ pub struct LocateDebug {
     pub scale: f32,
     /// Every candidate quad tried (work pixels) and its score.
     pub candidates: Vec<(Quad, f32)>,
+    /// The hull quads the candidates came from (work pixels).
+    pub hulls: Vec<Quad>,
+}
+
+impl LocateDebug {
+    /// The search image with hull quads (blue) and verified grid quads
+    /// (green when accepted, red when rejected).
+    pub fn draw(&self) -> image::RgbImage {
+        let mut img = super::cells::draw_quad(&self.work, None);
+        for q in &self.hulls {
+            super::cells::draw_quad_on(&mut img, q, [0, 0, 255]);
+        }
+        for (q, s) in &self.candidates {
+            let c = if *s >= MIN_SCORE {
+                [0, 200, 0]
+            } else {
+                [255, 0, 0]
+            };
+            super::cells::draw_quad_on(&mut img, q, c);
+        }
+        img
+    }
 }
 
 /// Finds the Sudoku's outer corners in a grayscale photo, or `None` when no
@@ -73,6 +95,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         dark,
         scale: factor as f32,
         candidates: Vec::new(),
+        hulls: Vec::new(),
     };
     if w < 32 || h < 32 {
         return (None, dbg);
@@ -86,6 +109,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         let Some(quad) = max_area_quad(&hull) else {
             continue;
         };
+        dbg.hulls.push(quad);
         let verdict = verify(&dbg.dark, &quad);
         dbg.candidates.push((verdict.quad, verdict.score));
         if verdict.score >= MIN_SCORE {
@@ -464,10 +488,18 @@ pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
         // Back to the pixel-index convention of hull corners.
         (x as f32 - 0.5, y as f32 - 0.5)
     });
-    Verdict {
-        score: sx.min(sy),
-        quad: Quad::new(corners),
-    }
+    let found = Quad::new(corners);
+    // A 9x9 grid is square on paper: in the photo its sides differ by
+    // perspective only. A long thin "grid" is part of one cut by the frame
+    // (its comb matched digits) or a table.
+    let sides: Vec<f32> = (0..4)
+        .map(|i| super::dist(found.corners[i], found.corners[(i + 1) % 4]))
+        .collect();
+    let (smin, smax) = sides
+        .iter()
+        .fold((f32::MAX, 0.0f32), |(a, b), &v| (a.min(v), b.max(v)));
+    let score = if smax > 1.8 * smin { 0.0 } else { sx.min(sy) };
+    Verdict { score, quad: found }
 }
 
 /// Best 10-line comb in a profile: `(score, start, pitch)` in bins.
