@@ -197,11 +197,15 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
 /// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
 /// row-major) into a 28x28 tile, plus its ink measures.
 pub fn normalise_cell(v: &[f32; INNER * INNER]) -> (Tile, CellInk) {
+    // Order statistics by selection (same values as a full sort, 3x faster).
     let mut sorted = *v;
-    sorted.sort_unstable_by(f32::total_cmp);
     let n = sorted.len();
-    let bg = 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    let hi = sorted[1568];
+    let hi = *sorted.select_nth_unstable_by(1568, f32::total_cmp).1;
+    let upper_mid = *sorted[..1568]
+        .select_nth_unstable_by(n / 2, f32::total_cmp)
+        .1;
+    let lower_mid = sorted[..n / 2].iter().copied().fold(f32::MIN, f32::max);
+    let bg = 0.5 * (lower_mid + upper_mid);
     let raw_contrast = hi - bg;
     let contrast = raw_contrast.max(0.25);
     let mut w = [0.0f32; INNER * INNER];
@@ -312,8 +316,8 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
                 *o = profile_peak(&prof[..2 * rad + 1]).map_or(f32::NAN, |p| p - rad as f32);
             }
             let smoothed = smooth_offsets(&off);
-            for band in 0..9 {
-                let pos = (j * CELL_PX) as f32 + smoothed[band];
+            for (band, sm) in smoothed.iter().enumerate() {
+                let pos = (j * CELL_PX) as f32 + sm;
                 if vertical {
                     lines.vertical[j][band] = pos;
                 } else {
@@ -371,7 +375,7 @@ fn smooth_offsets(off: &[f32; 9]) -> [f32; 9] {
     }
     let med = median(&found);
     let mut out = [med; 9];
-    for b in 0..9usize {
+    for (b, o) in out.iter_mut().enumerate() {
         let lo = b.saturating_sub(1);
         let hi = (b + 1).min(8);
         let near: Vec<f32> = off[lo..=hi]
@@ -380,7 +384,7 @@ fn smooth_offsets(off: &[f32; 9]) -> [f32; 9] {
             .filter(|v| v.is_finite() && (v - med).abs() < 4.0)
             .collect();
         if !near.is_empty() {
-            out[b] = median(&near);
+            *o = median(&near);
         }
     }
     out.map(|v| v.clamp(-MAX_LINE_SHIFT, MAX_LINE_SHIFT))
@@ -571,7 +575,7 @@ mod tests {
             let on_line = |p: u32| {
                 let j = (p as usize + 1) / CELL_PX;
                 let d = (p as i64 - (j * CELL_PX) as i64).abs();
-                d <= if j % 3 == 0 { 1 } else { 0 }
+                d <= if j.is_multiple_of(3) { 1 } else { 0 }
             };
             let (x, y) = (x.min(431), y.min(431));
             let block = (5 * 48 + 18..5 * 48 + 30).contains(&(x as usize))

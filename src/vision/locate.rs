@@ -109,8 +109,28 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         let Some(quad) = max_area_quad(&hull) else {
             continue;
         };
+        // Candidates come largest first: one that cannot beat the grid
+        // already accepted is not worth verifying.
+        if best.is_some_and(|b| quad.area().abs() < 0.9 * b.2) {
+            continue;
+        }
         dbg.hulls.push(quad);
-        let verdict = verify(&dbg.dark, &quad);
+        let mut verdict = verify(&dbg.dark, &quad);
+        // Re-check around the grid found: when the hull took in clutter
+        // (text or a frame touching the grid) its quad has the wrong
+        // perspective; a quad just around the found lines has the right one
+        // and the comb then fits exactly.
+        for _ in 0..2 {
+            if verdict.score <= 0.1 {
+                break;
+            }
+            let again = verify(&dbg.dark, &expand(&verdict.quad, 0.04));
+            if again.score >= verdict.score - 0.02 {
+                verdict = again;
+            } else {
+                break;
+            }
+        }
         dbg.candidates.push((verdict.quad, verdict.score));
         if verdict.score >= MIN_SCORE {
             let area = verdict.quad.area();
@@ -131,6 +151,16 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
             score,
         }),
         dbg,
+    )
+}
+
+/// The quad scaled by `1 + f` about its centroid.
+fn expand(q: &Quad, f: f32) -> Quad {
+    let cx = q.corners.iter().map(|c| c.0).sum::<f32>() / 4.0;
+    let cy = q.corners.iter().map(|c| c.1).sum::<f32>() / 4.0;
+    Quad::new(
+        q.corners
+            .map(|(x, y)| (cx + (x - cx) * (1.0 + f), cy + (y - cy) * (1.0 + f))),
     )
 }
 
@@ -271,7 +301,7 @@ fn candidate_hulls(binary: &GrayImage) -> Vec<Vec<(f32, f32)>> {
         })
         .map(|(l, s)| (l, (s[3] - s[1] + 1) as u64 * (s[4] - s[2] + 1) as u64))
         .collect();
-    cands.sort_by(|a, b| b.1.cmp(&a.1));
+    cands.sort_by_key(|c| std::cmp::Reverse(c.1));
     cands.truncate(8);
     let mut hulls = Vec::with_capacity(cands.len());
     for &(l, _) in &cands {
@@ -498,7 +528,7 @@ pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
     let (smin, smax) = sides
         .iter()
         .fold((f32::MAX, 0.0f32), |(a, b), &v| (a.min(v), b.max(v)));
-    let score = if smax > 1.8 * smin { 0.0 } else { sx.min(sy) };
+    let score = if smax > 1.45 * smin { 0.0 } else { sx.min(sy) };
     Verdict { score, quad: found }
 }
 
@@ -708,9 +738,6 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
             let o = -reach + i as f32 + frac;
             pts.push((px + nx * o, py + ny * o));
         }
-        if std::env::var("VDBG").is_ok() {
-            eprintln!("side {s}: {} pts reach {reach}", pts.len());
-        }
         if pts.len() < samples / 3 {
             return None;
         }
@@ -730,9 +757,6 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
         // A refined corner far from the coarse one means the fit went wrong.
         let lim = 3.0 * factor + 0.03 * q.max_side();
         if (x - c[k].0).hypot(y - c[k].1) > lim {
-            if std::env::var("VDBG").is_ok() {
-                eprintln!("corner {k}: ({x},{y}) vs {:?} lim {lim}", c[k]);
-            }
             return None;
         }
         out[k] = (x, y);

@@ -234,12 +234,13 @@ fn solve8(mut a: [[f64; 9]; 8]) -> Option<[f64; 8]> {
             return None;
         }
         a.swap(col, piv);
-        for r in 0..8 {
+        let pivot_row = a[col];
+        for (r, row) in a.iter_mut().enumerate() {
             if r != col {
-                let f = a[r][col] / a[col][col];
+                let f = row[col] / pivot_row[col];
                 if f != 0.0 {
-                    for c in col..9 {
-                        a[r][c] -= f * a[col][c];
+                    for (v, p) in row.iter_mut().zip(pivot_row.iter()).skip(col) {
+                        *v -= f * p;
                     }
                 }
             }

@@ -38,7 +38,43 @@ pub fn homographies(quad: &Quad) -> Option<(Homography, Homography)> {
 /// (n up to 4) so that a 12 MP photo is not aliased.
 pub fn rectify(gray: &GrayImage, quad: &Quad) -> Option<Rectified> {
     let (g2p, p2g) = homographies(quad)?;
-    let image = warp(gray, &g2p, GRID_PX, quad.max_side() / GRID_PX as f32);
+    let scale = quad.max_side() / GRID_PX as f32;
+    // A grid much larger than 432 px (12 MP photos): box-average the quad's
+    // bounding box by an integer factor first, so the warp needs at most
+    // 2x2 samples per pixel instead of up to 4x4 over the full image.
+    let k = scale.floor() as u32;
+    let image = if k >= 2 {
+        let (w, h) = gray.dimensions();
+        let xs = quad.corners.map(|c| c.0);
+        let ys = quad.corners.map(|c| c.1);
+        let fmin = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
+        let fmax = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
+        let x0 = (fmin(xs).floor() as i64 - 2).clamp(0, w as i64) as u32;
+        let y0 = (fmin(ys).floor() as i64 - 2).clamp(0, h as i64) as u32;
+        let x1 = (fmax(xs).ceil() as i64 + 2).clamp(0, w as i64) as u32;
+        let y1 = (fmax(ys).ceil() as i64 + 2).clamp(0, h as i64) as u32;
+        let sub = downscale_region(
+            gray,
+            x0,
+            y0,
+            x1.saturating_sub(x0),
+            y1.saturating_sub(y0),
+            k,
+        );
+        if sub.width() < 2 || sub.height() < 2 {
+            warp(gray, &g2p, GRID_PX, scale)
+        } else {
+            let kf = k as f32;
+            let q = Quad::new(
+                quad.corners
+                    .map(|(x, y)| ((x - x0 as f32) / kf, (y - y0 as f32) / kf)),
+            );
+            let g = Homography::square_to_quad(GRID_PX as f64, &q)?;
+            warp(&sub, &g, GRID_PX, scale / kf)
+        }
+    } else {
+        warp(gray, &g2p, GRID_PX, scale)
+    };
     Some(Rectified {
         image,
         grid_to_photo: g2p,
@@ -46,11 +82,39 @@ pub fn rectify(gray: &GrayImage, quad: &Quad) -> Option<Rectified> {
     })
 }
 
+/// Box-average downscale by `k` of the region `(x0, y0, w, h)` (clipped to
+/// the image; partial blocks at the right and bottom are dropped).
+fn downscale_region(gray: &GrayImage, x0: u32, y0: u32, w: u32, h: u32, k: u32) -> GrayImage {
+    let (iw, ih) = gray.dimensions();
+    let w = w.min(iw.saturating_sub(x0));
+    let h = h.min(ih.saturating_sub(y0));
+    let (ow, oh) = ((w / k) as usize, (h / k) as usize);
+    let (ku, stride) = (k as usize, iw as usize);
+    let raw = gray.as_raw();
+    let mut out = vec![0u8; ow * oh];
+    let mut acc = vec![0u32; ow];
+    let norm = k * k;
+    for oy in 0..oh {
+        acc.iter_mut().for_each(|a| *a = 0);
+        for y in y0 as usize + oy * ku..y0 as usize + (oy + 1) * ku {
+            let start = y * stride + x0 as usize;
+            let row = &raw[start..start + ow * ku];
+            for (a, chunk) in acc.iter_mut().zip(row.chunks_exact(ku)) {
+                *a += chunk.iter().map(|&p| p as u32).sum::<u32>();
+            }
+        }
+        for (o, &a) in out[oy * ow..(oy + 1) * ow].iter_mut().zip(acc.iter()) {
+            *o = ((a + norm / 2) / norm) as u8;
+        }
+    }
+    GrayImage::from_raw(ow as u32, oh as u32, out).unwrap_or_else(|| GrayImage::new(0, 0))
+}
+
 /// Samples `side` x `side` output pixels through `g2p` (output coordinates
 /// to photo coordinates). `scale` is photo pixels per output pixel, used to
 /// choose the supersampling factor.
 pub fn warp(gray: &GrayImage, g2p: &Homography, side: usize, scale: f32) -> GrayImage {
-    let n = (scale.round() as usize).clamp(1, 4);
+    let n = (scale.round() as usize).clamp(1, 3);
     let m = &g2p.m;
     let mut out = vec![0u8; side * side];
     let inv_n = 1.0 / n as f64;
