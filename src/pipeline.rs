@@ -147,11 +147,22 @@ impl Reader {
         let start = Instant::now();
         let photo = decode::decode(bytes).map_err(ReadError::Decode)?;
         let t = timings.lap("decode", start);
-        let found = locate::locate(&photo.gray);
+        // With a debug folder, the detailed search also returns its
+        // threshold and candidate images; otherwise skip building them.
+        let (found, search) = match debug {
+            Some(_) => {
+                let (located, search) = locate::locate_detailed(&photo.gray);
+                (located.map(|l| l.quad), Some(search))
+            }
+            None => (locate::locate(&photo.gray), None),
+        };
         let t = timings.lap("locate", t);
+        if let (Some(dir), Some(search)) = (debug, &search) {
+            // Best effort: debug images must never turn a result into an error.
+            let _ = write_search_debug(dir, search);
+        }
         let Some(quad) = found else {
             if let Some(dir) = debug {
-                // Best effort: debug images must never turn a result into an error.
                 let _ = cells::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
             }
             return Err(ReadError::NoGrid);
@@ -265,6 +276,12 @@ fn upright_score(classes: &[[f32; CLASSES]]) -> (f32, bool) {
 fn debug_name(path: &Path) -> String {
     path.file_stem()
         .map_or_else(|| "photo".to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+fn write_search_debug(dir: &Path, search: &locate::LocateDebug) -> image::ImageResult<()> {
+    std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
+    search.binary.save(dir.join("threshold.png"))?;
+    search.draw().save(dir.join("candidates.png"))
 }
 
 fn write_debug(

@@ -350,6 +350,13 @@ fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
         t.cells,
         pct(t.cells_right, t.cells)
     );
+    let located_cells = t.located * CELLS;
+    s += &format!(
+        "    on located grids        {}/{} ({:.2}%)\n",
+        t.cells_right,
+        located_cells,
+        pct(t.cells_right, located_cells)
+    );
     s += &format!(
         "  clues correct             {}/{} ({:.2}%)\n",
         t.clues_right,

@@ -549,7 +549,11 @@ fn best_comb(prof: &[f32], cell: usize) -> (f32, f32, f32) {
     let pmax = (n as f32 - 1.0) / 9.0;
     let mut p = pmax;
     let mut between: Vec<f32> = Vec::with_capacity(n);
-    while p >= pmax * 0.6 {
+    // The hull is the grid, or the grid plus a little clutter (text or a
+    // frame touching it), so the comb spans most of it. Smaller pitches
+    // (down to 0.6 of the hull, tried before) fitted digit columns inside
+    // half a grid; 0.8 keeps the slack for clutter and refuses half-grids.
+    while p >= pmax * 0.8 {
         let span = 9.0 * p;
         let mut a = 0.0f32;
         while a + span <= n as f32 - 1.0 {
