@@ -282,6 +282,26 @@ fn overrides_change_the_puzzle_before_solving() {
     let out = run(&["--json", "--no-image", "--set", &cell, p(&photo)], &dir);
     let v = &json_lines(&out)[0];
     assert_eq!(v["givens"].as_str().unwrap().as_bytes()[clue], b'.', "{v}");
+    // Two locked cells that clash cannot be repaired: the message names them.
+    let out = run(
+        &[
+            "--no-image",
+            "--set",
+            "r9c8=5",
+            "--set",
+            "r9c9=5",
+            p(&photo),
+        ],
+        &dir,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("not solved, no repair found: givens clash: "),
+        "{text}"
+    );
+    assert!(text.contains("r9c8 and r9c9 are both 5"), "{text}");
+    assert!(text.contains("--set"), "{text}");
     // A malformed override is a usage error.
     let out = run(&["--set", "r10c1=4", p(&photo)], &dir);
     assert_eq!(out.status.code(), Some(2));

@@ -324,7 +324,10 @@ fn report(
             let why = problem
                 .clone()
                 .unwrap_or_else(|| status.as_str().replace('_', " "));
-            text.push_str(&format!("{name}: not solved: {why}; {}\n", set_hint(d)));
+            text.push_str(&format!(
+                "{name}: not solved, no repair found: {why}; {}\n",
+                set_hint(d)
+            ));
         }
     }
     if !changes.is_empty() {
