@@ -347,9 +347,12 @@ const fn dirty_bit(j: usize) -> usize {
 
 /// `DIRTY_WORDS[k]` for dirty bit `k` = 3*digit + band: the word
 /// 9*band + digit, the words of the same digit in the next two bands
-/// (cyclically), and the band.
-const DIRTY_WORDS: [[u8; 8]; 27] = {
-    let mut t = [[0u8; 8]; 27];
+/// (cyclically), the band, and the dirty bits of those two other words
+/// (stored, since computing them costs more instructions than the load).
+const DIRTY_WORDS: [[u8; 8]; 32] = {
+    // Entries 27..32 are never used (dirty bits stop at 26); they exist so
+    // that indexing with `k & 31` needs no bounds check.
+    let mut t = [[0u8; 8]; 32];
     let mut k = 0;
     while k < 27 {
         let (d, b) = (k / 3, k % 3);
@@ -424,40 +427,29 @@ impl State {
                 let (b, p) = ((spot >> 5) as usize, (spot & 31) as usize);
                 let i = 9 * b + v as usize - 1;
                 st.f[i] &= PEERS_OUT[p];
-                // The column in the other two bands: known now, so the
-                // first propagation pass starts from a stronger state.
-                let column = spread_columns(1 << (p % 9));
-                st.f[(i + 9) % 27] &= !column;
-                st.f[(i + 18) % 27] &= !column;
                 givens[b] |= 1 << p;
                 own[i] |= 1 << p;
             }
         };
-        // Visit only the filled cells, found eight at a time: a byte's high
-        // bit is set in `filled` when the byte is not 0. Most cells are
-        // empty, and a branch per cell would mispredict on them.
-        const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-        let mut chunks = puzzle.0.chunks_exact(8);
-        for (n, chunk) in chunks.by_ref().enumerate() {
-            let x = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            let mut filled = (((x & LOW7) + LOW7) | x) & !LOW7;
-            while filled != 0 {
-                let k = filled.trailing_zeros() as usize / 8;
-                filled &= filled - 1;
-                give(8 * n + k, chunk[k]);
-            }
+        // Visit only the filled cells, from one 81-bit mask of them: most
+        // cells are empty, and a branch per cell (or a loop per group of
+        // cells) would mispredict on them; one loop over the mask has one
+        // hard-to-predict exit per puzzle.
+        let mut filled = filled_cells(puzzle);
+        while filled != 0 {
+            let cell = filled.trailing_zeros() as usize;
+            filled &= filled - 1;
+            give(cell, puzzle.0[cell]);
         }
-        for (k, &v) in chunks.remainder().iter().enumerate() {
-            give(80 + k, v);
-        }
-        // A given cell is no candidate of the other eight digits.
-        for ((words, own), given) in
-            st.f.chunks_exact_mut(9)
-                .zip(own.chunks_exact(9))
-                .zip(givens)
-        {
-            for (w, own) in words.iter_mut().zip(own) {
-                *w &= !(given & !own);
+        // A given cell is no candidate of the other eight digits, and a
+        // given's column holds its digit nowhere else (known now, so the
+        // first propagation pass starts from a stronger state: about 10%
+        // fewer updates on easy puzzles).
+        for d in 0..9 {
+            let mine = [own[d], own[9 + d], own[18 + d]];
+            let column = spread_columns(fold(mine[0] | mine[1] | mine[2]));
+            for (b, &mine) in mine.iter().enumerate() {
+                st.f[9 * b + d] &= !((givens[b] | column) & !mine);
             }
         }
         st
@@ -484,7 +476,7 @@ impl State {
     /// update, which the predictor mostly gets wrong).
     #[inline(always)]
     fn update(&mut self, k: u32, dirty: &mut u32) -> bool {
-        let [i, i1, i2, b, k1, k2, _, _] = DIRTY_WORDS[k as usize % 27].map(usize::from);
+        let [i, i1, i2, b, k1, k2, _, _] = DIRTY_WORDS[k as usize & 31].map(usize::from);
         // SAFETY: every entry of DIRTY_WORDS is a word index below 27 and a
         // band below 3 (checked when the table is built), and `f`, `cols`
         // have 27 entries, `unsolved` 3.
@@ -517,8 +509,8 @@ impl State {
         // SAFETY: b < 3, see above.
         unsafe { *self.unsolved.get_unchecked_mut(b) = ui & !new };
         self.clear_band(b, new, dirty);
-        // The word itself is written back below, cells kept: not dirty.
-        *dirty &= !(((new != 0) as u32) << k);
+        // That marks this word dirty too; the caller clears its bit after
+        // the update (the word written back below is a fixed point of it).
         // SAFETY: i < 27, see above.
         unsafe { *self.f.get_unchecked_mut(i) = a };
         // Columns: pointing from this band, claiming for the other two. The
@@ -561,10 +553,12 @@ impl State {
                 while work != 0 {
                     let i = work.trailing_zeros();
                     work &= work - 1;
-                    dirty &= !(1 << i);
                     if !self.update(i, &mut dirty) {
                         return false;
                     }
+                    // Word `i` is up to date: whatever marked it dirty
+                    // before or during its update is done with.
+                    dirty &= !(1 << i);
                 }
             }
             // Naked singles, and cells with no candidate left.
@@ -686,15 +680,48 @@ impl State {
 
     /// The grid of a solved state.
     fn write_solution(&self, out: &mut Grid) {
+        // Solved, each word has exactly one cell in each of its three rows:
+        // three stores per word, no loop over its bits (`min` only keeps a
+        // malformed word inside the grid).
         for (i, &w) in self.f.iter().enumerate() {
             let (digit, base) = ((i % 9 + 1) as u8, (i / 9) * 27);
-            let mut x = w;
-            while x != 0 {
-                out.0[base + x.trailing_zeros() as usize] = digit;
-                x &= x - 1;
+            for r in 0..3 {
+                let column = (((w >> (9 * r)) & ROW).trailing_zeros() as usize).min(8);
+                out.0[base + 9 * r + column] = digit;
             }
         }
     }
+}
+
+/// The cells of `puzzle` that are not 0, bit `cell` set for each.
+///
+/// With SSE2 (part of every x86-64 target): five 16-byte compares with
+/// zero and `pmovmskb`, sixteen cells at a time.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn filled_cells(puzzle: &Grid) -> u128 {
+    use std::arch::x86_64::*;
+    let mut mask = 0u128;
+    for (n, chunk) in puzzle.0.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is enabled (cfg above); `chunk` is 16 bytes, so the
+        // unaligned 16-byte load stays inside it.
+        let zero = unsafe {
+            let v = _mm_loadu_si128(chunk.as_ptr() as *const __m128i);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u32
+        };
+        mask |= ((!zero & 0xFFFF) as u128) << (16 * n);
+    }
+    mask | ((puzzle.0[80] != 0) as u128) << 80
+}
+
+/// Portable version of the SSE2 `filled_cells` above.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn filled_cells(puzzle: &Grid) -> u128 {
+    let mut mask = 0u128;
+    for (cell, &v) in puzzle.0.iter().enumerate() {
+        mask |= ((v != 0) as u128) << cell;
+    }
+    mask
 }
 
 /// `words[k] &= !cells` for the nine digit words of a band; returns bit k
