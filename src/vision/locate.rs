@@ -29,6 +29,16 @@ pub const WORK_MAX_SIDE: u32 = 800;
 /// Minimum verification score for a candidate to count as a Sudoku.
 const MIN_SCORE: f32 = 0.3;
 
+/// Minimum score for a candidate with a side on the image frame. The grid's
+/// border line there is cut off or squeezed against the frame (where the
+/// adaptive threshold sees half a neighbourhood), so one of the comb's ten
+/// teeth is weak and the score drops by about a tenth; demanding the full
+/// score would refuse every grid photographed edge to edge.
+const MIN_SCORE_AT_FRAME: f32 = 0.2;
+
+/// Work pixels within which a quad side counts as lying on the frame.
+const FRAME_TOL: f32 = 3.0;
+
 /// A located grid.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Located {
@@ -100,9 +110,10 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
     if w < 32 || h < 32 {
         return (None, dbg);
     }
-    let mut best: Option<(Quad, f32, f32)> = None; // quad, score, area
-                                                   // Closing 1 px gaps: blurred thin lines break up in the threshold, and a
-                                                   // grid must be one component for its hull to be the grid.
+    // Quad, score, sides on the frame, area.
+    let mut best: Option<(Quad, f32, [bool; 4], f32)> = None;
+    // Closing 1 px gaps: blurred thin lines break up in the threshold, and a
+    // grid must be one component for its hull to be the grid.
     let closed =
         imageproc::morphology::dilate(&dbg.binary, imageproc::distance_transform::Norm::LInf, 1);
     for hull in candidate_hulls(&closed) {
@@ -111,7 +122,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         };
         // Candidates come largest first: one that cannot beat the grid
         // already accepted is not worth verifying.
-        if best.is_some_and(|b| quad.area().abs() < 0.9 * b.2) {
+        if best.is_some_and(|b| quad.area().abs() < 0.9 * b.3) {
             continue;
         }
         dbg.hulls.push(quad);
@@ -131,19 +142,42 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
                 break;
             }
         }
+        let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
+        // Judged on the grid found, not the hull: a hull can be a whole
+        // page on the frame with a smaller grid inside.
+        let frame = frame_sides(&verdict.quad, w, h);
+        if frame.iter().any(|&f| f) {
+            // Without the border line on the frame the component can lose
+            // the ends of the neighbouring border lines too (they no longer
+            // connect to the rest), so the hull cuts those corners: fit the
+            // other sides to the strongest line near them and check again.
+            if verdict.score > 0.1 {
+                let fitted = fit_sides(&dbg.dark, &verdict.quad, frame);
+                let again = verify(&dbg.dark, &fitted);
+                if again.score >= verdict.score - 0.02 {
+                    verdict = again;
+                }
+            }
+        }
+        let frame = frame_sides(&verdict.quad, w, h);
+        let min_score = if frame.iter().any(|&f| f) {
+            MIN_SCORE_AT_FRAME
+        } else {
+            MIN_SCORE
+        };
         dbg.candidates.push((verdict.quad, verdict.score));
-        if verdict.score >= MIN_SCORE {
+        if verdict.score >= min_score {
             let area = verdict.quad.area();
-            if best.is_none_or(|b| area > b.2) {
-                best = Some((verdict.quad, verdict.score, area));
+            if best.is_none_or(|b| area > b.3) {
+                best = Some((verdict.quad, verdict.score, frame, area));
             }
         }
     }
-    let Some((quad, score, _)) = best else {
+    let Some((quad, score, frame, _)) = best else {
         return (None, dbg);
     };
     let coarse = quad_to_full(&quad, factor as f32);
-    let refined = refine(gray, &coarse, factor as f32).unwrap_or(coarse);
+    let refined = refine(gray, &coarse, factor as f32, frame).unwrap_or(coarse);
     (
         Some(Located {
             quad: refined,
@@ -152,6 +186,103 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
         }),
         dbg,
     )
+}
+
+/// Which sides (side k runs from corner k to k+1) lie on the frame of a
+/// `w` x `h` work image, both ends within [`FRAME_TOL`] of the same edge.
+fn frame_sides(q: &Quad, w: f32, h: f32) -> [bool; 4] {
+    let on = |p: (f32, f32)| {
+        [
+            p.0 <= FRAME_TOL,
+            p.1 <= FRAME_TOL,
+            p.0 >= w - 1.0 - FRAME_TOL,
+            p.1 >= h - 1.0 - FRAME_TOL,
+        ]
+    };
+    std::array::from_fn(|k| {
+        let (a, b) = (on(q.corners[k]), on(q.corners[(k + 1) % 4]));
+        (0..4).any(|e| a[e] && b[e])
+    })
+}
+
+/// Moves each side not on the frame onto the darkest straight line near it
+/// (work pixels, line centres like [`Verdict::quad`]): both ends may shift
+/// along the side's normal by up to 0.4 cell, so a side the hull drew
+/// across a corner whose border piece broke off swings back onto the
+/// border line. Sides on the frame stay; corners are the intersections.
+fn fit_sides(dark: &GrayImage, q: &Quad, frame: [bool; 4]) -> Quad {
+    let c = q.corners;
+    let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
+    let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
+    let (w, h) = (dark.width() as i32, dark.height() as i32);
+    let raw = dark.as_raw();
+    let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4]; // nx, ny, d with nx*x+ny*y=d
+    for s in 0..4 {
+        let a = c[s];
+        let b = c[(s + 1) % 4];
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        if len < 8.0 {
+            return *q;
+        }
+        let (mut nx, mut ny) = (dy / len, -dx / len);
+        if nx * (0.5 * (a.0 + b.0) - cx) + ny * (0.5 * (a.1 + b.1) - cy) < 0.0 {
+            nx = -nx;
+            ny = -ny;
+        }
+        let mut best = (0.0f32, 0.0f32, f32::MIN);
+        if !frame[s] {
+            let r = (0.4 * len / 9.0).round() as i32;
+            let n = len.ceil() as usize;
+            for oa in -r..=r {
+                for ob in -r..=r {
+                    let (mut sum, mut cnt) = (0u32, 0u32);
+                    for i in 0..=n {
+                        let t = i as f32 / n as f32;
+                        let o = oa as f32 + (ob - oa) as f32 * t;
+                        let x = (a.0 + dx * t + nx * o).round() as i32;
+                        let y = (a.1 + dy * t + ny * o).round() as i32;
+                        if x >= 0 && y >= 0 && x < w && y < h {
+                            sum += raw[(y * w + x) as usize] as u32;
+                            cnt += 1;
+                        }
+                    }
+                    // Mean over the whole side: a line leaving the image
+                    // does not gain by losing its dull samples.
+                    let m = sum as f32 / (n + 1) as f32;
+                    if cnt > 0 && m > best.2 {
+                        best = (oa as f32, ob as f32, m);
+                    }
+                }
+            }
+        }
+        let (pa, pb) = if best.2 > f32::MIN {
+            (
+                (a.0 + nx * best.0, a.1 + ny * best.0),
+                (b.0 + nx * best.1, b.1 + ny * best.1),
+            )
+        } else {
+            (a, b)
+        };
+        let (ex, ey) = (pb.0 - pa.0, pb.1 - pa.1);
+        let el = (ex * ex + ey * ey).sqrt().max(1e-6);
+        let (lx, ly) = (-ey / el, ex / el);
+        lines[s] = (lx, ly, lx * pa.0 + ly * pa.1);
+    }
+    let mut out = [(0.0f32, 0.0f32); 4];
+    for k in 0..4 {
+        let l1 = lines[(k + 3) % 4];
+        let l2 = lines[k];
+        let det = l1.0 * l2.1 - l1.1 * l2.0;
+        if det.abs() < 1e-6 {
+            return *q;
+        }
+        out[k] = (
+            (l1.2 * l2.1 - l1.1 * l2.2) / det,
+            (l1.0 * l2.2 - l1.2 * l2.0) / det,
+        );
+    }
+    Quad::new(out)
 }
 
 /// The quad scaled by `1 + f` about its centroid.
@@ -677,7 +808,7 @@ fn quad_to_pixel_edges(q: &Quad) -> Quad {
 /// the outward normal at many points, a line is fitted robustly, and the
 /// corners are the intersections of neighbouring lines. `None` when a side
 /// gives too few edge points (then the coarse quad stands).
-fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
+fn refine(gray: &GrayImage, q: &Quad, factor: f32, frame: [bool; 4]) -> Option<Quad> {
     let c = q.corners;
     let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
     let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
@@ -698,6 +829,12 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32) -> Option<Quad> {
         if nx * mx + ny * my < 0.0 {
             nx = -nx;
             ny = -ny;
+        }
+        if frame[s] {
+            // The border line is cut by the frame: no edge to find, the
+            // coarse side (on the frame) stands.
+            lines[s] = (nx, ny, nx * a.0 + ny * a.1);
+            continue;
         }
         let reach = (2.5 * factor + 0.012 * len).max(4.0);
         let steps = (2.0 * reach).ceil() as usize;
