@@ -205,31 +205,68 @@ fn frame_sides(q: &Quad, w: f32, h: f32) -> [bool; 4] {
     })
 }
 
+/// One side of a quad: its start corner, direction, length and outward
+/// unit normal (pointing away from the quad's centre).
+struct Side {
+    a: (f32, f32),
+    b: (f32, f32),
+    dx: f32,
+    dy: f32,
+    len: f32,
+    nx: f32,
+    ny: f32,
+}
+
+/// Side `s` (from corner `s` to corner `s + 1`); `None` when it is too short
+/// (under 8 px) to fit a line along.
+fn side(q: &Quad, s: usize) -> Option<Side> {
+    let c = q.corners;
+    let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
+    let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
+    let (a, b) = (c[s], c[(s + 1) % 4]);
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len < 8.0 {
+        return None;
+    }
+    let (mut nx, mut ny) = (dy / len, -dx / len);
+    if nx * (0.5 * (a.0 + b.0) - cx) + ny * (0.5 * (a.1 + b.1) - cy) < 0.0 {
+        nx = -nx;
+        ny = -ny;
+    }
+    Some(Side {
+        a,
+        b,
+        dx,
+        dy,
+        len,
+        nx,
+        ny,
+    })
+}
+
 /// Moves each side not on the frame onto the darkest straight line near it
 /// (work pixels, line centres like [`Verdict::quad`]): both ends may shift
 /// along the side's normal by up to 0.4 cell, so a side the hull drew
 /// across a corner whose border piece broke off swings back onto the
 /// border line. Sides on the frame stay; corners are the intersections.
 fn fit_sides(dark: &GrayImage, q: &Quad, frame: [bool; 4]) -> Quad {
-    let c = q.corners;
-    let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
-    let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
     let (w, h) = (dark.width() as i32, dark.height() as i32);
     let raw = dark.as_raw();
     let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4]; // nx, ny, d with nx*x+ny*y=d
     for s in 0..4 {
-        let a = c[s];
-        let b = c[(s + 1) % 4];
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len = (dx * dx + dy * dy).sqrt();
-        if len < 8.0 {
+        let Some(Side {
+            a,
+            b,
+            dx,
+            dy,
+            len,
+            nx,
+            ny,
+        }) = side(q, s)
+        else {
             return *q;
-        }
-        let (mut nx, mut ny) = (dy / len, -dx / len);
-        if nx * (0.5 * (a.0 + b.0) - cx) + ny * (0.5 * (a.1 + b.1) - cy) < 0.0 {
-            nx = -nx;
-            ny = -ny;
-        }
+        };
         let mut best = (0.0f32, 0.0f32, f32::MIN);
         if !frame[s] {
             let r = (0.4 * len / 9.0).round() as i32;
@@ -810,26 +847,17 @@ fn quad_to_pixel_edges(q: &Quad) -> Quad {
 /// gives too few edge points (then the coarse quad stands).
 fn refine(gray: &GrayImage, q: &Quad, factor: f32, frame: [bool; 4]) -> Option<Quad> {
     let c = q.corners;
-    let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
-    let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
     let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4]; // nx, ny, d with nx*x+ny*y=d
     for s in 0..4 {
-        let a = c[s];
-        let b = c[(s + 1) % 4];
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let len = (dx * dx + dy * dy).sqrt();
-        if len < 8.0 {
-            return None;
-        }
-        let (tx, ty) = (dx / len, dy / len);
-        // Outward normal: pointing away from the centre.
-        let (mut nx, mut ny) = (-ty, tx);
-        let mx = 0.5 * (a.0 + b.0) - cx;
-        let my = 0.5 * (a.1 + b.1) - cy;
-        if nx * mx + ny * my < 0.0 {
-            nx = -nx;
-            ny = -ny;
-        }
+        let Side {
+            a,
+            dx,
+            dy,
+            len,
+            nx,
+            ny,
+            ..
+        } = side(q, s)?;
         if frame[s] {
             // The border line is cut by the frame: no edge to find, the
             // coarse side (on the frame) stands.
