@@ -306,20 +306,27 @@ fn fit_sides(dark: &GrayImage, q: &Quad, frame: [bool; 4]) -> Quad {
         let (lx, ly) = (-ey / el, ex / el);
         lines[s] = (lx, ly, lx * pa.0 + ly * pa.1);
     }
+    corners_of(&lines).unwrap_or(*q)
+}
+
+/// The quad whose sides lie on `lines` (`nx*x + ny*y = d`, side k from
+/// corner k to k+1): corner k is where side k-1 meets side k. `None` when
+/// two neighbouring sides are parallel.
+fn corners_of(lines: &[(f32, f32, f32); 4]) -> Option<Quad> {
     let mut out = [(0.0f32, 0.0f32); 4];
     for k in 0..4 {
         let l1 = lines[(k + 3) % 4];
         let l2 = lines[k];
         let det = l1.0 * l2.1 - l1.1 * l2.0;
         if det.abs() < 1e-6 {
-            return *q;
+            return None;
         }
         out[k] = (
             (l1.2 * l2.1 - l1.1 * l2.2) / det,
             (l1.0 * l2.2 - l1.2 * l2.0) / det,
         );
     }
-    Quad::new(out)
+    Some(Quad::new(out))
 }
 
 /// The quad scaled by `1 + f` about its centroid.
@@ -912,25 +919,14 @@ fn refine(gray: &GrayImage, q: &Quad, factor: f32, frame: [bool; 4]) -> Option<Q
         }
         lines[s] = fit_line(&pts)?;
     }
-    let mut out = [(0.0f32, 0.0f32); 4];
-    for k in 0..4 {
-        // Corner k is where side k-1 (ending at it) meets side k.
-        let l1 = lines[(k + 3) % 4];
-        let l2 = lines[k];
-        let det = l1.0 * l2.1 - l1.1 * l2.0;
-        if det.abs() < 1e-6 {
-            return None;
-        }
-        let x = (l1.2 * l2.1 - l1.1 * l2.2) / det;
-        let y = (l1.0 * l2.2 - l1.2 * l2.0) / det;
-        // A refined corner far from the coarse one means the fit went wrong.
-        let lim = 3.0 * factor + 0.03 * q.max_side();
-        if (x - c[k].0).hypot(y - c[k].1) > lim {
-            return None;
-        }
-        out[k] = (x, y);
-    }
-    Some(Quad::new(out))
+    let refined = corners_of(&lines)?;
+    // A refined corner far from the coarse one means the fit went wrong.
+    let lim = 3.0 * factor + 0.03 * q.max_side();
+    let far = (0..4).any(|k| {
+        let (x, y) = refined.corners[k];
+        (x - c[k].0).hypot(y - c[k].1) > lim
+    });
+    (!far).then_some(refined)
 }
 
 /// Robust total-least-squares line `nx*x + ny*y = d` (unit normal): fit,
