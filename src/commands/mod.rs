@@ -39,7 +39,7 @@ fn io_result(result: std::io::Result<ExitCode>, input: &str) -> Result<ExitCode,
 
 fn run_solve(args: &SolveArgs) -> Result<ExitCode, String> {
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(OutputErrors(stdout.lock()));
     let result = match &args.input {
         Some(path) if path.as_os_str() != "-" => {
             let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -58,7 +58,7 @@ fn run_solve(args: &SolveArgs) -> Result<ExitCode, String> {
     let flushed = out.flush();
     let code = result?;
     match flushed {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("writing output: {e}")),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
         _ => Ok(code),
     }
 }
@@ -79,4 +79,23 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode, String> {
 /// loaded once for the whole run.
 fn reader(args: &ReaderArgs) -> Result<Reader, String> {
     Reader::new(args.model.as_deref(), args.debug_dir.as_deref()).map_err(|e| e.to_string())
+}
+
+/// Standard output whose errors say they are about the output, so that a
+/// full disk is not mistaken for a problem with the input file.
+struct OutputErrors<W>(W);
+
+impl<W: Write> Write for OutputErrors<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(about_output)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(about_output)
+    }
+}
+
+/// Keeps the kind (a broken pipe stays one) and names the output.
+fn about_output(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("writing output: {e}"))
 }

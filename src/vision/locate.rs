@@ -115,7 +115,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
     // Closing 1 px gaps: blurred thin lines break up in the threshold, and a
     // grid must be one component for its hull to be the grid.
     let closed =
-        imageproc::morphology::dilate(&dbg.binary, imageproc::distance_transform::Norm::LInf, 1);
+        imageproc::morphology::dilate(&dbg.binary, imageproc::distance_transform::Norm::LInf, 2);
     for hull in candidate_hulls(&closed) {
         let Some(quad) = max_area_quad(&hull) else {
             continue;
