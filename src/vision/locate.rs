@@ -115,61 +115,75 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
     // Closing 1 px gaps: blurred thin lines break up in the threshold, and a
     // grid must be one component for its hull to be the grid.
     let closed =
-        imageproc::morphology::dilate(&dbg.binary, imageproc::distance_transform::Norm::LInf, 2);
-    for hull in candidate_hulls(&closed) {
-        let Some(quad) = max_area_quad(&hull) else {
-            continue;
-        };
-        // Candidates come largest first: one that cannot beat the grid
-        // already accepted is not worth verifying.
-        if best.is_some_and(|b| quad.area().abs() < 0.9 * b.3) {
-            continue;
+        imageproc::morphology::dilate(&dbg.binary, imageproc::distance_transform::Norm::LInf, 1);
+    // Second pass only when the first found nothing: hulls that take in the
+    // smaller components inside each candidate's bounding box too (a grid
+    // whose faint border line broke in several places is many components,
+    // and the largest one's hull cuts off a whole corner of the grid).
+    for merged in [false, true] {
+        if merged && best.is_some() {
+            break;
         }
-        dbg.hulls.push(quad);
-        let mut verdict = verify(&dbg.dark, &quad);
-        // Re-check around the grid found: when the hull took in clutter
-        // (text or a frame touching the grid) its quad has the wrong
-        // perspective; a quad just around the found lines has the right one
-        // and the comb then fits exactly.
-        for _ in 0..2 {
-            if verdict.score <= 0.1 {
-                break;
+        for hull in candidate_hulls(&closed, merged) {
+            let Some(quad) = max_area_quad(&hull) else {
+                continue;
+            };
+            // Candidates come largest first: one that cannot beat the grid
+            // already accepted is not worth verifying.
+            if best.is_some_and(|b| quad.area().abs() < 0.9 * b.3) {
+                continue;
             }
-            let again = verify(&dbg.dark, &expand(&verdict.quad, 0.04));
-            if again.score >= verdict.score - 0.02 {
-                verdict = again;
-            } else {
-                break;
-            }
-        }
-        let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
-        // Judged on the grid found, not the hull: a hull can be a whole
-        // page on the frame with a smaller grid inside.
-        let frame = frame_sides(&verdict.quad, w, h);
-        if frame.iter().any(|&f| f) {
-            // Without the border line on the frame the component can lose
-            // the ends of the neighbouring border lines too (they no longer
-            // connect to the rest), so the hull cuts those corners: fit the
-            // other sides to the strongest line near them and check again.
-            if verdict.score > 0.1 {
-                let fitted = fit_sides(&dbg.dark, &verdict.quad, frame);
-                let again = verify(&dbg.dark, &fitted);
+            dbg.hulls.push(quad);
+            let mut verdict = verify(&dbg.dark, &quad);
+            // Re-check around the grid found: when the hull took in clutter
+            // (text or a frame touching the grid) its quad has the wrong
+            // perspective; a quad just around the found lines has the right one
+            // and the comb then fits exactly.
+            for _ in 0..2 {
+                if verdict.score <= 0.1 {
+                    break;
+                }
+                let again = verify(&dbg.dark, &expand(&verdict.quad, 0.04));
                 if again.score >= verdict.score - 0.02 {
                     verdict = again;
+                } else {
+                    break;
                 }
             }
-        }
-        let frame = frame_sides(&verdict.quad, w, h);
-        let min_score = if frame.iter().any(|&f| f) {
-            MIN_SCORE_AT_FRAME
-        } else {
-            MIN_SCORE
-        };
-        dbg.candidates.push((verdict.quad, verdict.score));
-        if verdict.score >= min_score {
-            let area = verdict.quad.area();
-            if best.is_none_or(|b| area > b.3) {
-                best = Some((verdict.quad, verdict.score, frame, area));
+            let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
+            // Judged on the grid found, not the hull: a hull can be a whole
+            // page on the frame with a smaller grid inside.
+            let frame = frame_sides(&verdict.quad, w, h);
+            if frame.iter().any(|&f| f) {
+                // Without the border line on the frame the component can lose
+                // the ends of the neighbouring border lines too (they no longer
+                // connect to the rest), so the hull cuts those corners: fit the
+                // other sides to the strongest line near them and check again.
+                if verdict.score > 0.1 {
+                    let fitted = fit_sides(&dbg.dark, &verdict.quad, frame);
+                    let again = verify(&dbg.dark, &fitted);
+                    if again.score >= verdict.score - 0.02 {
+                        verdict = again;
+                    }
+                }
+            }
+            let frame = frame_sides(&verdict.quad, w, h);
+            let min_score = if frame.iter().any(|&f| f) {
+                MIN_SCORE_AT_FRAME
+            } else {
+                MIN_SCORE
+            };
+            dbg.candidates.push((verdict.quad, verdict.score));
+            // A merged hull stands for the grid itself: when the comb only
+            // finds a grid well inside it, it took in the page around (a page
+            // component's box holds every piece of print on it) and any comb
+            // found there is chance.
+            let fills = !merged || verdict.quad.area().abs() >= 0.8 * quad.area().abs();
+            if verdict.score >= min_score && fills {
+                let area = verdict.quad.area();
+                if best.is_none_or(|b| area > b.3) {
+                    best = Some((verdict.quad, verdict.score, frame, area));
+                }
             }
         }
     }
@@ -436,8 +450,10 @@ pub fn adaptive_threshold(img: &GrayImage) -> (GrayImage, GrayImage) {
 }
 
 /// Convex hulls (work pixels, in hull order) of the connected components
-/// large enough to be a grid, largest first.
-fn candidate_hulls(binary: &GrayImage) -> Vec<Vec<(f32, f32)>> {
+/// large enough to be a grid, largest first. With `merge`, each hull also
+/// takes in every component lying wholly inside the candidate's bounding
+/// box (pieces of a grid whose lines broke apart).
+fn candidate_hulls(binary: &GrayImage, merge: bool) -> Vec<Vec<(f32, f32)>> {
     let (w, h) = binary.dimensions();
     let labels = connected_components(binary, Connectivity::Eight, Luma([0u8]));
     let lab = labels.as_raw();
@@ -481,13 +497,20 @@ fn candidate_hulls(binary: &GrayImage) -> Vec<Vec<(f32, f32)>> {
     let mut hulls = Vec::with_capacity(cands.len());
     for &(l, _) in &cands {
         let s = stats[l];
+        let inside = |v: u32| {
+            let v = v as usize;
+            v == l || {
+                let t = &stats[v];
+                merge && v != 0 && t[1] >= s[1] && t[2] >= s[2] && t[3] <= s[3] && t[4] <= s[4]
+            }
+        };
         // Row extremes suffice for the hull and keep it cheap.
         let mut pts: Vec<Point<i32>> = Vec::new();
         for y in s[2]..=s[4] {
             let row = &lab[(y * w) as usize..((y + 1) * w) as usize];
             let seg = &row[s[1] as usize..=s[3] as usize];
-            let first = seg.iter().position(|&v| v as usize == l);
-            let last = seg.iter().rposition(|&v| v as usize == l);
+            let first = seg.iter().position(|&v| inside(v));
+            let last = seg.iter().rposition(|&v| inside(v));
             if let (Some(a), Some(b)) = (first, last) {
                 pts.push(Point::new((s[1] as usize + a) as i32, y as i32));
                 if b != a {
