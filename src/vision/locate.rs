@@ -61,8 +61,9 @@ pub struct LocateDebug {
     pub dark: GrayImage,
     /// Full-resolution pixels per work pixel.
     pub scale: f32,
-    /// Every candidate quad tried (work pixels) and its score.
-    pub candidates: Vec<(Quad, f32)>,
+    /// Every candidate quad tried (work pixels), its score, and whether it
+    /// passed (the threshold depends on the candidate: lower at the frame).
+    pub candidates: Vec<(Quad, f32, bool)>,
     /// The hull quads the candidates came from (work pixels).
     pub hulls: Vec<Quad>,
 }
@@ -75,12 +76,8 @@ impl LocateDebug {
         for q in &self.hulls {
             super::cells::draw_quad_on(&mut img, q, [0, 0, 255]);
         }
-        for (q, s) in &self.candidates {
-            let c = if *s >= MIN_SCORE {
-                [0, 200, 0]
-            } else {
-                [255, 0, 0]
-            };
+        for (q, _, passed) in &self.candidates {
+            let c = if *passed { [0, 200, 0] } else { [255, 0, 0] };
             super::cells::draw_quad_on(&mut img, q, c);
         }
         img
@@ -173,13 +170,14 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
             } else {
                 MIN_SCORE
             };
-            dbg.candidates.push((verdict.quad, verdict.score));
             // A merged hull stands for the grid itself: when the comb only
             // finds a grid well inside it, it took in the page around (a page
             // component's box holds every piece of print on it) and any comb
             // found there is chance.
             let fills = !merged || verdict.quad.area().abs() >= 0.8 * quad.area().abs();
-            if verdict.score >= min_score && fills {
+            let passed = verdict.score >= min_score && fills;
+            dbg.candidates.push((verdict.quad, verdict.score, passed));
+            if passed {
                 let area = verdict.quad.area();
                 if best.is_none_or(|b| area > b.3) {
                     best = Some((verdict.quad, verdict.score, frame, area));
