@@ -137,30 +137,7 @@ pub fn draw_digits(
         {
             continue;
         }
-        let min_x = corners
-            .iter()
-            .map(|p| p.0)
-            .fold(f32::MAX, f32::min)
-            .floor()
-            .max(0.0) as u32;
-        let max_x = corners
-            .iter()
-            .map(|p| p.0)
-            .fold(f32::MIN, f32::max)
-            .ceil()
-            .min(w as f32) as u32;
-        let min_y = corners
-            .iter()
-            .map(|p| p.1)
-            .fold(f32::MAX, f32::min)
-            .floor()
-            .max(0.0) as u32;
-        let max_y = corners
-            .iter()
-            .map(|p| p.1)
-            .fold(f32::MIN, f32::max)
-            .ceil()
-            .min(h as f32) as u32;
+        let (min_x, min_y, max_x, max_y) = pixel_bounds(&corners, w, h);
         for y in min_y..max_y {
             for x in min_x..max_x {
                 let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
@@ -180,6 +157,21 @@ pub fn draw_digits(
         }
     }
     Ok(())
+}
+
+/// The pixel range `(min_x, min_y, max_x, max_y)` (max exclusive) that
+/// covers `points`, clipped to a `w` x `h` image.
+fn pixel_bounds(points: &[(f32, f32)], w: u32, h: u32) -> (u32, u32, u32, u32) {
+    let (mut lo_x, mut lo_y, mut hi_x, mut hi_y) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+    for &(x, y) in points {
+        (lo_x, lo_y, hi_x, hi_y) = (lo_x.min(x), lo_y.min(y), hi_x.max(x), hi_y.max(y));
+    }
+    (
+        lo_x.floor().max(0.0) as u32,
+        lo_y.floor().max(0.0) as u32,
+        hi_x.ceil().min(w as f32) as u32,
+        hi_y.ceil().min(h as f32) as u32,
+    )
 }
 
 #[cfg(test)]
