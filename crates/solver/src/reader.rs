@@ -15,28 +15,8 @@
 
 use std::io::BufRead;
 
-use crate::grid::{Grid, ParseError};
-use crate::solve::shapes::{Board, Shape};
-
-/// One puzzle as read: either the classic 9x9 (solved by the fast path) or
-/// any other shape (solved by the exact-cover engine).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Puzzle {
-    /// A classic 9x9 puzzle.
-    Classic(Grid),
-    /// Any other shape: NxN or Samurai.
-    Other(Board),
-}
-
-impl Puzzle {
-    /// The puzzle as one line, `.` for empty cells.
-    pub fn to_line(&self) -> String {
-        match self {
-            Puzzle::Classic(g) => g.to_line(),
-            Puzzle::Other(b) => b.to_line(),
-        }
-    }
-}
+use crate::board::{Board, ParseError};
+use crate::shape::Shape;
 
 /// A puzzle read from the input, or why it could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +24,7 @@ pub struct Entry {
     /// 1-based line where the puzzle starts.
     pub line: usize,
     /// The puzzle, or the error with its line (and column when known) in the input.
-    pub puzzle: Result<Puzzle, ParseError>,
+    pub puzzle: Result<Board, ParseError>,
 }
 
 /// Streams the puzzles of a text input. `shape` fixes the shape; `None`
@@ -154,32 +134,6 @@ fn shape_layout(shape: &Shape) -> (usize, usize) {
     }
 }
 
-/// Parses one puzzle's text into the fast 9x9 form or a general board.
-fn parse(text: &str, shape: Shape) -> Result<Puzzle, ParseError> {
-    if shape == Shape::classic() {
-        let line: String = text.split('\n').collect();
-        if !text.contains('\n') || line.chars().count() == 81 {
-            return Grid::parse_line(&line)
-                .map(Puzzle::Classic)
-                .map_err(|e| position_in_block(e, text));
-        }
-    }
-    Board::parse(text, shape).map(Puzzle::Other)
-}
-
-/// Maps a column in the joined 81 characters of a 9-line block back to the
-/// block's row (as `line`, 1-based within the block) and column.
-fn position_in_block(mut e: ParseError, text: &str) -> ParseError {
-    if text.contains('\n') && e.column > 0 {
-        let index = e.column - 1;
-        e.line = index / 9 + 1;
-        e.column = index % 9 + 1;
-    } else if !text.contains('\n') {
-        e.line = 1;
-    }
-    e
-}
-
 impl<R: BufRead> Iterator for PuzzleReader<R> {
     type Item = std::io::Result<Entry>;
 
@@ -203,7 +157,7 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                 self.read_block(first, rows, width)
             };
             // Errors carry the line within the puzzle; make it the input's.
-            let puzzle = text.and_then(|t| parse(&t, shape)).map_err(|mut e| {
+            let puzzle = text.and_then(|t| Board::parse(&t, shape)).map_err(|mut e| {
                 e.line = start + e.line.saturating_sub(1);
                 e
             });

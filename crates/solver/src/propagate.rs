@@ -90,7 +90,9 @@
 //! One branch places a digit, the other removes it, which for a
 //! two-candidate cell propagation turns into the other digit.
 
-use crate::grid::Grid;
+/// A classic grid as the fast path sees it: 81 cells in row-major order,
+/// 0 for empty, 1-9 for a digit.
+pub type Cells = [u8; 81];
 
 /// All 27 cells of a band.
 const ALL: u32 = 0x07FF_FFFF;
@@ -413,7 +415,7 @@ struct State {
 impl State {
     /// The state of a puzzle before any propagation (values above 9 count
     /// as empty cells).
-    fn from_puzzle(puzzle: &Grid) -> State {
+    fn from_puzzle(puzzle: &Cells) -> State {
         let mut st = State {
             f: [ALL; 27],
             unsolved: [ALL; 3],
@@ -439,7 +441,7 @@ impl State {
         while filled != 0 {
             let cell = filled.trailing_zeros() as usize;
             filled &= filled - 1;
-            give(cell, puzzle.0[cell]);
+            give(cell, puzzle[cell]);
         }
         // A given cell is no candidate of the other eight digits, and a
         // given's column holds its digit nowhere else (known now, so the
@@ -679,7 +681,7 @@ impl State {
     }
 
     /// The grid of a solved state.
-    fn write_solution(&self, out: &mut Grid) {
+    fn write_solution(&self, out: &mut Cells) {
         // Solved, each word has exactly one cell in each of its three rows:
         // three stores per word, no loop over its bits (`min` only keeps a
         // malformed word inside the grid).
@@ -687,7 +689,7 @@ impl State {
             let (digit, base) = ((i % 9 + 1) as u8, (i / 9) * 27);
             for r in 0..3 {
                 let column = (((w >> (9 * r)) & ROW).trailing_zeros() as usize).min(8);
-                out.0[base + 9 * r + column] = digit;
+                out[base + 9 * r + column] = digit;
             }
         }
     }
@@ -699,10 +701,10 @@ impl State {
 /// zero and `pmovmskb`, sixteen cells at a time.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-fn filled_cells(puzzle: &Grid) -> u128 {
+fn filled_cells(puzzle: &Cells) -> u128 {
     use std::arch::x86_64::*;
     let mut mask = 0u128;
-    for (n, chunk) in puzzle.0.chunks_exact(16).enumerate() {
+    for (n, chunk) in puzzle.chunks_exact(16).enumerate() {
         // SAFETY: SSE2 is enabled (cfg above); `chunk` is 16 bytes, so the
         // unaligned 16-byte load stays inside it.
         let zero = unsafe {
@@ -711,14 +713,14 @@ fn filled_cells(puzzle: &Grid) -> u128 {
         };
         mask |= ((!zero & 0xFFFF) as u128) << (16 * n);
     }
-    mask | ((puzzle.0[80] != 0) as u128) << 80
+    mask | ((puzzle[80] != 0) as u128) << 80
 }
 
 /// Portable version of the SSE2 `filled_cells` above.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-fn filled_cells(puzzle: &Grid) -> u128 {
+fn filled_cells(puzzle: &Cells) -> u128 {
     let mut mask = 0u128;
-    for (cell, &v) in puzzle.0.iter().enumerate() {
+    for (cell, &v) in puzzle.iter().enumerate() {
         mask |= ((v != 0) as u128) << cell;
     }
     mask
@@ -776,7 +778,7 @@ trait Sink {
 struct Counter<'a> {
     count: usize,
     limit: usize,
-    first: &'a mut Grid,
+    first: &'a mut Cells,
 }
 
 impl Sink for Counter<'_> {
@@ -794,12 +796,12 @@ impl Sink for Counter<'_> {
 struct Each<'a, 'b> {
     count: usize,
     limit: usize,
-    each: &'a mut (dyn FnMut(&Grid) + 'b),
+    each: &'a mut (dyn FnMut(&Cells) + 'b),
 }
 
 impl Sink for Each<'_, '_> {
     fn found(&mut self, st: &State) -> bool {
-        let mut g = Grid::default();
+        let mut g = [0u8; 81];
         st.write_solution(&mut g);
         (self.each)(&g);
         self.count += 1;
@@ -811,7 +813,7 @@ impl Sink for Each<'_, '_> {
 /// guess recurses on a copy with the digit placed, then carries on in `st`
 /// with that digit removed from the cell (so the loop, not the recursion,
 /// walks a cell's digits). Depth is at most the number of empty cells.
-fn search<S: Sink>(st: &mut State, mut dirty: u32, sink: &mut S, guesses: &mut u64) -> bool {
+fn search<S: Sink>(st: &mut State, mut dirty: u32, sink: &mut S) -> bool {
     loop {
         if !st.propagate(dirty) {
             return false;
@@ -840,10 +842,9 @@ fn search<S: Sink>(st: &mut State, mut dirty: u32, sink: &mut S, guesses: &mut u
         if rest != 0 && count_cells(st.f[j]) > count_cells(st.f[i]) {
             (i, j) = (j, i);
         }
-        *guesses += 1;
         let mut child = *st;
         let child_dirty = child.place(i, cell);
-        if search(&mut child, child_dirty, sink, guesses) {
+        if search(&mut child, child_dirty, sink) {
             return true;
         }
         dirty = if pair {
@@ -857,90 +858,59 @@ fn search<S: Sink>(st: &mut State, mut dirty: u32, sink: &mut S, guesses: &mut u
     }
 }
 
-/// Reusable solver state; construct once, solve many puzzles.
+/// Counts solutions of `puzzle` up to `limit` (0 is read as 1), writing the
+/// first solution found into `first` when the count is not 0. Givens that
+/// clash simply give 0 (callers check clashes separately, to name the
+/// cells). Cell values above 9 count as empty.
 ///
-/// The search itself lives on the call stack (one 174-byte node per guess
-/// level), so solving allocates nothing; the solver keeps statistics of the
-/// last call.
-#[derive(Debug, Default, Clone)]
-pub struct Solver {
-    guesses: u64,
+/// The search lives on the call stack (one 174-byte node per guess level),
+/// so solving allocates nothing.
+pub fn count(puzzle: &Cells, limit: usize, first: &mut Cells) -> usize {
+    let mut sink = Counter {
+        count: 0,
+        limit: limit.max(1),
+        first,
+    };
+    let mut st = State::from_puzzle(puzzle);
+    search(&mut st, ALL, &mut sink);
+    sink.count
 }
 
-impl Solver {
-    /// A new solver.
-    pub fn new() -> Self {
-        Solver::default()
-    }
-
-    /// Counts solutions of `puzzle` up to `limit` (limit >= 1; 0 is read as
-    /// 1), writing the first solution found into `first` when the count is
-    /// not 0. Givens that clash simply give 0 (callers check clashes
-    /// separately, to name the cells). Cell values above 9 count as empty.
-    pub fn count(&mut self, puzzle: &Grid, limit: usize, first: &mut Grid) -> usize {
-        let mut sink = Counter {
-            count: 0,
-            limit: limit.max(1),
-            first,
-        };
-        self.guesses = 0;
-        let mut st = State::from_puzzle(puzzle);
-        search(&mut st, ALL, &mut sink, &mut self.guesses);
-        sink.count
-    }
-
-    /// Calls `each` for every solution up to `limit` (0 is read as 1);
-    /// returns how many were found.
-    pub fn for_each_solution(
-        &mut self,
-        puzzle: &Grid,
-        limit: usize,
-        each: &mut dyn FnMut(&Grid),
-    ) -> usize {
-        let mut sink = Each {
-            count: 0,
-            limit: limit.max(1),
-            each,
-        };
-        self.guesses = 0;
-        let mut st = State::from_puzzle(puzzle);
-        search(&mut st, ALL, &mut sink, &mut self.guesses);
-        sink.count
-    }
-
-    /// Guesses made by the last `count` or `for_each_solution` call (a
-    /// measure of how hard the puzzle was for this solver).
-    pub fn last_guesses(&self) -> u64 {
-        self.guesses
-    }
+/// Calls `each` for every solution up to `limit` (0 is read as 1); returns
+/// how many were found.
+pub fn for_each_solution(puzzle: &Cells, limit: usize, each: &mut dyn FnMut(&Cells)) -> usize {
+    let mut sink = Each {
+        count: 0,
+        limit: limit.max(1),
+        each,
+    };
+    let mut st = State::from_puzzle(puzzle);
+    search(&mut st, ALL, &mut sink);
+    sink.count
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
+    use crate::testdata::shared_lines;
+    use crate::{Board, Shape};
 
     /// A 17-clue puzzle with one solution.
     const UNIQUE: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
-    fn grid(line: &str) -> Grid {
-        Grid::parse_line(line).unwrap()
+    fn grid(line: &str) -> Cells {
+        let board = Board::parse(line, Shape::classic()).unwrap();
+        board.cells.try_into().unwrap()
     }
 
-    /// Lines of a file in ../shared/puzzles, or `None` (with a note) when
-    /// the shared folder is not there.
-    fn shared_lines(name: &str, max: usize) -> Option<Vec<String>> {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/puzzles")
-            .join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Some(text.lines().take(max).map(str::to_owned).collect()),
-            Err(_) => {
-                println!("skipped: {} not found", path.display());
-                None
-            }
-        }
+    /// True when `solution` is a valid solution of `puzzle`.
+    fn solves(solution: &Cells, puzzle: &Cells) -> bool {
+        let board = |c: &Cells| Board {
+            shape: Shape::classic(),
+            cells: c.to_vec(),
+        };
+        board(solution).is_solution_of(&board(puzzle))
     }
 
     /// Checks every puzzle of a shared set: the count (capped at `limit`)
@@ -949,14 +919,13 @@ mod tests {
         let Some(lines) = shared_lines(name, max) else {
             return;
         };
-        let mut solver = Solver::new();
-        for (k, line) in lines.iter().enumerate() {
+                for (k, line) in lines.iter().enumerate() {
             let p = grid(line);
-            let mut first = Grid::default();
-            let n = solver.count(&p, limit, &mut first);
+            let mut first = [0u8; 81];
+            let n = count(&p, limit, &mut first);
             assert!(expect(n), "{name} line {}: {n} solutions", k + 1);
             if n > 0 {
-                assert!(first.is_solution_of(&p), "{name} line {}", k + 1);
+                assert!(solves(&first, &p), "{name} line {}", k + 1);
             }
         }
     }
@@ -964,30 +933,29 @@ mod tests {
     #[test]
     fn unique_puzzle_has_one_valid_solution() {
         let p = grid(UNIQUE);
-        let mut first = Grid::default();
-        assert_eq!(Solver::new().count(&p, 2, &mut first), 1);
-        assert!(first.is_solution_of(&p));
+        let mut first = [0u8; 81];
+        assert_eq!(count(&p, 2, &mut first), 1);
+        assert!(solves(&first, &p));
     }
 
     #[test]
     fn a_solved_grid_is_its_own_solution() {
         let p = grid(UNIQUE);
-        let mut solution = Grid::default();
-        Solver::new().count(&p, 1, &mut solution);
-        let mut again = Grid::default();
-        assert_eq!(Solver::new().count(&solution, 2, &mut again), 1);
+        let mut solution = [0u8; 81];
+        count(&p, 1, &mut solution);
+        let mut again = [0u8; 81];
+        assert_eq!(count(&solution, 2, &mut again), 1);
         assert_eq!(again, solution);
     }
 
     #[test]
     fn clashing_givens_give_zero() {
-        let mut first = Grid::default();
-        let mut s = Solver::new();
-        for (a, b) in [(0, 1), (0, 9), (0, 10), (0, 72), (40, 44)] {
-            let mut p = Grid::default();
-            p.0[a] = 7;
-            p.0[b] = 7;
-            assert_eq!(s.count(&p, 2, &mut first), 0, "cells {a} and {b}");
+        let mut first = [0u8; 81];
+                for (a, b) in [(0, 1), (0, 9), (0, 10), (0, 72), (40, 44)] {
+            let mut p = [0u8; 81];
+            p[a] = 7;
+            p[b] = 7;
+            assert_eq!(count(&p, 2, &mut first), 0, "cells {a} and {b}");
         }
     }
 
@@ -995,26 +963,25 @@ mod tests {
     fn hidden_contradiction_gives_zero() {
         // Givens that break no rule, yet r1c1 can hold no digit: r1 holds
         // 2-8 and c1 holds 9, so only 1 is left, and r2c2 is 1.
-        let mut p = Grid::default();
+        let mut p = [0u8; 81];
         for (c, d) in (1..8).zip(2..9) {
-            p.0[c] = d;
+            p[c] = d;
         }
-        p.0[9 * 5] = 9;
-        p.0[10] = 1;
-        assert!(p.clashes().is_empty());
-        assert_eq!(Solver::new().count(&p, 2, &mut Grid::default()), 0);
+        p[9 * 5] = 9;
+        p[10] = 1;
+        assert!(Board { shape: Shape::classic(), cells: p.to_vec() }.clashes().is_empty());
+        assert_eq!(count(&p, 2, &mut [0u8; 81]), 0);
     }
 
     #[test]
     fn empty_grid_counts_up_to_the_limit() {
-        let mut s = Solver::new();
-        let mut first = Grid::default();
+                let mut first = [0u8; 81];
         for limit in [1, 2, 17, 10_000] {
-            assert_eq!(s.count(&Grid::default(), limit, &mut first), limit);
-            assert!(first.is_solution_of(&Grid::default()));
+            assert_eq!(count(&[0u8; 81], limit, &mut first), limit);
+            assert!(solves(&first, &[0u8; 81]));
         }
         assert_eq!(
-            s.count(&Grid::default(), 0, &mut first),
+            count(&[0u8; 81], 0, &mut first),
             1,
             "limit 0 reads as 1"
         );
@@ -1024,23 +991,22 @@ mod tests {
     fn for_each_solution_sees_distinct_valid_solutions() {
         // Two clues removed from a unique puzzle's solution: a few solutions.
         let p = grid(UNIQUE);
-        let mut s = Solver::new();
-        let mut solution = Grid::default();
-        s.count(&p, 1, &mut solution);
+                let mut solution = [0u8; 81];
+        count(&p, 1, &mut solution);
         let mut open = solution;
         for cell in [0, 1, 9, 10, 30, 31, 39, 40] {
-            open.0[cell] = 0;
+            open[cell] = 0;
         }
         let mut seen = std::collections::HashSet::new();
-        let n = s.for_each_solution(&open, 100, &mut |g| {
-            assert!(g.is_solution_of(&open));
+        let n = for_each_solution(&open, 100, &mut |g| {
+            assert!(solves(g, &open));
             assert!(seen.insert(*g), "solution repeated");
         });
         assert_eq!(n, seen.len());
         assert!((1..100).contains(&n));
-        let mut counted = Grid::default();
-        assert_eq!(s.count(&open, 100, &mut counted), n);
-        assert_eq!(s.for_each_solution(&Grid::default(), 5, &mut |_| {}), 5);
+        let mut counted = [0u8; 81];
+        assert_eq!(count(&open, 100, &mut counted), n);
+        assert_eq!(for_each_solution(&[0u8; 81], 5, &mut |_| {}), 5);
     }
 
     #[test]
@@ -1051,14 +1017,13 @@ mod tests {
         ) else {
             return;
         };
-        let mut s = Solver::new();
-        let mut first = Grid::default();
-        for (k, (line, count)) in puzzles.iter().zip(&counts).enumerate() {
+                let mut first = [0u8; 81];
+        for (k, (line, expected)) in puzzles.iter().zip(&counts).enumerate() {
             let p = grid(line);
-            let expected: usize = count.trim().parse().unwrap();
-            assert_eq!(s.count(&p, 2000, &mut first), expected, "line {}", k + 1);
-            assert!(first.is_solution_of(&p));
-            assert_eq!(s.count(&p, 2, &mut first), 2, "line {}", k + 1);
+            let expected: usize = expected.trim().parse().unwrap();
+            assert_eq!(count(&p, 2000, &mut first), expected, "line {}", k + 1);
+            assert!(solves(&first, &p));
+            assert_eq!(count(&p, 2, &mut first), 2, "line {}", k + 1);
         }
     }
 
@@ -1081,10 +1046,9 @@ mod tests {
         ) else {
             return;
         };
-        let mut s = Solver::new();
-        for (line, solution) in puzzles.iter().zip(&solutions) {
-            let mut first = Grid::default();
-            assert_eq!(s.count(&grid(line), 2, &mut first), 1, "{line}");
+                for (line, solution) in puzzles.iter().zip(&solutions) {
+            let mut first = [0u8; 81];
+            assert_eq!(count(&grid(line), 2, &mut first), 1, "{line}");
             assert_eq!(first, grid(solution));
         }
     }

@@ -5,9 +5,7 @@
 
 use std::path::PathBuf;
 
-use sudoku_snap::grid::Grid;
-use sudoku_snap::solve::shapes::{classic_board, solve_board_dlx, to_grid};
-use sudoku_snap::solve::{self, Outcome};
+use snap_solver::{solve, solve_dlx, Board, Outcome, Shape};
 
 /// Solutions counted per puzzle: enough to tell 2 from many.
 const LIMIT: usize = 3;
@@ -15,9 +13,19 @@ const LIMIT: usize = 3;
 /// Puzzles taken from each shared set, spread over the file.
 const PER_SET: usize = 300;
 
+/// `../shared/puzzles`, or `None` (a note) when absent; required in CI.
 fn shared_puzzles() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/puzzles");
-    dir.is_dir().then_some(dir)
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/puzzles");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{} not found (CI=true: shared data is required)",
+        dir.display()
+    );
+    eprintln!("{} not found: skipping", dir.display());
+    None
 }
 
 /// Small deterministic generator (xorshift64*), so failures reproduce.
@@ -36,12 +44,12 @@ impl Rng {
 }
 
 /// Checks one puzzle through both engines; returns its count.
-fn agree(puzzle: &Grid, what: &str) -> usize {
-    let fast = match solve::solve(puzzle, LIMIT) {
+fn agree(puzzle: &Board, what: &str) -> usize {
+    let fast = match solve(puzzle, LIMIT) {
         Ok(o) => o,
         Err(_) => Outcome::NoSolution,
     };
-    let dlx = solve_board_dlx(&classic_board(puzzle), LIMIT);
+    let dlx = solve_dlx(puzzle, LIMIT);
     assert_eq!(
         fast.count(),
         dlx.count(),
@@ -55,14 +63,13 @@ fn agree(puzzle: &Grid, what: &str) -> usize {
         );
     }
     if let Some(first) = dlx.first() {
-        let g = to_grid(first).expect("a 9x9 board");
         assert!(
-            g.is_solution_of(puzzle),
+            first.is_solution_of(puzzle),
             "{what}: DLX gave an invalid solution"
         );
     }
     if let (Outcome::Unique(a), Outcome::Unique(b)) = (&fast, &dlx) {
-        assert_eq!(Some(*a), to_grid(b), "{what}: unique solutions differ");
+        assert_eq!(a, b, "{what}: unique solutions differ");
     }
     fast.count()
 }
@@ -70,7 +77,6 @@ fn agree(puzzle: &Grid, what: &str) -> usize {
 #[test]
 fn fast_path_and_dlx_agree_on_the_benchmark_sets() {
     let Some(dir) = shared_puzzles() else {
-        eprintln!("../shared/puzzles not found: skipping the benchmark-set comparison");
         return;
     };
     let sets = [
@@ -86,14 +92,12 @@ fn fast_path_and_dlx_agree_on_the_benchmark_sets() {
     ];
     let mut total = 0;
     for (name, expected) in sets {
-        let Ok(text) = std::fs::read_to_string(dir.join(name)) else {
-            eprintln!("{name}: not found, skipped");
-            continue;
-        };
+        let text = std::fs::read_to_string(dir.join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let lines: Vec<&str> = text.lines().filter(|l| l.len() >= 81).collect();
         let step = (lines.len() / PER_SET).max(1);
         for (i, line) in lines.iter().enumerate().step_by(step).take(PER_SET) {
-            let puzzle = Grid::parse_line(&line[..81]).expect("a benchmark puzzle parses");
+            let puzzle = Board::parse(&line[..81], Shape::classic()).expect("a benchmark puzzle parses");
             let count = agree(&puzzle, &format!("{name} line {}", i + 1));
             match expected {
                 Some(n) => assert_eq!(count, n, "{name} line {}", i + 1),
@@ -117,38 +121,38 @@ fn fast_path_and_dlx_agree_on_generated_puzzles() {
     for n in 0..1500 {
         // A random full grid: solve an empty grid with a few random clues
         // first (the solver fills in the rest deterministically).
-        let mut seed = Grid::default();
+        let mut seed = Board::empty(Shape::classic());
         for _ in 0..8 {
             let (cell, digit) = (rng.below(81), 1 + rng.below(9) as u8);
-            seed.0[cell] = digit;
+            seed.cells[cell] = digit;
             if !seed.clashes().is_empty() {
-                seed.0[cell] = 0;
+                seed.cells[cell] = 0;
             }
         }
-        let Ok(outcome) = solve::solve(&seed, 1) else {
+        let Ok(outcome) = solve(&seed, 1) else {
             continue;
         };
-        let Some(full) = outcome.first().copied() else {
+        let Some(full) = outcome.first().cloned() else {
             continue;
         };
         // Keep 20-40 clues: some unique, many with several solutions.
-        let mut puzzle = full;
+        let mut puzzle = full.clone();
         let keep = 20 + rng.below(21);
         let mut cells: Vec<usize> = (0..81).collect();
         for i in (1..81).rev() {
             cells.swap(i, rng.below(i + 1));
         }
         for &c in &cells[keep..] {
-            puzzle.0[c] = 0;
+            puzzle.cells[c] = 0;
         }
         // Every third puzzle: write a wrong digit into an empty cell, which
         // usually leaves no solution without breaking a visible rule.
         if n % 3 == 0 {
             if let Some(&c) = cells[keep..].first() {
-                let wrong = 1 + (full.0[c] % 9);
-                puzzle.0[c] = wrong;
+                let wrong = 1 + (full.cells[c] % 9);
+                puzzle.cells[c] = wrong;
                 if !puzzle.clashes().is_empty() {
-                    puzzle.0[c] = 0;
+                    puzzle.cells[c] = 0;
                 }
             }
         }

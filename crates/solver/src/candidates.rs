@@ -18,7 +18,8 @@
 //! costs a few mask operations instead of a search node, which is what makes
 //! 25x25 puzzles feasible. It works on any list of units, so on every shape.
 
-use super::{Board, Shape};
+use crate::board::Board;
+use crate::shape::Shape;
 
 /// Bit 63 of a cell's mask: its single digit has been removed from its peers.
 const DONE: u64 = 1 << 63;

@@ -1,0 +1,44 @@
+//! A Sudoku solver for every common shape: the classic 9x9, NxN squares
+//! (4x4, 6x6, 16x16, 25x25, ...) and the Samurai (five overlapping 9x9
+//! grids), with their text forms and a streaming reader of puzzle files.
+//!
+//! One model serves every shape: a [`Board`] is the cells of a [`Shape`]'s
+//! layout. [`solve`] counts solutions up to a limit and picks the engine:
+//! a bitset fast path for 9x9 (propagation of singles and locked candidates
+//! on band bitboards, then guessing), a candidate-bitset solver for 16x16
+//! and up, and Dancing Links for the rest.
+//!
+//! ```
+//! use snap_solver::{solve, Board, Outcome, Shape};
+//!
+//! let puzzle = Board::parse(
+//!     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+//!     Shape::classic(),
+//! )?;
+//! match solve(&puzzle, 2)? {
+//!     Outcome::Unique(solution) => assert!(solution.is_solution_of(&puzzle)),
+//!     other => panic!("expected one solution, found {}", other.count()),
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod board;
+mod candidates;
+mod dlx;
+mod propagate;
+mod reader;
+mod shape;
+mod solve;
+#[cfg(test)]
+mod testdata;
+
+pub use board::{Board, ParseError};
+pub use reader::{Entry, PuzzleReader};
+pub use shape::{digit_char, symbol_value, Shape, MAX_DIGITS, SAMURAI_GRIDS};
+pub use solve::{for_each_solution, solve, solve_dlx, Clash, Outcome, DEFAULT_LIMIT};
+
+/// The classic 9x9 fast path on plain cell arrays, for callers that solve
+/// millions of puzzles and want no allocation per puzzle (benchmarks).
+pub mod classic {
+    pub use crate::propagate::{count, for_each_solution, Cells};
+}
