@@ -1,12 +1,12 @@
-//! In-process solver benchmark, behind `sudoku-snap bench FILE...`.
+//! In-process benchmark of the 9x9 fast path, behind `sudoku-snap bench
+//! FILE...` and `cargo run --release -p snap-solver --example bench`.
 //!
 //! It loads puzzles and prints rates exactly the way `../shared/tools/peer-bench`
 //! does (same loading rule, same per-repeat and `median_pps=...` lines), so
 //! `scripts/bench-vs-peer.sh` can run the two alternately and compare medians.
 //! Only the solving is timed, not the loading.
 
-use crate::grid::{Grid, CELLS};
-use crate::solve::propagate::Solver;
+use crate::propagate::{self, Cells};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -33,13 +33,13 @@ impl BenchMode {
 /// Puzzles of a benchmark file by peer-bench's rule: trimmed lines of at least
 /// 81 characters, `#` lines skipped, the first 81 characters read as digits
 /// (anything that is not `1`-`9` is an empty cell).
-pub fn load_puzzles(text: &str) -> Vec<Grid> {
+pub fn load_puzzles(text: &str) -> Vec<Cells> {
     text.lines()
         .map(str::trim)
-        .filter(|line| !line.starts_with('#') && line.len() >= CELLS)
+        .filter(|line| !line.starts_with('#') && line.len() >= 81)
         .map(|line| {
-            let mut g = Grid::default();
-            for (cell, c) in g.0.iter_mut().zip(line.bytes()) {
+            let mut g = [0u8; 81];
+            for (cell, c) in g.iter_mut().zip(line.bytes()) {
                 *cell = if c.is_ascii_digit() { c - b'0' } else { 0 };
             }
             g
@@ -68,8 +68,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let limit = mode.limit();
-    let mut solver = Solver::new();
-    let mut scratch = Grid::default();
+    let mut scratch = [0u8; 81];
     for path in files {
         let puzzles = load_puzzles(&read(path)?);
         writeln!(out, "file: {}", path.display())?;
@@ -79,7 +78,7 @@ pub fn run(
             let mut counts = [0usize; 3];
             let start = Instant::now();
             for p in &puzzles {
-                let n = solver.count(p, limit, &mut scratch);
+                let n = propagate::count(p, limit, &mut scratch);
                 counts[n.min(2)] += 1;
             }
             let secs = start.elapsed().as_secs_f64();
@@ -116,7 +115,7 @@ mod tests {
         let puzzles = load_puzzles(&text);
         assert_eq!(puzzles.len(), 2);
         assert_eq!(puzzles[0], puzzles[1]);
-        assert_eq!(puzzles[0].to_line(), line);
+        assert_eq!(puzzles[0][..9], [4, 0, 0, 0, 0, 0, 8, 0, 5]);
     }
 
     #[test]
