@@ -23,6 +23,7 @@
 //! ```
 
 pub mod bench;
+pub mod generate;
 mod board;
 mod candidates;
 mod dlx;
