@@ -27,6 +27,8 @@ pub mod generate;
 mod board;
 mod candidates;
 mod dlx;
+pub mod grade;
+pub mod logic;
 mod propagate;
 mod reader;
 mod shape;
