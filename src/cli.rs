@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use snap_solver::Shape;
 
 /// Solve a photographed Sudoku: find the grid, read the clues, solve it and
 /// draw the answer back onto the photo.
@@ -113,8 +114,8 @@ pub struct SolveArgs {
 
     /// Shape of the puzzles: classic, samurai or NxN (4x4, 9x9, 16x16, 25x25).
     /// Default: detected from each puzzle's length.
-    #[arg(long, value_name = "SHAPE")]
-    pub shape: Option<String>,
+    #[arg(long, value_name = "SHAPE", value_parser = parse_shape)]
+    pub shape: Option<Shape>,
 
     /// Input and output format.
     #[arg(long, value_enum, default_value_t = Format::Lines)]
@@ -194,4 +195,41 @@ pub enum BenchModeArg {
     First,
     /// Count solutions up to 2.
     Count2,
+}
+
+/// Parses `--shape`: `classic`, `samurai` or `NxN`.
+fn parse_shape(text: &str) -> Result<Shape, String> {
+    let lower = text.to_ascii_lowercase();
+    let shape = match lower.as_str() {
+        "classic" => Some(Shape::classic()),
+        "samurai" => Some(Shape::Samurai),
+        _ => lower
+            .split_once('x')
+            .filter(|(a, b)| a == b)
+            .and_then(|(a, _)| a.parse::<usize>().ok())
+            .and_then(Shape::square),
+    };
+    shape.ok_or_else(|| {
+        format!("unknown shape {text:?}: use classic, samurai or NxN (4x4, 9x9, 16x16, 25x25)")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_parse() {
+        assert_eq!(parse_shape("classic").unwrap(), Shape::classic());
+        assert_eq!(parse_shape("16x16").unwrap(), Shape::square(16).unwrap());
+        assert_eq!(parse_shape("Samurai").unwrap(), Shape::Samurai);
+        assert!(parse_shape("7x9").is_err());
+    }
+
+    #[test]
+    fn a_bad_shape_is_a_usage_error() {
+        let err = Cli::try_parse_from(["sudoku-snap", "solve", "--shape", "7x9"]).unwrap_err();
+        assert_eq!(err.kind(), clap::error::ErrorKind::ValueValidation);
+        assert!(err.to_string().contains("unknown shape"), "{err}");
+    }
 }

@@ -1,12 +1,17 @@
-//! The `sudoku-snap` binary: parse arguments, run the library, exit with its code.
+//! The `sudoku-snap` binary: parse arguments, run the command, exit with its
+//! code. Every message and exit code comes from `commands::run`.
+
+mod cli;
+mod commands;
+mod error;
+mod exit_codes;
+mod output;
+mod report;
 
 use clap::Parser;
 
-use sudoku_snap::cli::Cli;
-use sudoku_snap::commands;
-
 fn main() {
-    let cli = Cli::parse();
+    let cli = cli::Cli::parse();
     let code = commands::run(cli);
     std::process::exit(code.code());
 }

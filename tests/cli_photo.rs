@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use image::{GrayImage, Luma, RgbImage};
-use sudoku_snap::vision::{Homography, Quad};
+use snap_vision::{Homography, Quad};
 
 const FIXTURES: [&str; 4] = ["image18", "image31", "image166", "image1024"];
 

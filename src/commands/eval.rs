@@ -11,22 +11,26 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::cli::EvalArgs;
+use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use crate::grid::{cell_name, Grid, CELLS};
-use crate::pipeline::{self, ReadError, Reader};
-use crate::solve::{self, Outcome};
-use crate::vision::{cells, corner_error, Quad};
+use snap_solver::{solve, Outcome};
+use snap_solver::{Board, Shape};
+use snap_vision::pipeline::{self, ReadError, Reader};
+use snap_vision::{cells, corner_error, decide, Quad};
 
 use super::photo::is_image_name;
+
+/// Cells of a classic grid, the only shape the photo side reads today.
+const CELLS: usize = 81;
 
 /// The result for one photo.
 #[derive(Debug, Clone)]
 struct PhotoResult {
     name: String,
     /// `None` when no grid was found (or the photo could not be read).
-    read: Option<Grid>,
+    read: Option<Board>,
     error: Option<String>,
-    truth: Grid,
+    truth: Board,
     solved_before: bool,
     solved_after: bool,
     corner_error: Option<f32>,
@@ -50,15 +54,23 @@ struct Totals {
 }
 
 /// Reads a ground-truth file: 9 lines of 9 (or one line of 81).
-fn read_truth(path: &Path) -> Result<Grid, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn read_truth(path: &Path) -> Result<Board, Error> {
+    let input = |source| Error::Input {
+        name: path.display().to_string(),
+        source,
+    };
+    let text = std::fs::read_to_string(path).map_err(input)?;
     let cells: String = text.lines().map(str::trim).collect();
-    Grid::parse_line(&cells).map_err(|e| format!("{}: {e}", path.display()))
+    Board::parse(&cells, Shape::classic())
+        .map_err(|e| input(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
 }
 
 /// Photos in `dir` that have a ground-truth `.txt`, sorted by name.
-fn photos_with_truth(dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn photos_with_truth(dir: &Path) -> Result<Vec<(PathBuf, PathBuf)>, Error> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Input {
+        name: dir.display().to_string(),
+        source,
+    })?;
     let mut out: Vec<(PathBuf, PathBuf)> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| is_image_name(p))
@@ -110,14 +122,14 @@ fn load_corners(dir: &Path) -> HashMap<String, Quad> {
 fn evaluate(
     reader: &Reader,
     photo: &Path,
-    truth: Grid,
+    truth: Board,
     corners: Option<&Quad>,
     dump: Option<&Path>,
 ) -> PhotoResult {
     let name = photo
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let truth_solution = match solve::solve(&truth, 2) {
+    let truth_solution = match solve(&truth, 2) {
         Ok(Outcome::Unique(g)) => Some(g),
         _ => None,
     };
@@ -146,10 +158,10 @@ fn evaluate(
     let stored_quad = reading.quad.rotated((4 - reading.quarter_turns % 4) % 4);
     result.corner_error = corners.map(|c| corner_error(&stored_quad, c));
     if let Some(dir) = dump {
-        dump_tiles(dir, &name, &reading.tiles, &truth);
+        dump_tiles(dir, &name, &reading.tiles, &result.truth);
     }
     let probs = reading.cell_probs();
-    let before = crate::decide::decide(&probs, &[], false);
+    let before = decide::decide(&probs, &[], false);
     let solved = pipeline::solve_reading(reading, &[], true);
     let right =
         |o: &Outcome| matches!((o, &truth_solution), (Outcome::Unique(g), Some(t)) if g == t);
@@ -161,12 +173,12 @@ fn evaluate(
 }
 
 /// Writes each tile as `<dir>/<label>/<photo>_rXcY.png` (label 0 = empty).
-fn dump_tiles(dir: &Path, photo: &str, tiles: &[cells::Tile; CELLS], truth: &Grid) {
+fn dump_tiles(dir: &Path, photo: &str, tiles: &[cells::Tile; CELLS], truth: &Board) {
     let stem = photo.rsplit_once('.').map_or(photo, |(s, _)| s);
     for (i, tile) in tiles.iter().enumerate() {
-        let sub = dir.join(truth.0[i].to_string());
+        let sub = dir.join(truth.cells[i].to_string());
         if std::fs::create_dir_all(&sub).is_ok() {
-            let path = sub.join(format!("{stem}_{}.png", cell_name(i)));
+            let path = sub.join(format!("{stem}_{}.png", Shape::classic().cell_name(i)));
             if let Err(e) = cells::save_tile_png(tile, &path) {
                 eprintln!("sudoku-snap: {}: {e}", path.display());
             }
@@ -189,7 +201,7 @@ fn tally(results: &[PhotoResult]) -> Totals {
         t.located += 1;
         let mut all = true;
         for i in 0..CELLS {
-            let (got, want) = (read.0[i], r.truth.0[i]);
+            let (got, want) = (read.cells[i], r.truth.cells[i]);
             if got == want {
                 t.cells_right += 1;
                 t.clues_right += (want != 0) as usize;
@@ -263,13 +275,13 @@ fn wrong_cells(r: &PhotoResult) -> Vec<String> {
         }
     };
     (0..CELLS)
-        .filter(|&i| read.0[i] != r.truth.0[i])
+        .filter(|&i| read.cells[i] != r.truth.cells[i])
         .map(|i| {
             format!(
                 "{} read {} truth {}",
-                cell_name(i),
-                v(read.0[i]),
-                v(r.truth.0[i])
+                Shape::classic().cell_name(i),
+                v(read.cells[i]),
+                v(r.truth.cells[i])
             )
         })
         .collect()
@@ -277,17 +289,17 @@ fn wrong_cells(r: &PhotoResult) -> Vec<String> {
 
 /// Runs `eval` and prints its report; the exit code is 0 unless a folder
 /// could not be read.
-pub fn run(args: &EvalArgs) -> Result<ExitCode, String> {
+pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
     let reader = super::reader(&args.reader)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for dir in &args.dirs {
         let photos = photos_with_truth(dir)?;
         if photos.is_empty() {
-            return Err(format!(
+            return Err(Error::Usage(format!(
                 "{}: no photos with a ground-truth .txt beside them",
                 dir.display()
-            ));
+            )));
         }
         let corners = load_corners(dir);
         let mut results = Vec::new();
@@ -310,8 +322,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, String> {
         } else {
             report_text(dir, &results)
         };
-        out.write_all(text.as_bytes())
-            .map_err(|e| format!("writing output: {e}"))?;
+        out.write_all(text.as_bytes()).map_err(Error::Output)?;
     }
     Ok(ExitCode::Success)
 }

@@ -9,9 +9,12 @@ pub mod solve;
 
 use std::io::{BufReader, Write};
 
+use snap_solver::bench::{self, BenchMode};
+use snap_vision::pipeline::Reader;
+
 use crate::cli::{BenchArgs, BenchModeArg, Cli, Command, ReaderArgs, SolveArgs};
+use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use crate::pipeline::Reader;
 
 /// Runs the command the user asked for and returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
@@ -22,63 +25,70 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Eval(args)) => eval::run(&args),
         None => photo::run(&cli.photo),
     };
-    result.unwrap_or_else(|message| {
-        eprintln!("sudoku-snap: {message}");
-        ExitCode::Error
-    })
-}
-
-/// A broken pipe (output piped into `head`) ends the run quietly.
-fn io_result(result: std::io::Result<ExitCode>, input: &str) -> Result<ExitCode, String> {
     match result {
-        Ok(code) => Ok(code),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::Success),
-        Err(e) => Err(format!("{input}: {e}")),
+        Ok(code) => code,
+        // A broken pipe (output piped into `head`) ends the run quietly.
+        Err(Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::Success,
+        Err(e) => {
+            eprintln!("sudoku-snap: {e}");
+            e.exit_code()
+        }
     }
 }
 
-fn run_solve(args: &SolveArgs) -> Result<ExitCode, String> {
+/// Sorts an I/O error of a run over one input: a failed write to standard
+/// output says so (see [`OutputErrors`]); anything else is about the input.
+fn io_error(e: std::io::Error, input: &str) -> Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe || is_about_output(&e) {
+        Error::Output(e)
+    } else {
+        Error::Input {
+            name: input.to_string(),
+            source: e,
+        }
+    }
+}
+
+fn run_solve(args: &SolveArgs) -> Result<ExitCode, Error> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(OutputErrors(stdout.lock()));
     let result = match &args.input {
         Some(path) if path.as_os_str() != "-" => {
-            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let r = solve::run_args(args, BufReader::new(file), &mut out);
-            io_result(r, &path.display().to_string())
+            let name = path.display().to_string();
+            let file = std::fs::File::open(path).map_err(|e| io_error(e, &name))?;
+            solve::run_args(args, BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
         }
         _ => {
             let stdin = std::io::stdin();
-            io_result(
-                solve::run_args(args, stdin.lock(), &mut out),
-                "standard input",
-            )
+            solve::run_args(args, stdin.lock(), &mut out).map_err(|e| io_error(e, "standard input"))
         }
     };
     // Flush here so that a write error (a full disk) is reported, not lost.
     let flushed = out.flush();
     let code = result?;
-    match flushed {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
-        _ => Ok(code),
-    }
+    flushed.map_err(Error::Output)?;
+    Ok(code)
 }
 
-fn run_bench(args: &BenchArgs) -> Result<ExitCode, String> {
+fn run_bench(args: &BenchArgs) -> Result<ExitCode, Error> {
     let mode = match args.mode {
-        BenchModeArg::First => crate::bench::BenchMode::First,
-        BenchModeArg::Count2 => crate::bench::BenchMode::Count2,
+        BenchModeArg::First => BenchMode::First,
+        BenchModeArg::Count2 => BenchMode::Count2,
     };
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    crate::bench::run(&args.files, mode, args.repeats as usize, &mut out)
-        .map_err(|e| e.to_string())?;
+    let mut out = OutputErrors(stdout.lock());
+    bench::run(&args.files, mode, args.repeats as usize, &mut out)
+        .map_err(|e| io_error(e, "bench"))?;
     Ok(ExitCode::Success)
 }
 
 /// The photo reader the options ask for: the embedded model or `--model`,
 /// loaded once for the whole run.
-fn reader(args: &ReaderArgs) -> Result<Reader, String> {
-    Reader::new(args.model.as_deref(), args.debug_dir.as_deref()).map_err(|e| e.to_string())
+fn reader(args: &ReaderArgs) -> Result<Reader, Error> {
+    Ok(Reader::new(
+        args.model.as_deref(),
+        args.debug_dir.as_deref(),
+    )?)
 }
 
 /// Standard output whose errors say they are about the output, so that a
@@ -95,7 +105,17 @@ impl<W: Write> Write for OutputErrors<W> {
     }
 }
 
-/// Keeps the kind (a broken pipe stays one) and names the output.
+/// Keeps the kind (a broken pipe stays one) and marks the error as the output's.
 fn about_output(e: std::io::Error) -> std::io::Error {
-    std::io::Error::new(e.kind(), format!("writing output: {e}"))
+    std::io::Error::new(e.kind(), OutputError(e))
+}
+
+/// The marker [`about_output`] wraps an output error in.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct OutputError(std::io::Error);
+
+/// True when `e` came from writing standard output.
+fn is_about_output(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<OutputError>())
 }

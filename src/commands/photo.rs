@@ -11,25 +11,31 @@ use std::time::Instant;
 use image::RgbImage;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use serde_json::json;
 
 use crate::cli::PhotoArgs;
-use crate::decide::Decision;
+use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use crate::grid::{cell_name, Grid, CELLS};
 use crate::output::{self, WriteError};
-use crate::overlay;
-use crate::pipeline::{self, ReadError, Reader, Solved};
-use crate::solve::Outcome;
-use crate::status::Status;
-use crate::vision::rectify::GRID_PX;
+use crate::report::{round4, PhotoFields, Report, Status};
+use snap_solver::Outcome as SolveOutcome;
+use snap_solver::{Board, Shape};
+use snap_vision::decide::Decision;
+use snap_vision::overlay;
+use snap_vision::pipeline::{self, ReadError, Reader, Solved};
+use snap_vision::rectify::GRID_PX;
+
+/// Cells of a classic grid, the only shape the photo side reads today.
+const CELLS: usize = 81;
 
 /// File name endings taken from a folder.
 const IMAGE_EXTENSIONS: [&str; 7] = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"];
 
 /// Parses `--set` values: `r3c4=7` sets a digit, `r5c1=.` (or `0`) empties a cell.
-pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, String> {
-    values.iter().map(|v| parse_override(v)).collect()
+pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, Error> {
+    values
+        .iter()
+        .map(|v| parse_override(v).map_err(Error::Usage))
+        .collect()
 }
 
 fn parse_override(text: &str) -> Result<(usize, u8), String> {
@@ -92,29 +98,36 @@ pub fn is_image_name(path: &Path) -> bool {
 }
 
 /// What became of one photo, ready to print.
-struct Report {
+struct Outcome {
     status: Status,
     /// Human-readable lines for standard output.
     text: String,
-    /// The `--json` object.
-    json: serde_json::Value,
+    /// The `--json` line.
+    json: Report,
     /// An error line for standard error (with the photo's name), if any.
     error: Option<String>,
 }
 
 /// Runs the main job on every photo of `args`; returns the merged exit code.
-pub fn run(args: &PhotoArgs) -> Result<ExitCode, String> {
+pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     let overrides = parse_overrides(&args.set)?;
     let photos = expand_inputs(&args.photos);
     if photos.is_empty() {
-        return Err("no photos given (try `sudoku-snap --help`)".to_string());
+        return Err(Error::Usage(
+            "no photos given (try `sudoku-snap --help`)".to_string(),
+        ));
     }
     if args.output.is_some() && photos.len() > 1 {
-        return Err("-o/--output names one file; with several photos use --out-dir".to_string());
+        return Err(Error::Usage(
+            "-o/--output names one file; with several photos use --out-dir".to_string(),
+        ));
     }
     if let Some(dir) = &args.out_dir {
         if !dir.is_dir() {
-            return Err(format!("--out-dir {}: not a folder", dir.display()));
+            return Err(Error::Usage(format!(
+                "--out-dir {}: not a folder",
+                dir.display()
+            )));
         }
     }
     let reader = super::reader(&args.reader)?;
@@ -123,8 +136,8 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
-        .map_err(|e| e.to_string())?;
-    let reports: Vec<Report> = pool.install(|| {
+        .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
+    let reports: Vec<Outcome> = pool.install(|| {
         photos
             .par_iter()
             .map(|p| {
@@ -144,16 +157,11 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, String> {
             eprintln!("sudoku-snap: {e}");
         }
         let written = if args.json {
-            writeln!(out, "{}", report.json)
+            out.write_all(report.json.to_json_line().as_bytes())
         } else {
             out.write_all(report.text.as_bytes())
         };
-        if let Err(e) = written {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(code);
-            }
-            return Err(format!("writing output: {e}"));
-        }
+        written.map_err(Error::Output)?;
         code = code.merge(report.status.exit_code());
         if report.status != Status::Solved {
             failed.push(path.display().to_string());
@@ -202,32 +210,32 @@ fn process(
     overrides: &[(usize, u8)],
     inputs: &[PathBuf],
     color: bool,
-) -> Report {
+) -> Outcome {
     let name = path.display().to_string();
     let reading = match reader.read_file(path) {
         Ok(r) => r,
         Err(ReadError::NoGrid) => {
             let text = format!("{name}: no Sudoku grid found\n");
-            return Report {
+            return Outcome {
                 status: Status::NoGrid,
-                json: failure_json(&name, Status::NoGrid, "no Sudoku grid found"),
+                json: Report::failure(&name, Status::NoGrid, "no Sudoku grid found".into(), true),
                 text,
                 error: None,
             };
         }
         Err(e) => {
             let message = e.to_string();
-            return Report {
+            return Outcome {
                 status: Status::Error,
-                json: failure_json(&name, Status::Error, &message),
-                text: String::new(),
                 error: Some(format!("{name}: {message}")),
+                json: Report::failure(&name, Status::Error, message, true),
+                text: String::new(),
             };
         }
     };
     let mut solved = pipeline::solve_reading(reading, overrides, true);
     let mut written: Option<Result<PathBuf, WriteError>> = None;
-    if let (Outcome::Unique(solution), false) = (&solved.decision.outcome, args.no_image) {
+    if let (SolveOutcome::Unique(solution), false) = (&solved.decision.outcome, args.no_image) {
         let out = output_path(path, args);
         let start = Instant::now();
         let image = draw_answer(&solved, solution);
@@ -245,13 +253,13 @@ fn process(
 /// grid had to be turned to read upright and the EXIF tag says the same, the
 /// tag was right and the image is turned to how the user sees the photo;
 /// otherwise (no tag, or a stale one) pixels keep their stored orientation.
-fn draw_answer(solved: &Solved, solution: &Grid) -> RgbImage {
+fn draw_answer(solved: &Solved, solution: &Board) -> RgbImage {
     let reading = &solved.reading;
     let mut image = reading.photo.rgb.clone();
     let givens = &solved.decision.givens;
     let digits: Vec<(usize, u8)> = (0..CELLS)
-        .filter(|&i| givens.0[i] == 0)
-        .map(|i| (i, solution.0[i]))
+        .filter(|&i| givens.cells[i] == 0)
+        .map(|i| (i, solution.cells[i]))
         .collect();
     // The homography comes from a valid quad, so it inverts; if it somehow
     // does not, the photo is returned without digits rather than failing.
@@ -283,20 +291,12 @@ fn encode_png(image: &RgbImage) -> Result<Vec<u8>, WriteError> {
     Ok(bytes)
 }
 
-fn failure_json(name: &str, status: Status, message: &str) -> serde_json::Value {
-    json!({
-        "path": name, "status": status.as_str(), "givens": null, "solution": null,
-        "solutions": 0, "confidence": null, "error": message, "ms": {},
-    })
-}
-
 /// The hint shown when a photo could not be solved.
 fn set_hint(decision: &Decision) -> String {
-    let cell = decision
-        .read
-        .clashes()
-        .first()
-        .map_or_else(|| "r1c1".to_string(), |&(a, _)| cell_name(a));
+    let cell = decision.read.clashes().first().map_or_else(
+        || "r1c1".to_string(),
+        |&(a, _)| Shape::classic().cell_name(a),
+    );
     format!("if a cell was misread, correct it with --set {cell}=D (or {cell}=. for empty)")
 }
 
@@ -305,11 +305,11 @@ fn report(
     solved: &Solved,
     written: Option<Result<PathBuf, WriteError>>,
     color: bool,
-) -> Report {
+) -> Outcome {
     let d = &solved.decision;
     let status = Status::from_count(d.outcome.count());
     let solution = match &d.outcome {
-        Outcome::Unique(g) => Some(*g),
+        SolveOutcome::Unique(g) => Some(g),
         _ => None,
     };
     let ms = solved.reading.timings.total();
@@ -333,7 +333,7 @@ fn report(
     if !changes.is_empty() {
         text.push_str(&format!("  repaired: {}\n", changes.join(", ")));
     }
-    text.push_str(&side_by_side(&d.givens, solution.as_ref(), color));
+    text.push_str(&side_by_side(&d.givens, solution, color));
     let mut error = None;
     let mut status = status;
     let mut output = None;
@@ -348,22 +348,28 @@ fn report(
         }
         None => {}
     }
-    let json = json!({
-        "path": name,
-        "status": status.as_str(),
-        "givens": d.givens.to_line(),
-        "read": d.read.to_line(),
-        "solution": solution.map(|g| g.to_line()),
-        "solutions": d.outcome.count(),
-        "confidence": (d.confidence * 1e4).round() / 1e4,
-        "error": error.clone().or_else(|| d.problem.clone()),
-        "repairs": changes,
-        "rotation": solved.reading.quarter_turns as u32 * 90,
-        "quad": solved.reading.quad.corners,
-        "output": output,
-        "ms": solved.reading.timings.to_json(),
-    });
-    Report {
+    let json = Report {
+        path: name.to_string(),
+        line: None,
+        shape: Some(d.givens.shape.name()),
+        status,
+        givens: Some(d.givens.to_line()),
+        solution: solution.map(Board::to_line),
+        solutions: d.outcome.count(),
+        confidence: Some(round4(d.confidence)),
+        error: error.clone().or_else(|| d.problem.clone()),
+        photo: Some(PhotoFields {
+            read: Some(d.read.to_line()),
+            repairs: changes,
+            unsure: None,
+            rotation: Some(u32::from(solved.reading.quarter_turns) * 90),
+            orientations_tried: None,
+            quad: Some(solved.reading.quad.corners),
+            output,
+        }),
+        ms: solved.reading.timings.clone(),
+    };
+    Outcome {
         status,
         text,
         json,
@@ -373,7 +379,7 @@ fn report(
 
 /// The grid as read and the solution, side by side; filled-in digits are
 /// blue when the output is a terminal.
-fn side_by_side(givens: &Grid, solution: Option<&Grid>, color: bool) -> String {
+fn side_by_side(givens: &Board, solution: Option<&Board>, color: bool) -> String {
     let read = givens.to_pretty();
     let solved = solution.map(|s| s.to_pretty());
     let mut out = String::new();

@@ -2,21 +2,23 @@
 
 use std::io::Write;
 
-use serde_json::json;
-
 use crate::cli::ReadArgs;
-use crate::decide;
+use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use crate::grid::{Grid, CELLS};
-use crate::pipeline::{ReadError, Reading};
-use crate::status::Status;
+use crate::report::{round4, PhotoFields, Report, Status};
+use snap_solver::{Board, Shape};
+use snap_vision::decide;
+use snap_vision::pipeline::{ReadError, Reading};
+
+/// Cells of a classic grid, the only shape the photo side reads today.
+const CELLS: usize = 81;
 
 /// A cell whose best value has less probability than this is marked `?`.
 pub const LOW_CONFIDENCE: f32 = 0.9;
 
 /// The grid with low-confidence cells marked: each cell is its value (`.`
 /// for empty) followed by `?` when unsure, else a space.
-pub fn marked_grid(grid: &Grid, confidence: &[f32; CELLS]) -> String {
+pub fn marked_grid(grid: &Board, confidence: &[f32; CELLS]) -> String {
     let mut out = String::new();
     for r in 0..9 {
         if r == 3 || r == 6 {
@@ -27,7 +29,7 @@ pub fn marked_grid(grid: &Grid, confidence: &[f32; CELLS]) -> String {
                 out.push_str("| ");
             }
             let i = r * 9 + c;
-            let v = grid.0[i];
+            let v = grid.cells[i];
             out.push(if v == 0 { '.' } else { (b'0' + v) as char });
             out.push(if confidence[i] < LOW_CONFIDENCE {
                 '?'
@@ -41,15 +43,15 @@ pub fn marked_grid(grid: &Grid, confidence: &[f32; CELLS]) -> String {
     out
 }
 
-fn describe(name: &str, reading: &Reading) -> (Status, String, serde_json::Value) {
+fn describe(name: &str, reading: &Reading) -> (Status, String, Report) {
     let probs = reading.cell_probs();
     let decision = decide::decide(&probs, &[], false);
     let grid = decision.read;
-    let confidence: [f32; CELLS] = std::array::from_fn(|i| probs[i][grid.0[i] as usize]);
+    let confidence: [f32; CELLS] = std::array::from_fn(|i| probs[i][grid.cells[i] as usize]);
     let status = Status::from_count(decision.outcome.count());
     let unsure: Vec<String> = (0..CELLS)
         .filter(|&i| confidence[i] < LOW_CONFIDENCE)
-        .map(crate::grid::cell_name)
+        .map(|i| Shape::classic().cell_name(i))
         .collect();
     let mut text = format!(
         "{name}: {} clues, confidence {:.2}{}\n",
@@ -62,22 +64,36 @@ fn describe(name: &str, reading: &Reading) -> (Status, String, serde_json::Value
         }
     );
     text.push_str(&marked_grid(&grid, &confidence));
-    let json = json!({
-        "path": name, "status": status.as_str(), "givens": grid.to_line(),
-        "solution": decision.outcome.first().filter(|_| status == Status::Solved).map(Grid::to_line),
-        "solutions": decision.outcome.count(),
-        "confidence": (decision.confidence * 1e4).round() / 1e4,
-        "error": decision.problem, "unsure": unsure,
-        "rotation": reading.quarter_turns as u32 * 90,
-        "orientations_tried": reading.orientations_tried,
-        "quad": reading.quad.corners,
-        "ms": reading.timings.to_json(),
-    });
+    let json = Report {
+        path: name.to_string(),
+        line: None,
+        shape: Some(grid.shape.name()),
+        status,
+        givens: Some(grid.to_line()),
+        solution: decision
+            .outcome
+            .first()
+            .filter(|_| status == Status::Solved)
+            .map(Board::to_line),
+        solutions: decision.outcome.count(),
+        confidence: Some(round4(decision.confidence)),
+        error: decision.problem.clone(),
+        photo: Some(PhotoFields {
+            read: Some(grid.to_line()),
+            repairs: Vec::new(),
+            unsure: Some(unsure),
+            rotation: Some(u32::from(reading.quarter_turns) * 90),
+            orientations_tried: Some(reading.orientations_tried),
+            quad: Some(reading.quad.corners),
+            output: None,
+        }),
+        ms: reading.timings.clone(),
+    };
     (status, text, json)
 }
 
 /// Runs `read` over its photos.
-pub fn run(args: &ReadArgs) -> Result<ExitCode, String> {
+pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
     let reader = super::reader(&args.reader)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -89,13 +105,11 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, String> {
             Err(ReadError::NoGrid) => (
                 Status::NoGrid,
                 format!("{name}: no Sudoku grid found\n"),
-                json!({"path": name, "status": "no_grid", "givens": null, "solution": null,
-                       "solutions": 0, "confidence": null, "error": "no Sudoku grid found", "ms": {}}),
+                Report::failure(&name, Status::NoGrid, "no Sudoku grid found".into(), true),
             ),
             Err(e) => {
                 eprintln!("sudoku-snap: {name}: {e}");
-                let json = json!({"path": name, "status": "error", "givens": null, "solution": null,
-                                  "solutions": 0, "confidence": null, "error": e.to_string(), "ms": {}});
+                let json = Report::failure(&name, Status::Error, e.to_string(), true);
                 (Status::Error, String::new(), json)
             }
         };
@@ -107,15 +121,11 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, String> {
             _ => ExitCode::Success,
         });
         let written = if args.json {
-            writeln!(out, "{json}")
+            out.write_all(json.to_json_line().as_bytes())
         } else {
             out.write_all(text.as_bytes())
         };
-        match written {
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(code),
-            Err(e) => return Err(format!("writing output: {e}")),
-            Ok(()) => {}
-        }
+        written.map_err(Error::Output)?;
     }
     Ok(code)
 }
@@ -126,8 +136,8 @@ mod tests {
 
     #[test]
     fn unsure_cells_are_marked() {
-        let mut g = Grid::default();
-        g.0[0] = 7;
+        let mut g = Board::empty(Shape::classic());
+        g.cells[0] = 7;
         let mut conf = [1.0f32; CELLS];
         conf[0] = 0.5;
         let text = marked_grid(&g, &conf);

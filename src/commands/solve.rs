@@ -8,15 +8,15 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde_json::json;
+use snap_solver::{
+    digit_char, for_each_solution, solve, Board, Clash, Entry, Outcome, ParseError, PuzzleReader,
+    Shape, DEFAULT_LIMIT,
+};
+use snap_vision::pipeline::Timings;
 
 use crate::cli::{Format, SolveArgs};
 use crate::exit_codes::ExitCode;
-use crate::grid::{Grid, ParseError};
-use crate::solve::shapes::{self, Shape};
-use crate::solve::{self, Clash, DEFAULT_LIMIT};
-use crate::status::Status;
-use crate::textio::{Entry, Puzzle, PuzzleReader};
+use crate::report::{Report, Status};
 
 /// Puzzles solved between two writes: large enough to keep every thread
 /// busy, small enough that memory stays constant on huge inputs.
@@ -53,44 +53,26 @@ pub struct Options {
 }
 
 impl Options {
-    /// Resolves `solve`'s arguments; an error is a usage error.
-    pub fn from_args(args: &SolveArgs) -> Result<Options, String> {
+    /// Resolves `solve`'s arguments.
+    pub fn from_args(args: &SolveArgs) -> Options {
         let mode = match (args.json, args.count, args.all) {
             (true, _, _) => Mode::Json,
             (_, true, _) => Mode::Count,
             (_, _, true) => Mode::All,
             _ => Mode::Solution,
         };
-        let shape = args.shape.as_deref().map(parse_shape).transpose()?;
         let path = match &args.input {
             Some(p) if p.as_os_str() != "-" => p.display().to_string(),
             _ => "-".to_string(),
         };
         let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
-        Ok(Options {
+        Options {
             mode,
             limit,
-            shape,
+            shape: args.shape,
             path,
-        })
+        }
     }
-}
-
-/// Parses `--shape`: `classic`, `samurai` or `NxN`.
-pub fn parse_shape(text: &str) -> Result<Shape, String> {
-    let lower = text.to_ascii_lowercase();
-    let shape = match lower.as_str() {
-        "classic" => Some(Shape::classic()),
-        "samurai" => Some(Shape::Samurai),
-        _ => lower
-            .split_once('x')
-            .filter(|(a, b)| a == b)
-            .and_then(|(a, _)| a.parse::<usize>().ok())
-            .and_then(Shape::square),
-    };
-    shape.ok_or_else(|| {
-        format!("unknown shape {text:?}: use classic, samurai or NxN (4x4, 9x9, 16x16, 25x25)")
-    })
 }
 
 /// Solves every puzzle of `input`, writing one answer per puzzle to `out`.
@@ -143,36 +125,18 @@ struct Solved {
 }
 
 /// Solves one puzzle, keeping up to `keep` solutions as lines.
-fn solve_puzzle(puzzle: &Puzzle, limit: usize, keep: usize) -> Result<Solved, Clash> {
+fn solve_puzzle(puzzle: &Board, limit: usize, keep: usize) -> Result<Solved, Clash> {
     let mut solutions = Vec::new();
-    let count = match puzzle {
-        Puzzle::Classic(grid) if keep <= 1 => {
-            let outcome = solve::solve(grid, limit)?;
-            solutions.extend(outcome.first().map(Grid::to_line));
-            outcome.count()
-        }
-        Puzzle::Classic(grid) => solve::for_each_solution(grid, limit, &mut |g| {
+    let count = if keep <= 1 {
+        let outcome = solve(puzzle, limit)?;
+        solutions.extend(outcome.first().map(Board::to_line));
+        outcome.count()
+    } else {
+        for_each_solution(puzzle, limit, &mut |b| {
             if solutions.len() < keep {
-                solutions.push(g.to_line());
+                solutions.push(b.to_line());
             }
-        })?,
-        Puzzle::Other(board) => {
-            let pairs = board.clashes();
-            if !pairs.is_empty() {
-                return Err(Clash::new(&board.cells, pairs, board.shape.side()));
-            }
-            if keep <= 1 {
-                let outcome = shapes::solve_board(board, limit);
-                solutions.extend(outcome.first().map(|b| b.to_line()));
-                outcome.count()
-            } else {
-                shapes::for_each_solution(board, limit, &mut |b| {
-                    if solutions.len() < keep {
-                        solutions.push(b.to_line());
-                    }
-                })
-            }
-        }
+        })?
     };
     Ok(Solved { count, solutions })
 }
@@ -191,7 +155,7 @@ fn answer(entry: &Entry, opts: &Options) -> (String, ExitCode) {
         .map(|p| (p, solve_puzzle(p, opts.limit, keep)));
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let (status, text) = match &result {
-        Err(e) => (Status::Error, format_error(e, opts)),
+        Err(e) => (Status::Error, format_error(e, entry.line, opts)),
         Ok((p, Err(clash))) => (Status::NoSolution, format_clash(p, clash, entry.line, opts)),
         Ok((p, Ok(s))) => (
             Status::from_count(s.count),
@@ -201,37 +165,57 @@ fn answer(entry: &Entry, opts: &Options) -> (String, ExitCode) {
     (text, status.exit_code())
 }
 
-fn format_error(e: &ParseError, opts: &Options) -> String {
+fn format_error(e: &ParseError, line: usize, opts: &Options) -> String {
     match opts.mode {
-        Mode::Json => json_line(json!({
-            "path": opts.path, "line": e.line, "status": Status::Error.as_str(),
-            "givens": null, "solution": null, "solutions": 0, "confidence": null,
-            "error": e.to_string(), "ms": {},
-        })),
+        Mode::Json => {
+            let mut report = Report::failure(&opts.path, Status::Error, e.to_string(), false);
+            report.line = Some(line);
+            report.to_json_line()
+        }
         _ => format!("invalid: {e}\n"),
     }
 }
 
-fn format_clash(puzzle: &Puzzle, clash: &Clash, line: usize, opts: &Options) -> String {
+/// The JSON line of a puzzle that was solved (or found to clash).
+fn puzzle_report(
+    puzzle: &Board,
+    line: usize,
+    opts: &Options,
+    s: Option<&Solved>,
+    error: Option<String>,
+    ms: f64,
+) -> Report {
+    let count = s.map_or(0, |s| s.count);
+    Report {
+        path: opts.path.clone(),
+        line: Some(line),
+        shape: Some(puzzle.shape.name()),
+        status: Status::from_count(count),
+        givens: Some(puzzle.to_line()),
+        solution: s
+            .filter(|s| s.count == 1)
+            .and_then(|s| s.solutions.first().cloned()),
+        solutions: count,
+        confidence: Some(1.0),
+        error,
+        photo: None,
+        ms: Timings(vec![("solve", ms)]),
+    }
+}
+
+fn format_clash(puzzle: &Board, clash: &Clash, line: usize, opts: &Options) -> String {
     match opts.mode {
-        Mode::Json => json_line(json!({
-            "path": opts.path, "line": line, "status": Status::NoSolution.as_str(),
-            "givens": puzzle.to_line(), "solution": null, "solutions": 0, "confidence": 1.0,
-            "error": clash.to_string(), "ms": {"solve": 0.0},
-        })),
+        Mode::Json => {
+            puzzle_report(puzzle, line, opts, None, Some(clash.to_string()), 0.0).to_json_line()
+        }
         Mode::Count => format!("0 {}\n", puzzle.to_line()),
         _ => format!("no solution ({clash})\n"),
     }
 }
 
-fn format_solved(puzzle: &Puzzle, s: &Solved, line: usize, opts: &Options, ms: f64) -> String {
+fn format_solved(puzzle: &Board, s: &Solved, line: usize, opts: &Options, ms: f64) -> String {
     match opts.mode {
-        Mode::Json => json_line(json!({
-            "path": opts.path, "line": line, "status": Status::from_count(s.count).as_str(),
-            "givens": puzzle.to_line(),
-            "solution": if s.count == 1 { s.solutions.first() } else { None },
-            "solutions": s.count, "confidence": 1.0, "error": null, "ms": {"solve": ms},
-        })),
+        Mode::Json => puzzle_report(puzzle, line, opts, Some(s), None, ms).to_json_line(),
         Mode::Count => format!("{} {}\n", s.count, puzzle.to_line()),
         Mode::All if s.count == 0 => "no solution\n".to_string(),
         Mode::All => s.solutions.iter().map(|l| format!("{l}\n")).collect(),
@@ -241,10 +225,6 @@ fn format_solved(puzzle: &Puzzle, s: &Solved, line: usize, opts: &Options, ms: f
             (n, _) => format!("multiple solutions ({n})\n"),
         },
     }
-}
-
-fn json_line(value: serde_json::Value) -> String {
-    format!("{value}\n")
 }
 
 /// `--format sicily`: reads the whole input (a count line, then 9 lines of 9
@@ -274,7 +254,7 @@ pub fn run_sicily(mut input: impl BufRead, out: &mut dyn Write) -> std::io::Resu
     let mut code = ExitCode::Success;
     for (n, block) in rows.chunks(9).take(expected).enumerate() {
         let cells: String = block.iter().map(|(_, l)| l.trim()).collect();
-        let grid = Grid::parse_line(&cells).map_err(|mut e| {
+        let grid = Board::parse(&cells, Shape::classic()).map_err(|mut e| {
             let index = e.column.saturating_sub(1);
             e.line = block.get(index / 9).map_or(0, |(i, _)| i + 1);
             e.column = index % 9 + 1;
@@ -284,20 +264,20 @@ pub fn run_sicily(mut input: impl BufRead, out: &mut dyn Write) -> std::io::Resu
             out.write_all(b"\n")?;
         }
         let number = n + 1;
-        let outcome = solve::solve(&grid, SICILY_LIMIT).unwrap_or(solve::Outcome::NoSolution);
+        let outcome = solve(&grid, SICILY_LIMIT).unwrap_or(Outcome::NoSolution);
         match &outcome {
-            solve::Outcome::NoSolution => writeln!(out, "Puzzle {number} has no solution")?,
-            solve::Outcome::Unique(g) => {
+            Outcome::NoSolution => writeln!(out, "Puzzle {number} has no solution")?,
+            Outcome::Unique(g) => {
                 writeln!(out, "Puzzle {number} solution is")?;
                 for r in 0..9 {
-                    let row: String = g.0[r * 9..r * 9 + 9]
+                    let row: String = g.cells[r * 9..r * 9 + 9]
                         .iter()
-                        .map(|&d| shapes::digit_char(d))
+                        .map(|&d| digit_char(d))
                         .collect();
                     writeln!(out, "{row}")?;
                 }
             }
-            solve::Outcome::Multiple { count, .. } => {
+            Outcome::Multiple { count, .. } => {
                 writeln!(out, "Puzzle {number} has {count} solutions")?
             }
         }
@@ -317,8 +297,7 @@ pub fn run_args(
     input: impl BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<ExitCode> {
-    let opts = Options::from_args(args)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    let opts = Options::from_args(args);
     match args.format {
         Format::Sicily => run_sicily(input, out),
         Format::Lines => run(input, out, &opts, args.jobs),
@@ -354,8 +333,8 @@ mod tests {
         let input = format!("{UNIQUE}\n{empty}\n{clash}\n{}\n", &UNIQUE[..80]);
         let (text, code) = run_text(&input, &opts(Mode::Solution, 2), 1);
         let lines: Vec<&str> = text.lines().collect();
-        let solution = Grid::parse_line(lines[0]).unwrap();
-        assert!(solution.is_solution_of(&Grid::parse_line(UNIQUE).unwrap()));
+        let solution = Board::parse(lines[0], Shape::classic()).unwrap();
+        assert!(solution.is_solution_of(&Board::parse(UNIQUE, Shape::classic()).unwrap()));
         assert_eq!(lines[1], "multiple solutions (2)");
         assert_eq!(
             lines[2],
@@ -380,16 +359,18 @@ mod tests {
     #[test]
     fn all_mode_prints_each_solution() {
         // Remove givens from a solved grid until it has a few solutions.
-        let solution = solve::solve(&Grid::parse_line(UNIQUE).unwrap(), 2).unwrap();
-        let mut holes = *solution.first().unwrap();
+        let solution = solve(&Board::parse(UNIQUE, Shape::classic()).unwrap(), 2).unwrap();
+        let mut holes = solution.first().unwrap().clone();
         for i in [0, 1, 9, 10, 27, 28] {
-            holes.0[i] = 0;
+            holes.cells[i] = 0;
         }
         let (text, _) = run_text(&format!("{}\n", holes.to_line()), &opts(Mode::All, 100), 1);
         let lines: Vec<&str> = text.lines().collect();
         assert!(!lines.is_empty());
         for l in &lines {
-            assert!(Grid::parse_line(l).unwrap().is_solution_of(&holes));
+            assert!(Board::parse(l, Shape::classic())
+                .unwrap()
+                .is_solution_of(&holes));
         }
         let distinct: std::collections::HashSet<_> = lines.iter().collect();
         assert_eq!(distinct.len(), lines.len());
@@ -427,13 +408,5 @@ mod tests {
         let serial = run_text(&input, &opts(Mode::Count, 2), 1);
         let parallel = run_text(&input, &opts(Mode::Count, 2), 3);
         assert_eq!(serial, parallel);
-    }
-
-    #[test]
-    fn shapes_parse() {
-        assert_eq!(parse_shape("classic").unwrap(), Shape::classic());
-        assert_eq!(parse_shape("16x16").unwrap(), Shape::square(16).unwrap());
-        assert_eq!(parse_shape("Samurai").unwrap(), Shape::Samurai);
-        assert!(parse_shape("7x9").is_err());
     }
 }

@@ -135,9 +135,9 @@ pub fn solve(puzzle: &Board, limit: usize) -> Result<Outcome, Clash> {
     })
 }
 
-/// Calls `each` for every solution of `puzzle` up to `limit` (0 is read as
-/// 1) and returns how many there were. Clashing givens are reported without
-/// searching.
+/// Calls `each` for every solution of `puzzle` up to `limit` (a limit of 0
+/// is read as one) and returns how many there were. Clashing givens are
+/// reported without searching.
 pub fn for_each_solution(
     puzzle: &Board,
     limit: usize,

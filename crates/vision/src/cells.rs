@@ -14,8 +14,8 @@ use std::path::Path;
 
 use image::{GrayImage, Luma, Rgb, RgbImage};
 
-use super::rectify::{bilinear, GRID_PX};
-use super::Quad;
+use crate::geometry::Quad;
+use crate::rectify::{bilinear, GRID_PX};
 
 /// Side of one cell in the rectified grid.
 pub const CELL_PX: usize = 48;

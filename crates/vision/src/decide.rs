@@ -12,9 +12,12 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use crate::grid::{cell_name, Grid, CELLS};
-use crate::ocr::CLASSES;
-use crate::solve::{self, Outcome};
+use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
+
+use crate::classify::CLASSES;
+
+/// Cells of the classic grid the reader reads.
+pub(crate) const CELLS: usize = 81;
 
 /// Most cells a repair may change.
 pub const MAX_CHANGES: usize = 3;
@@ -66,7 +69,7 @@ impl std::fmt::Display for Change {
         write!(
             f,
             "{} {} -> {} (p={:.2})",
-            cell_name(self.cell),
+            Shape::classic().cell_name(self.cell),
             v(self.from),
             v(self.to),
             self.probability
@@ -78,9 +81,9 @@ impl std::fmt::Display for Change {
 #[derive(Debug, Clone)]
 pub struct Decision {
     /// The most probable reading, before any repair (overrides applied).
-    pub read: Grid,
+    pub read: Board,
     /// The puzzle that was solved: `read` with `changes` applied.
-    pub givens: Grid,
+    pub givens: Board,
     /// Corrections made by the repair (empty when the reading solved as is).
     pub changes: Vec<Change>,
     /// The solver's outcome for `givens`.
@@ -141,28 +144,31 @@ fn argmax(p: &CellProbs) -> u8 {
 /// value) are the user's corrections: applied first and never changed.
 /// With `repair` false the most probable reading is solved as is.
 pub fn decide(probs: &[CellProbs; CELLS], overrides: &[(usize, u8)], repair: bool) -> Decision {
-    let mut read = Grid(std::array::from_fn(|i| argmax(&probs[i])));
+    let mut read = Board {
+        shape: Shape::classic(),
+        cells: probs.iter().map(argmax).collect(),
+    };
     let mut locked = [false; CELLS];
     for &(cell, value) in overrides {
         if cell < CELLS && value <= 9 {
-            read.0[cell] = value;
+            read.cells[cell] = value;
             locked[cell] = true;
         }
     }
-    let confidence_of = |g: &Grid| -> f32 {
+    let confidence_of = |g: &Board| -> f32 {
         (0..CELLS)
             .filter(|&i| !locked[i])
-            .map(|i| probs[i][g.0[i] as usize].max(0.0))
+            .map(|i| probs[i][g.cells[i] as usize].max(0.0))
             .fold(1.0, f32::min)
     };
-    let first = solve::solve(&read, solve::DEFAULT_LIMIT);
+    let first = solve(&read, DEFAULT_LIMIT);
     if let Ok(outcome @ Outcome::Unique(_)) = &first {
         return Decision {
+            confidence: confidence_of(&read),
+            givens: read.clone(),
             read,
-            givens: read,
             changes: Vec::new(),
             outcome: outcome.clone(),
-            confidence: confidence_of(&read),
             problem: None,
         };
     }
@@ -174,21 +180,21 @@ pub fn decide(probs: &[CellProbs; CELLS], overrides: &[(usize, u8)], repair: boo
     if repair {
         if let Some((givens, changes, outcome)) = search_repair(probs, &read, &locked) {
             return Decision {
+                confidence: confidence_of(&givens),
                 read,
                 givens,
                 changes,
                 outcome,
-                confidence: confidence_of(&givens),
                 problem: None,
             };
         }
     }
     Decision {
+        confidence: confidence_of(&read),
+        givens: read.clone(),
         read,
-        givens: read,
         changes: Vec::new(),
         outcome: first.unwrap_or(Outcome::NoSolution),
-        confidence: confidence_of(&read),
         problem: Some(problem),
     }
 }
@@ -197,13 +203,13 @@ pub fn decide(probs: &[CellProbs; CELLS], overrides: &[(usize, u8)], repair: boo
 /// gives exactly one solution.
 fn search_repair(
     probs: &[CellProbs; CELLS],
-    read: &Grid,
+    read: &Board,
     locked: &[bool; CELLS],
-) -> Option<(Grid, Vec<Change>, Outcome)> {
+) -> Option<(Board, Vec<Change>, Outcome)> {
     let mut alternatives: Vec<Alternative> = Vec::new();
     for cell in (0..CELLS).filter(|&i| !locked[i]) {
         let p = &probs[cell];
-        let current = read.0[cell] as usize;
+        let current = read.cells[cell] as usize;
         let base = p[current].max(MIN_PROBABILITY).ln();
         for value in (0..10).filter(|&v| v != current && p[v] >= MIN_PROBABILITY) {
             alternatives.push(Alternative {
@@ -257,17 +263,17 @@ fn search_repair(
         if !distinct_cells || !touches_clash {
             continue;
         }
-        let mut givens = *read;
+        let mut givens = read.clone();
         for a in &chosen {
-            givens.0[a.cell] = a.value;
+            givens.cells[a.cell] = a.value;
         }
         tries += 1;
-        if let Ok(outcome @ Outcome::Unique(_)) = solve::solve(&givens, solve::DEFAULT_LIMIT) {
+        if let Ok(outcome @ Outcome::Unique(_)) = solve(&givens, DEFAULT_LIMIT) {
             let changes = chosen
                 .iter()
                 .map(|a| Change {
                     cell: a.cell,
-                    from: read.0[a.cell],
+                    from: read.cells[a.cell],
                     to: a.value,
                     probability: probs[a.cell][a.value as usize],
                 })
@@ -289,17 +295,17 @@ mod tests {
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     /// Confident probabilities for a grid: 0.98 on its value.
-    fn confident(grid: &Grid) -> [CellProbs; CELLS] {
+    fn confident(grid: &Board) -> [CellProbs; CELLS] {
         std::array::from_fn(|i| {
             let mut p = [0.02 / 9.0; 10];
-            p[grid.0[i] as usize] = 0.98;
+            p[grid.cells[i] as usize] = 0.98;
             p
         })
     }
 
     #[test]
     fn a_clean_reading_is_solved_as_is() {
-        let g = Grid::parse_line(PUZZLE).unwrap();
+        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
         let d = decide(&confident(&g), &[], true);
         assert_eq!(d.givens, g);
         assert!(d.changes.is_empty());
@@ -309,7 +315,7 @@ mod tests {
 
     #[test]
     fn a_misread_clue_is_repaired_from_its_second_choice() {
-        let g = Grid::parse_line(PUZZLE).unwrap();
+        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
         let mut probs = confident(&g);
         // r1c1 is a 4, but the classifier preferred 9 (a classic confusion).
         probs[0] = [0.0; 10];
@@ -317,7 +323,7 @@ mod tests {
         probs[0][4] = 0.40;
         probs[0][0] = 0.05;
         let d = decide(&probs, &[], true);
-        assert_eq!(d.read.0[0], 9);
+        assert_eq!(d.read.cells[0], 9);
         assert_eq!(d.givens, g, "repaired back to the true puzzle");
         assert_eq!(d.changes.len(), 1);
         assert_eq!(
@@ -329,7 +335,7 @@ mod tests {
 
     #[test]
     fn a_missed_clue_is_found_again() {
-        let g = Grid::parse_line(PUZZLE).unwrap();
+        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
         let mut probs = confident(&g);
         // r1c7 holds an 8 but read as empty: 17 clues minus one has many solutions.
         probs[6] = [0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.35, 0.05];
@@ -340,7 +346,7 @@ mod tests {
 
     #[test]
     fn without_repair_the_problem_names_the_clash() {
-        let g = Grid::parse_line(PUZZLE).unwrap();
+        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
         let mut probs = confident(&g);
         probs[1] = [0.0; 10];
         probs[1][4] = 0.9; // r1c2 read as 4, clashing with r1c1
@@ -356,7 +362,7 @@ mod tests {
 
     #[test]
     fn overrides_win_and_are_never_changed() {
-        let g = Grid::parse_line(PUZZLE).unwrap();
+        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
         let mut probs = confident(&g);
         probs[0] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
         // The user says r1c1 is 4: solved without repair.

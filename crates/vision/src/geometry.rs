@@ -1,19 +1,5 @@
-//! The image half of the reader: decode a photo, locate the Sudoku's outer
-//! border, rectify it to a square and cut it into 81 normalised cell tiles.
-//!
-//! Every stage is a function from plain data to plain data:
-//!
-//! ```text
-//! bytes --decode::decode--> Decoded (gray + rgb, EXIF tag reported, not applied)
-//!       --locate::locate--> Option<Quad> (outer corners, photo pixels, sub-pixel)
-//!       --rectify::rectify--> Rectified (432x432 gray + homographies both ways)
-//!       --cells::extract_cells--> Cells (81 tiles of 28x28 + ink measures)
-//! ```
-
-pub mod cells;
-pub mod decode;
-pub mod locate;
-pub mod rectify;
+//! Plane geometry shared by the stages: the [`Quad`] a grid is found as, and
+//! the [`Homography`] that maps the straightened grid onto the photo.
 
 /// A quadrilateral in photo pixel coordinates: corners in the order
 /// top-left, top-right, bottom-right, bottom-left (clockwise on screen).
@@ -56,7 +42,7 @@ impl Quad {
     /// The same physical quadrilateral with its corner labels moved as if
     /// the grid were rotated clockwise by `quarter_turns` x 90 degrees: after
     /// one turn the old bottom-left corner is the new top-left. This matches
-    /// [`cells::rotate_tiles`], so a homography built from the rotated quad
+    /// `cells::rotate_tiles`, so a homography built from the rotated quad
     /// maps the rotated tiles' grid back onto the photo.
     pub fn rotated(&self, quarter_turns: u8) -> Quad {
         let mut c = self.corners;

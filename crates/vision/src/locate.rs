@@ -20,8 +20,8 @@ use image::{GrayImage, Luma};
 use imageproc::point::Point;
 use imageproc::region_labelling::{connected_components, Connectivity};
 
-use super::rectify::bilinear;
-use super::{Homography, Quad};
+use crate::geometry::{dist, Homography, Quad};
+use crate::rectify::bilinear;
 
 /// Longest side of the image the search runs on.
 pub const WORK_MAX_SIDE: u32 = 800;
@@ -72,13 +72,13 @@ impl LocateDebug {
     /// The search image with hull quads (blue) and verified grid quads
     /// (green when accepted, red when rejected).
     pub fn draw(&self) -> image::RgbImage {
-        let mut img = super::cells::draw_quad(&self.work, None);
+        let mut img = crate::cells::draw_quad(&self.work, None);
         for q in &self.hulls {
-            super::cells::draw_quad_on(&mut img, q, [0, 0, 255]);
+            crate::cells::draw_quad_on(&mut img, q, [0, 0, 255]);
         }
         for (q, _, passed) in &self.candidates {
             let c = if *passed { [0, 200, 0] } else { [255, 0, 0] };
-            super::cells::draw_quad_on(&mut img, q, c);
+            crate::cells::draw_quad_on(&mut img, q, c);
         }
         img
     }
@@ -719,7 +719,7 @@ pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
     // perspective only. A long thin "grid" is part of one cut by the frame
     // (its comb matched digits) or a table.
     let sides: Vec<f32> = (0..4)
-        .map(|i| super::dist(found.corners[i], found.corners[(i + 1) % 4]))
+        .map(|i| dist(found.corners[i], found.corners[(i + 1) % 4]))
         .collect();
     let (smin, smax) = sides
         .iter()
@@ -1027,7 +1027,7 @@ mod tests {
             .map(|l| l.quad)
             .unwrap_or_else(|| panic!("{:?}", dbg.candidates));
         let truth = Quad::new([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]);
-        let e = super::super::corner_error(&q, &truth);
+        let e = crate::geometry::corner_error(&q, &truth);
         assert!(e < 1.5, "{q:?} err {e}");
     }
 

@@ -9,12 +9,12 @@
 use ab_glyph::{Font, FontRef, PxScale};
 use image::{Rgb, RgbImage};
 
-use crate::vision::Homography;
+use crate::geometry::Homography;
 
 /// The font the answer is written in: Go Bold (BSD-3-Clause, Bigelow &
 /// Holmes; Debian package fonts-go), chosen for its clear, wide digits and
 /// small file. Licence in `assets/Go-Bold.LICENSE`.
-const FONT: &[u8] = include_bytes!("../assets/Go-Bold.ttf");
+const FONT: &[u8] = include_bytes!("../../../assets/Go-Bold.ttf");
 
 /// The colour of drawn digits: a saturated blue, unlike the black, grey or
 /// red ink of printed clues and readable on white and on shaded cells.
@@ -177,7 +177,7 @@ fn pixel_bounds(points: &[(f32, f32)], w: u32, h: u32) -> (u32, u32, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::Quad;
+    use crate::geometry::Quad;
 
     #[test]
     fn digits_land_only_in_their_cells_and_follow_perspective() {

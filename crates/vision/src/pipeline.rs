@@ -13,13 +13,13 @@ use std::time::Instant;
 
 use image::GrayImage;
 
-use crate::decide::{self, CellProbs, Decision};
-use crate::grid::CELLS;
-use crate::ocr::{Classifier, OcrError, CLASSES, EMPTY, OTHER};
-use crate::vision::cells::{self, Cells, Tile};
-use crate::vision::decode::{self, DecodeError, Decoded};
-use crate::vision::rectify::{self, GRID_PX};
-use crate::vision::{locate, Homography, Quad};
+use crate::cells::{self, Cells, Tile};
+use crate::classify::{Classifier, OcrError, CLASSES, EMPTY, OTHER};
+use crate::decide::{self, CellProbs, Decision, CELLS};
+use crate::decode::{self, DecodeError, Decoded};
+use crate::geometry::{Homography, Quad};
+use crate::locate;
+use crate::rectify::{self, GRID_PX};
 
 /// Time spent in each stage, in milliseconds, in the order they ran.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -42,15 +42,19 @@ impl Timings {
     pub fn total(&self) -> f64 {
         self.0.iter().map(|(_, ms)| ms).sum()
     }
+}
 
-    /// As a JSON object `{stage: ms, ...}` with a `total`.
-    pub fn to_json(&self) -> serde_json::Value {
-        let mut map = serde_json::Map::new();
+/// Serialised as `{stage: ms, ..., "total": ms}` in the order the stages ran,
+/// to the microsecond.
+impl serde::Serialize for Timings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len() + 1))?;
         for (stage, ms) in &self.0 {
-            map.insert((*stage).to_string(), round_ms(*ms).into());
+            map.serialize_entry(stage, &round_ms(*ms))?;
         }
-        map.insert("total".into(), round_ms(self.total()).into());
-        serde_json::Value::Object(map)
+        map.serialize_entry("total", &round_ms(self.total()))?;
+        map.end()
     }
 }
 
@@ -59,30 +63,21 @@ fn round_ms(ms: f64) -> f64 {
 }
 
 /// Why a photo could not be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The file could not be opened or read.
-    Io(std::io::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
     /// The bytes are not a usable image.
-    Decode(DecodeError),
+    #[error("{0}")]
+    Decode(#[from] DecodeError),
     /// No Sudoku grid was found in the image.
+    #[error("no Sudoku grid found")]
     NoGrid,
     /// The digit model failed.
-    Model(OcrError),
+    #[error("{0}")]
+    Model(#[from] OcrError),
 }
-
-impl std::fmt::Display for ReadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ReadError::Io(e) => write!(f, "{e}"),
-            ReadError::Decode(e) => write!(f, "{e}"),
-            ReadError::NoGrid => write!(f, "no Sudoku grid found"),
-            ReadError::Model(e) => write!(f, "{e}"),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
 
 /// A photo read into cell probabilities.
 #[derive(Debug, Clone)]

@@ -3,8 +3,8 @@
 
 use image::GrayImage;
 
-use super::cells::CELL_PX;
-use super::{Homography, Quad};
+use crate::cells::CELL_PX;
+use crate::geometry::{Homography, Quad};
 
 /// Side of the rectified grid image in pixels (9 * 48 = 432).
 pub const GRID_PX: usize = 9 * CELL_PX;

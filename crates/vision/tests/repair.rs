@@ -4,16 +4,15 @@
 
 use std::path::PathBuf;
 
-use sudoku_snap::decide::decide;
-use sudoku_snap::grid::Grid;
-use sudoku_snap::pipeline::Reader;
-use sudoku_snap::solve::Outcome;
+use snap_solver::{Board, Outcome, Shape};
+use snap_vision::decide::decide;
+use snap_vision::pipeline::Reader;
 
 #[test]
 fn a_corrupted_cell_of_a_real_reading_is_repaired() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let truth_text = std::fs::read_to_string(dir.join("image31.txt")).unwrap();
-    let truth = Grid::parse_line(&truth_text.lines().collect::<String>()).unwrap();
+    let truth = Board::parse(&truth_text.lines().collect::<String>(), Shape::classic()).unwrap();
     let reader = Reader::new(None, None).unwrap();
     let reading = reader.read_file(&dir.join("image31.jpg")).unwrap();
     let mut probs = reading.cell_probs();
@@ -29,22 +28,21 @@ fn a_corrupted_cell_of_a_real_reading_is_repaired() {
         let mut p = probs;
         p[cell] = [0.0; 10];
         p[cell][wrong] = 0.6;
-        p[cell][truth.0[cell] as usize] = 0.35;
+        p[cell][truth.cells[cell] as usize] = 0.35;
         p[cell][0] = 0.05;
         p
     };
     let (cell, wrong) = (0..81)
-        .filter(|&i| truth.0[i] != 0)
+        .filter(|&i| truth.cells[i] != 0)
         .flat_map(|i| {
-            (1..=9)
-                .filter(move |&d| d != truth.0[i] as usize)
-                .map(move |d| (i, d))
+            let right = truth.cells[i] as usize;
+            (1..=9).filter(move |&d| d != right).map(move |d| (i, d))
         })
         .find(|&(i, d)| decide(&corrupt(i, d), &[], false).problem.is_some())
         .expect("some misread makes the puzzle unsolvable");
-    let right = truth.0[cell] as usize;
+    let right = truth.cells[cell] as usize;
     probs = corrupt(cell, wrong);
-    assert_eq!(decide(&probs, &[], false).read.0[cell] as usize, wrong);
+    assert_eq!(decide(&probs, &[], false).read.cells[cell] as usize, wrong);
 
     let repaired = decide(&probs, &[], true);
     assert_eq!(repaired.givens, truth);

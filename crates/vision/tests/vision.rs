@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use sudoku_snap::vision::{cells, corner_error, decode, locate, rectify, Quad};
+use snap_vision::{cells, corner_error, decode, locate, rectify, Quad};
 
 /// `(file, tl, tr, br, bl)` from the dataset's `corners.csv`. The marked
 /// corners sit 2-6 px outside the printed border (hand clicks), so the
-/// tolerance below is loose; `examples/vision_check.rs` measures the rest.
+/// tolerance below is loose; `sudoku-snap eval` measures the rest.
 const CASES: [(&str, [(f32, f32); 4]); 4] = [
     (
         "image18.jpg",
@@ -34,7 +34,7 @@ const CASES: [(&str, [(f32, f32); 4]); 4] = [
 
 fn load(name: &str) -> decode::Decoded {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
+        .join("../../fixtures")
         .join(name);
     let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     decode::decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -65,9 +65,10 @@ fn stale_exif_tag_is_reported_not_applied() {
 #[test]
 fn tiles_of_a_fixture_separate_clues_from_empty_cells() {
     let d = load("image18.jpg");
-    let truth =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/image18.txt"))
-            .expect("truth");
+    let truth = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/image18.txt"),
+    )
+    .expect("truth");
     let labels: Vec<char> = truth.lines().flat_map(|l| l.trim().chars()).collect();
     assert_eq!(labels.len(), 81);
     let quad = locate::locate(&d.gray).expect("grid");

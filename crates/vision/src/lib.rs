@@ -1,0 +1,27 @@
+//! The photo side of sudoku-snap: from image bytes to a decided puzzle, and
+//! the answer drawn back.
+//!
+//! Every stage is a module with plain data in and out; [`pipeline`] only
+//! chains them and times each one:
+//!
+//! ```text
+//! bytes --decode--> Decoded (gray + rgb, EXIF tag reported, not applied)
+//!       --locate--> Quad (outer corners, photo pixels, sub-pixel)
+//!       --rectify--> Rectified (square gray grid + homographies both ways)
+//!       --cells--> Cells (one normalised tile per cell + ink measures)
+//!       --classify--> per-cell class probabilities (ONNX model, tract)
+//!       --decide--> Decision (puzzle as a Board, repair, solver outcome)
+//!       --overlay--> the photo with the missing digits drawn in
+//! ```
+
+pub mod cells;
+pub mod classify;
+pub mod decide;
+pub mod decode;
+pub mod geometry;
+pub mod locate;
+pub mod overlay;
+pub mod pipeline;
+pub mod rectify;
+
+pub use geometry::{corner_error, Homography, Quad};
