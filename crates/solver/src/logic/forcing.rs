@@ -25,7 +25,7 @@ use super::{
 };
 
 /// How far one assumption went: broken, or settled in a position.
-enum Branch {
+pub(super) enum Branch {
     /// A conflict after this many deductions.
     Broken(Conflict, usize),
     /// No conflict: the position where deductions ran out.
@@ -33,8 +33,8 @@ enum Branch {
 }
 
 /// Places naked and hidden singles until none is left; the number placed,
-/// or the conflict met.
-fn singles(grid: &mut Candidates) -> Result<usize, Conflict> {
+/// or the conflict met with the number placed before it.
+fn singles(grid: &mut Candidates) -> Result<usize, (Conflict, usize)> {
     let mut placed = 0;
     loop {
         let before = placed;
@@ -43,7 +43,7 @@ fn singles(grid: &mut Candidates) -> Result<usize, Conflict> {
                 continue;
             }
             match grid.masks[cell].count_ones() {
-                0 => return Err(Conflict::EmptyCell(cell)),
+                0 => return Err((Conflict::EmptyCell(cell), placed)),
                 1 => {
                     grid.place(cell, only_digit(grid.masks[cell]));
                     placed += 1;
@@ -63,7 +63,7 @@ fn singles(grid: &mut Candidates) -> Result<usize, Conflict> {
             }
             if (once | held) != ALL {
                 let digit = only_digit(ALL & !(once | held));
-                return Err(Conflict::MissingDigit(Unit::from_index(u), digit));
+                return Err((Conflict::MissingDigit(Unit::from_index(u), digit), placed));
             }
             for d in digits(once & !twice & !held) {
                 if let Some(&cell) = unit.iter().find(|&&c| grid.has(c, d)) {
@@ -85,7 +85,7 @@ fn branch(grid: &Candidates, cell: usize, digit: u8, dynamic: bool, options: &Op
     let mut length = 1;
     loop {
         match singles(&mut g) {
-            Err(conflict) => return Branch::Broken(conflict, length),
+            Err((conflict, n)) => return Branch::Broken(conflict, length + n),
             Ok(n) => length += n,
         }
         if !dynamic || g.is_solved() {
@@ -132,16 +132,40 @@ pub(super) fn find(grid: &Candidates, options: &Options) -> Option<Step> {
     find_kind(grid, false, options).or_else(|| find_kind(grid, true, options))
 }
 
+/// Every candidate's branch, indexed `cell * 9 + digit - 1` (`None` for
+/// digits that are not candidates).
+pub(super) struct Branches(Vec<Option<Branch>>);
+
+impl Branches {
+    /// The branches of every candidate of `grid`.
+    pub(super) fn of(grid: &Candidates, dynamic: bool, options: &Options) -> Branches {
+        let mut all: Vec<Option<Branch>> = (0..81 * 9).map(|_| None).collect();
+        for cell in 0..81 {
+            for d in digits(grid.masks[cell]) {
+                all[cell * 9 + d as usize - 1] = Some(branch(grid, cell, d, dynamic, options));
+            }
+        }
+        Branches(all)
+    }
+
+    /// The branch of `digit` in `cell`.
+    fn get(&self, cell: usize, digit: u8) -> Option<&Branch> {
+        self.0[cell * 9 + digit as usize - 1].as_ref()
+    }
+
+    /// The settled position of `digit` in `cell` (`None` if broken or absent).
+    fn settled(&self, cell: usize, digit: u8) -> Option<&Candidates> {
+        match self.get(cell, digit) {
+            Some(Branch::Settled(g)) => Some(g),
+            _ => None,
+        }
+    }
+}
+
 /// The step of one kind (singles only, or dynamic): contradiction, then
 /// cell forcing, then unit forcing.
 fn find_kind(grid: &Candidates, dynamic: bool, options: &Options) -> Option<Step> {
-    let mut branches: Vec<Option<Branch>> = (0..81 * 9).map(|_| None).collect();
-    for cell in 0..81 {
-        for d in digits(grid.masks[cell]) {
-            branches[cell * 9 + d as usize - 1] = Some(branch(grid, cell, d, dynamic, options));
-        }
-    }
-    let get = |cell: usize, d: u8| branches[cell * 9 + d as usize - 1].as_ref();
+    let branches = Branches::of(grid, dynamic, options);
     let [contradiction, cell_forcing, unit_forcing] = if dynamic {
         [
             Technique::DynamicContradictionChain,
@@ -155,77 +179,97 @@ fn find_kind(grid: &Candidates, dynamic: bool, options: &Options) -> Option<Step
             Technique::UnitForcingChain,
         ]
     };
-    // Contradiction: the shortest broken branch.
-    let broken = (0..81)
+    shortest_contradiction(grid, &branches, contradiction)
+        .or_else(|| cell_forcing_step(grid, &branches, cell_forcing))
+        .or_else(|| unit_forcing_step(grid, &branches, unit_forcing))
+}
+
+/// The contradiction step of the shortest broken branch.
+fn shortest_contradiction(
+    grid: &Candidates,
+    branches: &Branches,
+    technique: Technique,
+) -> Option<Step> {
+    let (_, cell, digit, conflict) = (0..81)
         .flat_map(|cell| digits(grid.masks[cell]).map(move |d| (cell, d)))
-        .filter_map(|(cell, d)| match get(cell, d) {
+        .filter_map(|(cell, d)| match branches.get(cell, d) {
             Some(Branch::Broken(conflict, length)) => Some((*length, cell, d, *conflict)),
             _ => None,
         })
-        .min_by_key(|&(length, ..)| length);
-    if let Some((_, cell, digit, conflict)) = broken {
-        let (cells, units, digits) = match conflict {
-            Conflict::EmptyCell(at) => (vec![cell, at], Vec::new(), vec![digit]),
-            Conflict::MissingDigit(unit, missing) => (vec![cell], vec![unit], vec![digit, missing]),
-        };
-        return Some(Step {
-            technique: contradiction,
-            placements: Vec::new(),
-            eliminations: vec![Placement { cell, digit }],
-            cells,
-            units,
-            digits,
-        });
-    }
-    // No branch broke: every candidate's branch is settled.
-    let settled = |cell: usize, d: u8| match get(cell, d) {
-        Some(Branch::Settled(g)) => Some(&**g),
-        _ => None,
+        .min_by_key(|&(length, ..)| length)?;
+    let (cells, units, digits) = match conflict {
+        Conflict::EmptyCell(at) => (vec![cell, at], Vec::new(), vec![digit]),
+        Conflict::MissingDigit(unit, missing) => (vec![cell], vec![unit], vec![digit, missing]),
     };
-    // Cell forcing: cells with fewer candidates first (shorter to explain).
-    for size in 2..=9 {
-        for cell in (0..81).filter(|&c| grid.masks[c].count_ones() == size) {
-            let ends: Option<Vec<&Candidates>> =
-                digits(grid.masks[cell]).map(|d| settled(cell, d)).collect();
-            if let Some((placements, eliminations)) = ends.and_then(|e| common(grid, &e)) {
-                return Some(Step {
-                    technique: cell_forcing,
+    Some(Step {
+        technique,
+        placements: Vec::new(),
+        eliminations: vec![Placement { cell, digit }],
+        cells,
+        units,
+        digits,
+    })
+}
+
+/// A cell whose candidates' branches all settle and agree on something;
+/// cells with fewer candidates first (shorter to explain).
+pub(super) fn cell_forcing_step(
+    grid: &Candidates,
+    branches: &Branches,
+    technique: Technique,
+) -> Option<Step> {
+    (2..=9).find_map(|size| {
+        (0..81)
+            .filter(|&c| grid.masks[c].count_ones() == size)
+            .find_map(|cell| {
+                let ends: Option<Vec<&Candidates>> = digits(grid.masks[cell])
+                    .map(|d| branches.settled(cell, d))
+                    .collect();
+                let (placements, eliminations) = common(grid, &ends?)?;
+                Some(Step {
+                    technique,
                     placements,
                     eliminations,
                     cells: vec![cell],
                     units: Vec::new(),
                     digits: digits(grid.masks[cell]).collect(),
-                });
-            }
-        }
-    }
-    // Unit forcing: digits with fewer places first.
-    for size in 2..=9 {
-        for u in 0..27 {
-            for d in 1..=9u8 {
+                })
+            })
+    })
+}
+
+/// A digit whose places in a unit all settle and agree on something;
+/// digits with fewer places first.
+pub(super) fn unit_forcing_step(
+    grid: &Candidates,
+    branches: &Branches,
+    technique: Technique,
+) -> Option<Step> {
+    (2..=9).find_map(|size| {
+        (0..27).find_map(|u| {
+            (1..=9u8).find_map(|d| {
                 let places = grid.places(u, d);
                 if places.count_ones() != size {
-                    continue;
+                    return None;
                 }
                 let cells: Vec<usize> = (0..9)
                     .filter(|i| places & (1 << i) != 0)
                     .map(|i| UNITS[u][i])
                     .collect();
-                let ends: Option<Vec<&Candidates>> = cells.iter().map(|&c| settled(c, d)).collect();
-                if let Some((placements, eliminations)) = ends.and_then(|e| common(grid, &e)) {
-                    return Some(Step {
-                        technique: unit_forcing,
-                        placements,
-                        eliminations,
-                        cells,
-                        units: vec![Unit::from_index(u)],
-                        digits: vec![d],
-                    });
-                }
-            }
-        }
-    }
-    None
+                let ends: Option<Vec<&Candidates>> =
+                    cells.iter().map(|&c| branches.settled(c, d)).collect();
+                let (placements, eliminations) = common(grid, &ends?)?;
+                Some(Step {
+                    technique,
+                    placements,
+                    eliminations,
+                    cells,
+                    units: vec![Unit::from_index(u)],
+                    digits: vec![d],
+                })
+            })
+        })
+    })
 }
 
 /// The words of a forcing-chain step (see [`Step::describe`]).
