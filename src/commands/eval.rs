@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::cli::EvalArgs;
 use crate::error::Error;
@@ -318,7 +318,11 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
             ));
         }
         let text = if args.json {
-            format!("{}\n", report_json(dir, &results))
+            // Plain data with string keys: serialising cannot fail.
+            format!(
+                "{}\n",
+                serde_json::to_string(&report_json(dir, &results)).unwrap_or_default()
+            )
         } else {
             report_text(dir, &results)
         };
@@ -412,29 +416,87 @@ fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
     s
 }
 
-fn report_json(dir: &Path, results: &[PhotoResult]) -> serde_json::Value {
+/// The `eval --json` object for one folder.
+#[derive(Debug, Serialize)]
+struct EvalReport {
+    dir: String,
+    photos: usize,
+    located: usize,
+    cells: usize,
+    cells_correct: usize,
+    clues: usize,
+    clues_correct: usize,
+    clues_missed: usize,
+    false_digits: usize,
+    grids_correct: usize,
+    solved_before_repair: usize,
+    solved_after_repair: usize,
+    /// Largest-corner error against `corners.csv`, in pixels.
+    corner_error: Option<Spread>,
+    /// Median and p95 time of each stage, in the order the stages run.
+    ms: Vec<StageTime>,
+    results: Vec<PhotoLine>,
+}
+
+/// Median, p95 and maximum of a measure.
+#[derive(Debug, Serialize)]
+struct Spread {
+    median: f64,
+    p95: f64,
+    max: f64,
+}
+
+/// Median and p95 time of one stage.
+#[derive(Debug, Serialize)]
+struct StageTime {
+    stage: String,
+    median: f64,
+    p95: f64,
+}
+
+/// One photo's line in the report.
+#[derive(Debug, Serialize)]
+struct PhotoLine {
+    name: String,
+    located: bool,
+    error: Option<String>,
+    wrong_cells: Vec<String>,
+    solved_before_repair: bool,
+    solved_after_repair: bool,
+    corner_error: Option<f32>,
+}
+
+fn report_json(dir: &Path, results: &[PhotoResult]) -> EvalReport {
     let t = tally(results);
-    let stages: serde_json::Map<String, serde_json::Value> = stage_stats(results)
-        .into_iter()
-        .map(|(s, m, p)| (s, json!({"median": m, "p95": p})))
-        .collect();
-    let photos: Vec<serde_json::Value> = results
-        .iter()
-        .map(|r| {
-            json!({
-                "name": r.name, "located": r.read.is_some(), "error": r.error,
-                "wrong_cells": wrong_cells(r), "solved_before_repair": r.solved_before,
-                "solved_after_repair": r.solved_after, "corner_error": r.corner_error,
+    EvalReport {
+        dir: dir.display().to_string(),
+        photos: t.photos,
+        located: t.located,
+        cells: t.cells,
+        cells_correct: t.cells_right,
+        clues: t.clues,
+        clues_correct: t.clues_right,
+        clues_missed: t.missed_clues,
+        false_digits: t.false_digits,
+        grids_correct: t.grids_right,
+        solved_before_repair: t.solved_before,
+        solved_after_repair: t.solved_after,
+        corner_error: corner_stats(results).map(|(median, p95, max)| Spread { median, p95, max }),
+        ms: stage_stats(results)
+            .into_iter()
+            .map(|(stage, median, p95)| StageTime { stage, median, p95 })
+            .collect(),
+        results: results
+            .iter()
+            .map(|r| PhotoLine {
+                name: r.name.clone(),
+                located: r.read.is_some(),
+                error: r.error.clone(),
+                wrong_cells: wrong_cells(r),
+                solved_before_repair: r.solved_before,
+                solved_after_repair: r.solved_after,
+                corner_error: r.corner_error,
             })
-        })
-        .collect();
-    let corners = corner_stats(results).map(|(m, p, x)| json!({"median": m, "p95": p, "max": x}));
-    json!({
-        "dir": dir.display().to_string(), "photos": t.photos, "located": t.located,
-        "cells": t.cells, "cells_correct": t.cells_right, "clues": t.clues,
-        "clues_correct": t.clues_right, "clues_missed": t.missed_clues,
-        "false_digits": t.false_digits, "grids_correct": t.grids_right,
-        "solved_before_repair": t.solved_before, "solved_after_repair": t.solved_after,
-        "corner_error": corners, "ms": stages, "results": photos,
-    })
+            .collect(),
+    }
 }
