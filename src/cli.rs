@@ -35,6 +35,12 @@ pub enum Command {
     Eval(EvalArgs),
     /// Time the solver on puzzle files (puzzles per second), in-process.
     Bench(BenchArgs),
+    /// Grade 9x9 puzzles by the human techniques they need: one line per
+    /// puzzle, `LEVEL RATING PUZZLE` (levels easy, medium, hard, expert, extreme).
+    Grade(GradeArgs),
+    /// Make new puzzles with exactly one solution, minimal unless --clues
+    /// asks for more; the same --seed gives the same puzzles.
+    Generate(GenerateArgs),
 }
 
 /// Options of the main job: photo in, answer image out.
@@ -124,6 +130,74 @@ pub struct SolveArgs {
     /// Threads to solve with; output keeps the input's order.
     #[arg(short, long, value_name = "N", default_value_t = 1)]
     pub jobs: usize,
+
+    /// Print how a person would solve each 9x9 puzzle, step by step
+    /// (`r4c7 = 3 (hidden single in box 6)`), and where search takes over
+    /// when logic runs out. With --json the steps are data.
+    #[arg(long, conflicts_with_all = ["count", "all"])]
+    pub explain: bool,
+
+    /// `search` (default): solve by propagation and guessing, any shape.
+    /// `logic`: human techniques only (9x9); a puzzle logic cannot finish
+    /// is reported as not solved, with where it got stuck.
+    #[arg(long, value_enum, default_value_t = Method::Search, conflicts_with_all = ["count", "all"])]
+    pub method: Method,
+}
+
+/// How `solve` finds solutions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Method {
+    /// Propagation and guessing: every shape, counts solutions.
+    Search,
+    /// Human techniques only, no guessing (9x9).
+    Logic,
+}
+
+/// `grade`: difficulty of 9x9 puzzles.
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Puzzle file (one 9x9 puzzle per line, or 9 lines of 9); `-` or
+    /// nothing reads standard input.
+    pub input: Option<PathBuf>,
+
+    /// Print one JSON object per puzzle (JSON Lines).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `generate`: new puzzles.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub count: u64,
+
+    /// Seed of the random stream: the same seed and options give the same puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+
+    /// Stop removing clues at this many (default: a minimal puzzle, no clue
+    /// can be removed).
+    #[arg(long, value_name = "N")]
+    pub clues: Option<usize>,
+
+    /// Where clues may be: none, central (180-degree rotation), horizontal,
+    /// vertical, diagonal.
+    #[arg(long, default_value = "none", value_parser = parse_symmetry)]
+    pub symmetry: snap_solver::generate::Symmetry,
+
+    /// Keep only puzzles of this level (9x9): easy, medium, hard, expert, extreme.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    pub difficulty: Option<snap_solver::grade::Level>,
+
+    /// Shape: 9x9 (classic), 16x16 or samurai.
+    #[arg(long, default_value = "9x9", value_parser = parse_shape)]
+    pub shape: Shape,
+
+    /// Print one JSON object per puzzle (JSON Lines) with its solution,
+    /// grade and whether it is minimal.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Text formats for `solve`.
@@ -212,6 +286,22 @@ fn parse_shape(text: &str) -> Result<Shape, String> {
     shape.ok_or_else(|| {
         format!("unknown shape {text:?}: use classic, samurai or NxN (4x4, 9x9, 16x16, 25x25)")
     })
+}
+
+/// Parses `--symmetry`.
+fn parse_symmetry(text: &str) -> Result<snap_solver::generate::Symmetry, String> {
+    snap_solver::generate::Symmetry::parse(text).ok_or_else(|| {
+        format!("unknown symmetry {text:?}: use none, central, horizontal, vertical or diagonal")
+    })
+}
+
+/// Parses `--difficulty`.
+fn parse_level(text: &str) -> Result<snap_solver::grade::Level, String> {
+    let lower = text.to_ascii_lowercase();
+    snap_solver::grade::Level::ALL
+        .into_iter()
+        .find(|l| l.name() == lower)
+        .ok_or_else(|| format!("unknown level {text:?}: use easy, medium, hard, expert or extreme"))
 }
 
 #[cfg(test)]

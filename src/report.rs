@@ -20,6 +20,9 @@ pub enum Status {
     MultipleSolutions,
     /// A photo in which no Sudoku grid was found.
     NoGrid,
+    /// `--method logic`: human techniques could not finish the puzzle
+    /// (search would have to guess).
+    Stuck,
     /// The input could not be read, or its output not written.
     Error,
 }
@@ -32,6 +35,7 @@ impl Status {
             Status::NoSolution => "no_solution",
             Status::MultipleSolutions => "multiple_solutions",
             Status::NoGrid => "no_grid",
+            Status::Stuck => "stuck",
             Status::Error => "error",
         }
     }
@@ -40,7 +44,9 @@ impl Status {
     pub fn exit_code(self) -> ExitCode {
         match self {
             Status::Solved => ExitCode::Success,
-            Status::NoSolution | Status::MultipleSolutions | Status::NoGrid => ExitCode::NotSolved,
+            Status::NoSolution | Status::MultipleSolutions | Status::NoGrid | Status::Stuck => {
+                ExitCode::NotSolved
+            }
             Status::Error => ExitCode::Error,
         }
     }
@@ -83,6 +89,9 @@ pub struct Report {
     /// Photo fields, flattened into the same object.
     #[serde(flatten)]
     pub photo: Option<PhotoFields>,
+    /// `solve --explain` / `--method logic`: how logic went.
+    #[serde(flatten)]
+    pub logic: Option<LogicFields>,
     /// Time per stage in milliseconds, and `total`.
     pub ms: Timings,
 }
@@ -108,6 +117,85 @@ pub struct PhotoFields {
     pub output: Option<String>,
 }
 
+/// The fields of a logic solve (`solve --explain`, `--method logic`).
+#[derive(Debug, Clone, Serialize)]
+pub struct LogicFields {
+    /// `solved` (logic alone filled the grid), `stuck` (no technique
+    /// applies: search took over, or with `--method logic` the puzzle is
+    /// reported not solved), `contradiction` (the puzzle has no solution).
+    pub logic: &'static str,
+    /// The steps in order (`--explain` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<Vec<StepReport>>,
+}
+
+/// One logic step as data.
+#[derive(Debug, Clone, Serialize)]
+pub struct StepReport {
+    /// Stable snake_case name: `hidden_single`, `x_wing`, ...
+    pub technique: &'static str,
+    /// Digits placed.
+    pub placements: Vec<CellDigit>,
+    /// Candidates removed.
+    pub eliminations: Vec<CellDigit>,
+    /// The step in plain words.
+    pub reason: String,
+}
+
+/// A digit in a named cell: `{"cell": "r4c7", "digit": 3}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CellDigit {
+    /// `r4c7`.
+    pub cell: String,
+    /// 1-9.
+    pub digit: u8,
+}
+
+/// `grade --json`: one puzzle's difficulty.
+#[derive(Debug, Clone, Serialize)]
+pub struct GradeReport {
+    /// The input as named on the command line (`-` for standard input).
+    pub path: String,
+    /// The 1-based line where the puzzle starts.
+    pub line: usize,
+    /// The puzzle, `.` for empty.
+    pub givens: Option<String>,
+    /// `easy`, `medium`, `hard`, `expert` or `extreme`; null when the
+    /// puzzle cannot be graded.
+    pub level: Option<&'static str>,
+    /// The numeric rating (1.0 .. about 10.2).
+    pub rating: Option<f32>,
+    /// The hardest technique the logic path needed.
+    pub hardest: Option<&'static str>,
+    /// Steps in the logic path.
+    pub steps: Option<usize>,
+    /// True when logic alone solved it (false: search must guess).
+    pub complete: Option<bool>,
+    /// Why it cannot be graded (not 9x9, no or several solutions, unreadable).
+    pub error: Option<String>,
+}
+
+/// `generate --json`: one new puzzle.
+#[derive(Debug, Clone, Serialize)]
+pub struct GeneratedReport {
+    /// 1-based number in this run.
+    pub number: usize,
+    /// `9x9`, `16x16`, `samurai`.
+    pub shape: String,
+    /// The puzzle, `.` for empty.
+    pub givens: String,
+    /// Its only solution.
+    pub solution: String,
+    /// Clues in the puzzle.
+    pub clues: usize,
+    /// No clue (orbit, with --symmetry) can be removed without losing uniqueness.
+    pub minimal: bool,
+    /// The grade (9x9 only).
+    pub level: Option<&'static str>,
+    /// The rating (9x9 only).
+    pub rating: Option<f32>,
+}
+
 impl Report {
     /// A line for an input that gave no grid to report on.
     pub fn failure(path: &str, status: Status, message: String, photo: bool) -> Report {
@@ -122,17 +210,23 @@ impl Report {
             confidence: None,
             error: Some(message),
             photo: photo.then(PhotoFields::default),
+            logic: None,
             ms: Timings::default(),
         }
     }
 
     /// The JSON line, newline included.
     pub fn to_json_line(&self) -> String {
-        // Serialising plain data with string keys cannot fail.
-        let mut line = serde_json::to_string(self).unwrap_or_default();
-        line.push('\n');
-        line
+        json_line(self)
     }
+}
+
+/// Any report as one JSON line, newline included.
+pub fn json_line<T: Serialize>(value: &T) -> String {
+    // Plain data with string keys: serialising cannot fail.
+    let mut line = serde_json::to_string(value).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
 /// Rounds for JSON: four decimals are plenty for a probability.

@@ -3,16 +3,21 @@
 //! run goes on; only usage errors stop it early.
 
 pub mod eval;
+pub mod explain;
+pub mod generate;
+pub mod grade;
 pub mod photo;
 pub mod read;
 pub mod solve;
 
-use std::io::{BufReader, Write};
+use std::io::{BufRead, BufReader, Write};
 
 use snap_solver::bench::{self, BenchMode};
 use snap_vision::pipeline::Reader;
 
-use crate::cli::{BenchArgs, BenchModeArg, Cli, Command, ReaderArgs, SolveArgs};
+use crate::cli::{
+    BenchArgs, BenchModeArg, Cli, Command, GenerateArgs, GradeArgs, Method, ReaderArgs, SolveArgs,
+};
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 
@@ -23,6 +28,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Bench(args)) => run_bench(&args),
         Some(Command::Read(args)) => read::run(&args),
         Some(Command::Eval(args)) => eval::run(&args),
+        Some(Command::Grade(args)) => run_grade(&args),
+        Some(Command::Generate(args)) => run_generate(&args),
         None => photo::run(&cli.photo),
     };
     match result {
@@ -50,17 +57,45 @@ fn io_error(e: std::io::Error, input: &str) -> Error {
 }
 
 fn run_solve(args: &SolveArgs) -> Result<ExitCode, Error> {
+    with_text_input(args.input.as_deref(), |input, out| {
+        if args.explain || args.method == Method::Logic {
+            explain::run(args, input, out)
+        } else {
+            solve::run_args(args, input, out)
+        }
+    })
+}
+
+fn run_grade(args: &GradeArgs) -> Result<ExitCode, Error> {
+    with_text_input(args.input.as_deref(), |input, out| {
+        grade::run(args, input, out)
+    })
+}
+
+fn run_generate(args: &GenerateArgs) -> Result<ExitCode, Error> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(OutputErrors(stdout.lock()));
-    let result = match &args.input {
+    generate::run(args, &mut out)
+}
+
+/// Runs a text command over its input file (or standard input for `-` and
+/// nothing), writing to buffered standard output, and sorts its I/O errors
+/// into the input's and the output's.
+fn with_text_input(
+    input: Option<&std::path::Path>,
+    command: impl FnOnce(&mut dyn BufRead, &mut dyn Write) -> std::io::Result<ExitCode>,
+) -> Result<ExitCode, Error> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(OutputErrors(stdout.lock()));
+    let result = match input {
         Some(path) if path.as_os_str() != "-" => {
             let name = path.display().to_string();
             let file = std::fs::File::open(path).map_err(|e| io_error(e, &name))?;
-            solve::run_args(args, BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
+            command(&mut BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
         }
         _ => {
             let stdin = std::io::stdin();
-            solve::run_args(args, stdin.lock(), &mut out).map_err(|e| io_error(e, "standard input"))
+            command(&mut stdin.lock(), &mut out).map_err(|e| io_error(e, "standard input"))
         }
     };
     // Flush here so that a write error (a full disk) is reported, not lost.

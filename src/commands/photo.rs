@@ -367,6 +367,7 @@ fn report(
             quad: Some(solved.reading.quad.corners),
             output,
         }),
+        logic: None,
         ms: solved.reading.timings.clone(),
     };
     Outcome {

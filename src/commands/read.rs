@@ -87,6 +87,7 @@ fn describe(name: &str, reading: &Reading) -> (Status, String, Report) {
             quad: Some(reading.quad.corners),
             output: None,
         }),
+        logic: None,
         ms: reading.timings.clone(),
     };
     (status, text, json)

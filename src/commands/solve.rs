@@ -199,6 +199,7 @@ fn puzzle_report(
         confidence: Some(1.0),
         error,
         photo: None,
+        logic: None,
         ms: Timings(vec![("solve", ms)]),
     }
 }
