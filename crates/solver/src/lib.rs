@@ -29,6 +29,7 @@ mod candidates;
 mod dlx;
 pub mod grade;
 pub mod logic;
+pub mod overrides;
 mod propagate;
 mod reader;
 mod shape;
@@ -37,7 +38,7 @@ mod solve;
 mod testdata;
 
 pub use board::{Board, ParseError};
-pub use reader::{Entry, PuzzleReader};
+pub use reader::{Entry, PuzzleReader, SicilyReader, MAX_LINE_BYTES};
 pub use shape::{digit_char, symbol_value, Shape, MAX_DIGITS, SAMURAI_GRIDS};
 pub use solve::{for_each_solution, solve, solve_dlx, Clash, Outcome, DEFAULT_LIMIT};
 

@@ -1,6 +1,6 @@
 //! Reading puzzle files: a stream of puzzles, each one line or a block of lines.
 //!
-//! Accepted per puzzle (blank lines and `#` comment lines between puzzles are
+//! Accepted per puzzle (blank lines and comment lines between puzzles are
 //! skipped):
 //! - one line holding every cell: 81 characters for 9x9, 256 for 16x16, 625
 //!   for 25x25, 441 for Samurai (16 for a 4x4);
@@ -8,15 +8,38 @@
 //!   `--shape` says so), or 21 lines of up to 21 characters for Samurai (spaces
 //!   or `#` outside the five grids; trailing spaces may be missing).
 //!
-//! The reader never holds more than one puzzle's text, so a file of a million
-//! puzzles streams in constant memory. A malformed puzzle becomes an
-//! [`Entry`] with an error naming its line and column; reading goes on with
-//! the next line.
+//! A *comment* is a line whose first non-space character is `#`, except a
+//! line that could be a one-line Samurai: exactly 441 characters, all of
+//! them Samurai characters (digits, `.`, `0`, `_`, `#`, space). Such a line
+//! is read as a puzzle (its first cell, r1c1, can never be `#`, so it is
+//! reported as invalid rather than skipped without a word).
+//!
+//! The reader never holds more than one puzzle's text, and never more than
+//! [`MAX_LINE_BYTES`] of one line, so any input streams in constant memory.
+//! Every line that is not blank or a comment ends up in exactly one
+//! [`Entry`]: a malformed puzzle, a line that is not UTF-8 and a line that is
+//! too long each become an entry with an error naming the line, and reading
+//! goes on with the next line. A row that cannot belong to the block being
+//! read is not swallowed: the block ends before it and the row starts the
+//! next entry.
+//!
+//! [`SicilyReader`] reads the Sicily 1317 judge format the same way, one
+//! puzzle at a time.
 
 use std::io::BufRead;
 
 use crate::board::{Board, ParseError};
 use crate::shape::Shape;
+
+/// Longest line read, in bytes (without its line ending). The longest
+/// puzzle line there is, a 35x35 square on one line, has 1,225 characters;
+/// 64 KiB leaves ample room for spaces and long comments while a line's
+/// buffer stays small. The rest of a longer line is read and dropped
+/// without being kept, and the line becomes an `invalid:` entry.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Characters of a one-line Samurai puzzle.
+const SAMURAI_LINE: usize = 441;
 
 /// A puzzle read from the input, or why it could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,111 +50,244 @@ pub struct Entry {
     pub puzzle: Result<Board, ParseError>,
 }
 
+/// What one line of input turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    /// UTF-8 text of at most [`MAX_LINE_BYTES`], in `Lines::text`.
+    Text,
+    /// Bytes that are not UTF-8; `Lines::text` is empty.
+    NotUtf8,
+    /// More than [`MAX_LINE_BYTES`] bytes; `Lines::text` is empty.
+    TooLong,
+}
+
+/// The lines of an input, read with a bound on their length, one at a time,
+/// with room to give the last line back.
+struct Lines<R> {
+    input: R,
+    /// 1-based number of the current line (0 before the first).
+    number: usize,
+    bytes: Vec<u8>,
+    /// The current line without its line ending.
+    text: String,
+    kind: LineKind,
+    /// The current line was given back and is the next one to read.
+    pending: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(input: R) -> Self {
+        Lines {
+            input,
+            number: 0,
+            bytes: Vec::new(),
+            text: String::new(),
+            kind: LineKind::Text,
+            pending: false,
+        }
+    }
+
+    /// Moves to the next line; `false` at the end of the input.
+    fn advance(&mut self) -> std::io::Result<bool> {
+        if self.pending {
+            self.pending = false;
+            return Ok(true);
+        }
+        self.text.clear();
+        let Some(total) = read_bounded_line(&mut self.input, &mut self.bytes)? else {
+            return Ok(false);
+        };
+        self.number += 1;
+        let stored = self.bytes.len();
+        while self.bytes.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+            self.bytes.pop();
+        }
+        // A line longer than the bound was only partly stored.
+        self.kind = if total > stored || self.bytes.len() > MAX_LINE_BYTES {
+            LineKind::TooLong
+        } else {
+            match std::str::from_utf8(&self.bytes) {
+                Ok(text) => {
+                    self.text.push_str(text);
+                    LineKind::Text
+                }
+                Err(_) => LineKind::NotUtf8,
+            }
+        };
+        Ok(true)
+    }
+
+    /// Makes the current line the next one [`Lines::advance`] returns.
+    fn give_back(&mut self) {
+        self.pending = true;
+    }
+
+    /// The error for the current line when it is not text.
+    fn kind_error(&self) -> Option<ParseError> {
+        let reason = match self.kind {
+            LineKind::Text => return None,
+            LineKind::NotUtf8 => "not UTF-8".to_string(),
+            LineKind::TooLong => format!("too long: more than {MAX_LINE_BYTES} bytes"),
+        };
+        Some(ParseError {
+            line: self.number,
+            column: 0,
+            reason,
+        })
+    }
+
+    /// True when the current line holds nothing but spaces.
+    fn is_blank(&self) -> bool {
+        self.kind == LineKind::Text && self.text.trim().is_empty()
+    }
+}
+
+/// Reads one line, newline included, into `out`, storing at most
+/// [`MAX_LINE_BYTES`] + 2 bytes (room for `\r\n`) and dropping the rest of
+/// a longer line as it is read. Returns the line's full length in bytes, or
+/// `None` at the end of the input.
+fn read_bounded_line(
+    input: &mut impl BufRead,
+    out: &mut Vec<u8>,
+) -> std::io::Result<Option<usize>> {
+    out.clear();
+    let mut total = 0usize;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok((total > 0).then_some(total));
+        }
+        let (take, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        let room = (MAX_LINE_BYTES + 2).saturating_sub(out.len());
+        out.extend_from_slice(&available[..take.min(room)]);
+        total = total.saturating_add(take);
+        input.consume(take);
+        if done {
+            return Ok(Some(total));
+        }
+    }
+}
+
 /// Streams the puzzles of a text input. `shape` fixes the shape; `None`
 /// detects it from each puzzle's length.
 pub struct PuzzleReader<R> {
-    input: R,
+    lines: Lines<R>,
     shape: Option<Shape>,
-    line_no: usize,
-    buf: String,
+}
+
+/// How a puzzle is laid out, decided from its first line.
+enum Layout {
+    /// `rows` lines of at most `width` characters (1 row: the one-line form).
+    Rows(Shape, usize, usize),
+    /// The line fits no form of the fixed shape.
+    Mismatch(ParseError),
 }
 
 impl<R: BufRead> PuzzleReader<R> {
     /// A reader over `input`; `shape` as given by `--shape`, or `None` to detect.
     pub fn new(input: R, shape: Option<Shape>) -> Self {
         PuzzleReader {
-            input,
+            lines: Lines::new(input),
             shape,
-            line_no: 0,
-            buf: String::new(),
         }
-    }
-
-    /// Reads the next line into `self.buf` without its line ending; `false` at the end.
-    fn next_line(&mut self) -> std::io::Result<bool> {
-        self.buf.clear();
-        if self.input.read_line(&mut self.buf)? == 0 {
-            return Ok(false);
-        }
-        self.line_no += 1;
-        let kept = self.buf.trim_end_matches(['\n', '\r']).len();
-        self.buf.truncate(kept);
-        Ok(true)
     }
 
     /// Reads `rows - 1` more lines after `first` and returns them joined with
-    /// `\n`, or an error naming the row (1-based within the block) that was
-    /// missing or too long.
+    /// `\n`, or an error for a block that ends early. A row that cannot be
+    /// part of the block (blank, too wide, not text) ends it and is given
+    /// back, so that it is read again as the start of what follows.
     fn read_block(
         &mut self,
         first: String,
         rows: usize,
         width: usize,
-    ) -> Result<String, ParseError> {
+    ) -> std::io::Result<Result<String, ParseError>> {
         let mut text = first;
         for row in 1..rows {
-            let more = self.next_line().map_err(|e| ParseError {
-                line: row + 1,
-                column: 0,
-                reason: format!("cannot read: {e}"),
-            })?;
-            if !more || self.buf.trim().is_empty() {
-                return Err(ParseError {
+            let more = self.lines.advance()?;
+            let fits = more
+                && self.lines.kind == LineKind::Text
+                && !self.lines.is_blank()
+                && self.lines.text.trim_end().chars().count() <= width;
+            if !fits {
+                if more && !self.lines.is_blank() {
+                    self.lines.give_back();
+                }
+                return Ok(Err(ParseError {
                     line: 1,
                     column: 0,
                     reason: format!(
                         "puzzle ends after {row} rows, expected {rows} rows of {width}"
                     ),
-                });
-            }
-            let len = self.buf.trim_end().chars().count();
-            if len > width {
-                return Err(ParseError {
-                    line: row + 1,
-                    column: width + 1,
-                    reason: format!("row {} has {len} characters, expected {width}", row + 1),
-                });
+                }));
             }
             text.push('\n');
-            text.push_str(&self.buf);
+            text.push_str(&self.lines.text);
         }
-        Ok(text)
+        Ok(Ok(text))
     }
 
     /// Works out the shape and layout of a puzzle from its first line: how
     /// many rows its block has (1 for a one-line puzzle) and their width.
-    fn layout(&self, first: &str) -> (Shape, usize, usize) {
+    fn layout(&self, first: &str) -> Layout {
         let len = first.trim_end().chars().count();
         let trimmed_len = first.trim().chars().count();
         match &self.shape {
             Some(shape) => {
-                let (rows, width) = shape_layout(shape);
-                if trimmed_len == rows * width || len == rows * width {
-                    (*shape, 1, rows * width)
+                let side = shape.side();
+                if trimmed_len == shape.cell_count() || len == shape.cell_count() {
+                    Layout::Rows(*shape, 1, shape.cell_count())
+                } else if len <= side {
+                    Layout::Rows(*shape, side, side)
                 } else {
-                    (*shape, rows, width)
+                    // Neither a whole puzzle nor a row: say so, rather than
+                    // take the following lines as the rest of a block.
+                    Layout::Mismatch(ParseError {
+                        line: 1,
+                        column: 0,
+                        reason: format!(
+                            "{trimmed_len} characters: a {} puzzle is one line of {} or {side} rows of {side}",
+                            shape.name(),
+                            shape.cell_count()
+                        ),
+                    })
                 }
             }
             None => match trimmed_len {
-                9 => (Shape::classic(), 9, 9),
-                16..=21 if len > 16 => (Shape::Samurai, 21, 21),
+                9 => Layout::Rows(Shape::classic(), 9, 9),
+                16..=21 if len > 16 => Layout::Rows(Shape::Samurai, 21, 21),
                 n => match Shape::detect(n) {
-                    Some(shape) => (shape, 1, n),
+                    Some(shape) => Layout::Rows(shape, 1, n),
                     // Unknown length: most files are 9x9 lines, so let the
                     // 9x9 parser explain what is wrong with it.
-                    None => (Shape::classic(), 1, 81),
+                    None => Layout::Rows(Shape::classic(), 1, 81),
                 },
             },
         }
     }
+
+    /// True when the current line is a comment (see the module notes).
+    fn is_comment(&self) -> bool {
+        let trimmed = self.lines.text.trim();
+        trimmed.starts_with('#')
+            && !(matches!(self.shape, None | Some(Shape::Samurai))
+                && could_be_samurai_line(trimmed))
+    }
 }
 
-/// The rows and columns of a shape's square layout.
-fn shape_layout(shape: &Shape) -> (usize, usize) {
-    match shape {
-        Shape::Samurai => (21, 21),
-        Shape::Square { size, .. } => (*size, *size),
-    }
+/// True when `text` has the length of a one-line Samurai and only its characters.
+fn could_be_samurai_line(text: &str) -> bool {
+    text.chars().count() == SAMURAI_LINE
+        && text
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '#' | ' '))
 }
 
 impl<R: BufRead> Iterator for PuzzleReader<R> {
@@ -139,28 +295,37 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            match self.next_line() {
+            match self.lines.advance() {
                 Err(e) => return Some(Err(e)),
                 Ok(false) => return None,
                 Ok(true) => {}
             }
-            let trimmed = self.buf.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') && !self.starts_samurai_line() {
+            let start = self.lines.number;
+            if let Some(e) = self.lines.kind_error() {
+                return Some(Ok(Entry {
+                    line: start,
+                    puzzle: Err(e),
+                }));
+            }
+            if self.lines.is_blank() || self.is_comment() {
                 continue;
             }
-            let start = self.line_no;
-            let first = std::mem::take(&mut self.buf);
-            let (shape, rows, width) = self.layout(&first);
-            let text = if rows == 1 {
-                Ok(first.trim().to_string())
-            } else {
-                self.read_block(first, rows, width)
+            let first = std::mem::take(&mut self.lines.text);
+            let text = match self.layout(&first) {
+                Layout::Mismatch(e) => Err(e),
+                Layout::Rows(shape, 1, _) => Ok((shape, first.trim().to_string())),
+                Layout::Rows(shape, rows, width) => match self.read_block(first, rows, width) {
+                    Err(e) => return Some(Err(e)),
+                    Ok(block) => block.map(|t| (shape, t)),
+                },
             };
             // Errors carry the line within the puzzle; make it the input's.
-            let puzzle = text.and_then(|t| Board::parse(&t, shape)).map_err(|mut e| {
-                e.line = start + e.line.saturating_sub(1);
-                e
-            });
+            let puzzle = text
+                .and_then(|(shape, t)| Board::parse(&t, shape))
+                .map_err(|mut e| {
+                    e.line = start + e.line.saturating_sub(1);
+                    e
+                });
             return Some(Ok(Entry {
                 line: start,
                 puzzle,
@@ -169,12 +334,178 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
     }
 }
 
-impl<R> PuzzleReader<R> {
-    /// A one-line Samurai puzzle never starts with `#` (its first cell is in
-    /// the top-left grid), so `#` at the start of a line is a comment unless
-    /// the shape is fixed to Samurai and the line is 441 characters long.
-    fn starts_samurai_line(&self) -> bool {
-        self.shape == Some(Shape::Samurai) && self.buf.trim().chars().count() == 441
+/// Streams the puzzles of the Sicily 1317 judge format: a line with the
+/// number of puzzles, then 9 lines of 9 characters per puzzle (`_` for an
+/// empty cell; blank lines anywhere are skipped). Each puzzle is an
+/// [`Entry`], good or bad, so one bad puzzle costs only its own answer.
+///
+/// A header that is not a number is an error entry, and the puzzles after
+/// it are still read (to the end of the input). Puzzles beyond the number
+/// announced are not read, as the judge does; an input that ends before
+/// the number announced gives one last error entry saying so.
+pub struct SicilyReader<R> {
+    lines: Lines<R>,
+    /// Puzzles announced by the header (`None` before it is read, or when it is bad).
+    announced: Option<usize>,
+    header_read: bool,
+    /// Puzzles returned so far.
+    returned: usize,
+    done: bool,
+}
+
+impl<R: BufRead> SicilyReader<R> {
+    /// A reader over `input`.
+    pub fn new(input: R) -> Self {
+        SicilyReader {
+            lines: Lines::new(input),
+            announced: None,
+            header_read: false,
+            returned: 0,
+            done: false,
+        }
+    }
+
+    /// The next line that is not blank (or not text); `false` at the end.
+    fn next_non_blank(&mut self) -> std::io::Result<bool> {
+        while self.lines.advance()? {
+            if !self.lines.is_blank() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Reads the count line; an error entry when it is not a number.
+    fn read_header(&mut self) -> std::io::Result<Option<Entry>> {
+        self.header_read = true;
+        if !self.next_non_blank()? {
+            return Ok(None);
+        }
+        let line = self.lines.number;
+        let found = self.lines.text.trim();
+        match found.parse::<usize>() {
+            Ok(n) if self.lines.kind == LineKind::Text => {
+                self.announced = Some(n);
+                Ok(None)
+            }
+            _ => {
+                let reason = match self.lines.kind_error() {
+                    Some(e) => e.reason,
+                    None => format!("expected the number of puzzles, found {found:?}"),
+                };
+                Ok(Some(Entry {
+                    line,
+                    puzzle: Err(ParseError {
+                        line,
+                        column: 0,
+                        reason,
+                    }),
+                }))
+            }
+        }
+    }
+
+    /// Reads one puzzle of 9 rows; `None` at the end of the input.
+    fn read_puzzle(&mut self) -> std::io::Result<Option<Entry>> {
+        let mut cells = String::with_capacity(81);
+        let mut start = 0;
+        let mut first_error: Option<ParseError> = None;
+        for row in 0..9 {
+            if !self.next_non_blank()? {
+                if row == 0 {
+                    return Ok(None);
+                }
+                let e = ParseError {
+                    line: start,
+                    column: 0,
+                    reason: format!("puzzle ends after {row} rows, expected 9 rows of 9"),
+                };
+                return Ok(Some(Entry {
+                    line: start,
+                    puzzle: Err(first_error.unwrap_or(e)),
+                }));
+            }
+            if row == 0 {
+                start = self.lines.number;
+            }
+            let number = self.lines.number;
+            let row_text = self.lines.text.trim();
+            let width = row_text.chars().count();
+            let error = match self.lines.kind_error() {
+                Some(e) => Some(e),
+                None if width != 9 => Some(ParseError {
+                    line: number,
+                    column: 0,
+                    reason: format!("row {} has {width} characters, expected 9", row + 1),
+                }),
+                None => {
+                    cells.push_str(row_text);
+                    None
+                }
+            };
+            // The row still counts as one of the 9, so the next puzzle
+            // starts where it should.
+            if first_error.is_none() {
+                first_error = error;
+            }
+        }
+        let puzzle = match first_error {
+            Some(e) => Err(e),
+            None => Board::parse(&cells, Shape::classic()).map_err(|mut e| {
+                // The error is about the joined rows: name the input's line.
+                let index = e.column.saturating_sub(1);
+                e.line = start + index / 9;
+                e.column = index % 9 + 1;
+                e
+            }),
+        };
+        Ok(Some(Entry {
+            line: start,
+            puzzle,
+        }))
+    }
+}
+
+impl<R: BufRead> Iterator for SicilyReader<R> {
+    type Item = std::io::Result<Entry>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if !self.header_read {
+            match self.read_header() {
+                Err(e) => return Some(Err(e)),
+                Ok(Some(entry)) => return Some(Ok(entry)),
+                Ok(None) => {}
+            }
+        }
+        if self.announced.is_some_and(|n| self.returned >= n) {
+            self.done = true;
+            return None;
+        }
+        match self.read_puzzle() {
+            Err(e) => Some(Err(e)),
+            Ok(Some(entry)) => {
+                self.returned += 1;
+                Some(Ok(entry))
+            }
+            Ok(None) => {
+                self.done = true;
+                let missing = self.announced.filter(|&n| self.returned < n)?;
+                Some(Ok(Entry {
+                    line: self.lines.number,
+                    puzzle: Err(ParseError {
+                        line: 0,
+                        column: 0,
+                        reason: format!(
+                            "the input ends after {} of the {missing} puzzles announced",
+                            self.returned
+                        ),
+                    }),
+                }))
+            }
+        }
     }
 }
 
@@ -186,9 +517,21 @@ mod tests {
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
     fn read(text: &str, shape: Option<Shape>) -> Vec<Entry> {
-        PuzzleReader::new(text.as_bytes(), shape)
+        read_bytes(text.as_bytes(), shape)
+    }
+
+    fn read_bytes(bytes: &[u8], shape: Option<Shape>) -> Vec<Entry> {
+        PuzzleReader::new(bytes, shape)
             .collect::<std::io::Result<Vec<_>>>()
             .unwrap()
+    }
+
+    fn empty_samurai_line() -> String {
+        Board::empty(Shape::Samurai).to_line()
+    }
+
+    fn error(entry: &Entry) -> String {
+        entry.puzzle.clone().unwrap_err().to_string()
     }
 
     #[test]
@@ -240,12 +583,129 @@ mod tests {
         let text = format!("{}\n{}\n\n{P}\n", &P[..9], &P[9..18]);
         let entries = read(&text, None);
         assert_eq!(entries.len(), 2);
-        assert!(entries[0]
-            .puzzle
-            .clone()
-            .unwrap_err()
-            .reason
-            .contains("ends after 2 rows"));
+        assert!(error(&entries[0]).contains("ends after 2 rows"));
+        assert!(entries[1].puzzle.is_ok());
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_one_invalid_entry() {
+        let mut bytes = format!("{P}\n").into_bytes();
+        bytes.extend_from_slice(b"4....\xff..\n");
+        bytes.extend_from_slice(format!("{P}\n").as_bytes());
+        let entries = read_bytes(&bytes, None);
+        assert_eq!(entries.len(), 3);
+        assert!(entries[0].puzzle.is_ok());
+        assert_eq!(error(&entries[1]), "line 2: not UTF-8");
+        assert!(entries[2].puzzle.is_ok());
+        assert_eq!(entries[2].line, 3);
+    }
+
+    #[test]
+    fn a_bad_row_inside_a_block_starts_the_next_entry() {
+        let mut bytes = format!("{}\n{}\n", &P[..9], &P[9..18]).into_bytes();
+        bytes.extend_from_slice(b"\xfe\xfe\n");
+        bytes.extend_from_slice(format!("{P}\n").as_bytes());
+        let entries = read_bytes(&bytes, None);
+        assert_eq!(entries.len(), 3, "{entries:?}");
+        assert!(error(&entries[0]).contains("ends after 2 rows"));
+        assert_eq!(error(&entries[1]), "line 3: not UTF-8");
+        assert!(entries[2].puzzle.is_ok());
+    }
+
+    #[test]
+    fn an_overlong_line_is_dropped_unkept_and_reported() {
+        let long = "1".repeat(MAX_LINE_BYTES + 10);
+        let text = format!("{P}\n{long}\n{P}\n");
+        let entries = read(&text, None);
+        assert_eq!(entries.len(), 3);
+        assert!(
+            error(&entries[1]).starts_with("line 2: too long"),
+            "{}",
+            error(&entries[1])
+        );
+        assert!(entries[2].puzzle.is_ok());
+        // Exactly at the bound is still read (and then fails as a puzzle).
+        let at_bound = "1".repeat(MAX_LINE_BYTES);
+        let entries = read(&format!("{at_bound}\r\n"), None);
+        assert!(error(&entries[0]).contains("too long: 65536 positions"));
+    }
+
+    #[test]
+    fn a_fixed_shape_never_swallows_the_lines_that_follow() {
+        let samurai = empty_samurai_line();
+        let text = format!("{samurai}\n{samurai}\n{samurai}\n");
+        let entries = read(&text, Some(Shape::classic()));
+        assert_eq!(entries.len(), 3, "every line answered: {entries:?}");
+        for (i, e) in entries.iter().enumerate() {
+            assert_eq!(e.line, i + 1);
+            assert!(
+                error(e).contains("441 characters: a 9x9 puzzle is one line of 81"),
+                "{}",
+                error(e)
+            );
+        }
+        let text = format!("{P}\n{P}\n{P}\n");
+        let entries = read(&text, Shape::square(16));
+        assert_eq!(entries.len(), 3);
+        assert!(entries.iter().all(|e| e.puzzle.is_err()));
+    }
+
+    #[test]
+    fn a_samurai_line_starting_with_hash_is_a_puzzle_not_a_comment() {
+        let mut line = empty_samurai_line();
+        line.replace_range(0..1, "#");
+        for shape in [None, Some(Shape::Samurai)] {
+            let entries = read(&format!("# a real comment\n{line}\n"), shape);
+            assert_eq!(entries.len(), 1, "{shape:?}");
+            assert_eq!(entries[0].line, 2);
+            let e = entries[0].puzzle.clone().unwrap_err();
+            assert_eq!((e.line, e.column), (2, 1), "{e}");
+        }
+        // A commented-out puzzle (one character longer) stays a comment.
+        assert!(read(&format!("#{}\n", empty_samurai_line()), None).is_empty());
+    }
+
+    #[test]
+    fn sicily_puzzles_stream_and_a_bad_one_costs_only_itself() {
+        let rows = |p: &str| -> String {
+            (0..9)
+                .map(|r| format!("{}\n", &p[r * 9..r * 9 + 9]))
+                .collect()
+        };
+        let good = P.replace('.', "_");
+        let mut bad = good.clone();
+        bad.replace_range(20..21, "x");
+        let text = format!("3\n{}\n{}{}", rows(&good), rows(&bad), rows(&good));
+        let entries: Vec<Entry> = SicilyReader::new(text.as_bytes())
+            .collect::<std::io::Result<_>>()
+            .unwrap();
+        assert_eq!(entries.len(), 3);
+        assert!(entries[0].puzzle.is_ok());
+        let e = entries[1].puzzle.clone().unwrap_err();
+        assert_eq!((e.line, e.column), (14, 3), "{e}");
+        assert!(entries[2].puzzle.is_ok());
+    }
+
+    #[test]
+    fn sicily_short_input_and_bad_header_are_entries() {
+        let good = P.replace('.', "_");
+        let rows: String = (0..9)
+            .map(|r| format!("{}\n", &good[r * 9..r * 9 + 9]))
+            .collect();
+        let text = format!("3\n{rows}{}\n", &good[..9]);
+        let entries: Vec<Entry> = SicilyReader::new(text.as_bytes())
+            .collect::<std::io::Result<_>>()
+            .unwrap();
+        assert_eq!(entries.len(), 3);
+        assert!(entries[0].puzzle.is_ok());
+        assert!(error(&entries[1]).contains("ends after 1 rows"));
+        assert!(error(&entries[2]).contains("ends after 2 of the 3 puzzles"));
+        let text = format!("three\n{rows}");
+        let entries: Vec<Entry> = SicilyReader::new(text.as_bytes())
+            .collect::<std::io::Result<_>>()
+            .unwrap();
+        assert_eq!(entries.len(), 2);
+        assert!(error(&entries[0]).contains("expected the number of puzzles"));
         assert!(entries[1].puzzle.is_ok());
     }
 }
