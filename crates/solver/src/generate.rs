@@ -213,6 +213,21 @@ pub type Accept<'a> = &'a dyn Fn(&Board) -> bool;
 /// The puzzles `options` describe, made lazily, one per `next`. Puzzles the
 /// `accept` filter turns down, and repeats of a puzzle already yielded, are
 /// dropped and generation goes on with the same random stream.
+///
+/// ```
+/// use snap_solver::generate::{generate, Options, Symmetry};
+/// use snap_solver::{solve, Board, Shape};
+///
+/// let mut options = Options::new(Shape::classic(), 3, 42);
+/// options.symmetry = Symmetry::Central;
+/// // Only puzzles of at most 28 clues (a difficulty grader would go here).
+/// let few_clues = |puzzle: &Board| puzzle.givens() <= 28;
+/// for made in generate(&options, Some(&few_clues)) {
+///     assert!(made.minimal && made.puzzle.givens() <= 28);
+///     assert_eq!(solve(&made.puzzle, 2)?.count(), 1);
+/// }
+/// # Ok::<(), snap_solver::Clash>(())
+/// ```
 pub fn generate<'a>(options: &Options, accept: Option<Accept<'a>>) -> Generator<'a> {
     Generator {
         options: options.clone(),
@@ -234,8 +249,9 @@ pub struct Generator<'a> {
     orbits: Vec<Vec<usize>>,
     units: UnitMap,
     checker: Checker,
-    /// Every puzzle yielded so far, so that none repeats.
-    seen: HashSet<Vec<u8>>,
+    /// The [`fingerprint`] of every puzzle yielded so far, so that none
+    /// repeats.
+    seen: HashSet<u64>,
     yielded: usize,
 }
 
@@ -254,7 +270,7 @@ impl Iterator for Generator<'_> {
             tries += 1;
             let made = self.candidate();
             let passes = self.accept.is_none_or(|accept| accept(&made.puzzle));
-            if passes && self.seen.insert(made.puzzle.cells.clone()) {
+            if passes && self.seen.insert(fingerprint(&made.puzzle.cells)) {
                 self.yielded += 1;
                 return Some(Generated { tries, ..made });
             }
@@ -319,6 +335,23 @@ impl Generator<'_> {
             tries: 1,
         }
     }
+}
+
+/// A 64-bit fingerprint of a puzzle's cells, so that telling repeats
+/// apart costs 8 bytes a puzzle rather than the whole board (a million
+/// 9x9 puzzles would otherwise hold some 100 MB): FNV-1a, then the
+/// SplitMix64 finaliser to spread the bits. Two distinct puzzles of one
+/// run sharing a fingerprint (odds about n^2 / 2^65 over n puzzles) only
+/// cost the second one a skip, and the fingerprint depends on the cells
+/// alone, so runs stay deterministic.
+fn fingerprint(cells: &[u8]) -> u64 {
+    /// FNV-1a 64-bit offset basis and prime.
+    const FNV_OFFSET: u64 = 0xCBF2_9CE4_8422_2325;
+    const FNV_PRIME: u64 = 0x0000_0100_0000_01B3;
+    let hash = cells.iter().fold(FNV_OFFSET, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+    });
+    SplitMix64::mix(hash)
 }
 
 /// How uniqueness is checked for one shape.
@@ -488,9 +521,13 @@ impl SplitMix64 {
 
     fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        SplitMix64::mix(self.state)
+    }
+
+    /// The output scrambler: every bit of `z` affects every bit out.
+    fn mix(z: u64) -> u64 {
+        let z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
 
