@@ -11,11 +11,14 @@
 //! COUNT 9x9 puzzles (default 1000) from seed 1, then PER_SYMMETRY (default
 //! 200) 9x9 puzzles for each symmetry, then LARGE (default 2) 16x16 and
 //! Samurai puzzles. Exits with an error at the first puzzle that fails.
+//! The COUNT 9x9 puzzles are also graded, to show how often each level
+//! comes up (what a `--difficulty` filter has to wait for).
 
 use std::collections::HashSet;
 use std::time::Instant;
 
 use snap_solver::generate::{generate, Generated, Options, Symmetry};
+use snap_solver::grade::{grade, Level};
 use snap_solver::{solve, solve_dlx, Board, Shape};
 
 /// Seed of every run, so the figures can be reproduced.
@@ -34,7 +37,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let per_symmetry = next_number(200)?;
     let large = next_number(2)?;
 
-    run(Shape::classic(), count, Symmetry::None)?;
+    let classic = run(Shape::classic(), count, Symmetry::None)?;
+    levels(&classic)?;
     for symmetry in Symmetry::ALL.into_iter().skip(1) {
         run(Shape::classic(), per_symmetry, symmetry)?;
     }
@@ -46,11 +50,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Generates `count` puzzles of `shape`, times it, checks them all and
-/// prints one line of figures.
-fn run(shape: Shape, count: usize, symmetry: Symmetry) -> Result<(), String> {
+/// Grades `made` and prints how many puzzles fall in each level.
+fn levels(made: &[Generated]) -> Result<(), String> {
+    let start = Instant::now();
+    let mut counts = [0usize; Level::ALL.len()];
+    for g in made {
+        let graded = grade(&g.puzzle).map_err(|e| e.to_string())?;
+        counts[graded.level as usize] += 1;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let parts: Vec<String> = Level::ALL
+        .iter()
+        .zip(counts)
+        .map(|(level, n)| format!("{} {n}", level.name()))
+        .collect();
+    println!(
+        "    9x9     levels: {} graded in {seconds:.2} s: {}",
+        made.len(),
+        parts.join(", ")
+    );
+    Ok(())
+}
+
+/// Generates `count` puzzles of `shape`, times it, checks them all,
+/// prints one line of figures and returns the puzzles.
+fn run(shape: Shape, count: usize, symmetry: Symmetry) -> Result<Vec<Generated>, String> {
     if count == 0 {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let mut options = Options::new(shape, count, SEED);
     options.symmetry = symmetry;
@@ -87,7 +113,7 @@ fn run(shape: Shape, count: usize, symmetry: Symmetry) -> Result<(), String> {
         clues.iter().min().unwrap_or(&0),
         clues.iter().max().unwrap_or(&0),
     );
-    Ok(())
+    Ok(made)
 }
 
 /// Checks one puzzle; the reason when it fails.
