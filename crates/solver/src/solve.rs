@@ -2,9 +2,9 @@
 //!
 //! - Classic 9x9 boards go to the bitset fast path in `propagate`.
 //! - Squares of 16x16 and up go to the candidate-bitset solver in
-//!   `candidates`, which propagates singles and locked candidates at every
-//!   node (5x faster than Dancing Links on the 16x16 set, and the only hope
-//!   for 25x25).
+//!   `candidates`: singles, locked candidates and all-different consistency
+//!   at every node, probing of two-candidate cells and look-ahead branching
+//!   (5x faster than Dancing Links on the 16x16 set; 25x25 puzzles take it).
 //! - Everything else (Samurai, small squares) goes to Dancing Links
 //!   ([`ExactCover`]): one matrix row per (cell, candidate digit), one column
 //!   per cell ("the cell holds a digit") and one per (unit, digit) ("the unit
@@ -156,6 +156,11 @@ pub fn for_each_solution(
             limit,
             &mut |cells| each(&classic_board(cells)),
         ));
+    }
+    if let Shape::Square { size, .. } = puzzle.shape {
+        if size >= 16 {
+            return Ok(Candidates::new(puzzle.shape).for_each(puzzle, limit, each));
+        }
     }
     Ok(for_each_dlx(puzzle, limit, each))
 }
