@@ -44,7 +44,8 @@ const SAMURAI_LINE: usize = 441;
 /// A puzzle read from the input, or why it could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    /// 1-based line where the puzzle starts.
+    /// 1-based line where the puzzle starts (0 for an error about the input
+    /// as a whole, see [`SicilyReader`]).
     pub line: usize,
     /// The puzzle, or the error with its line (and column when known) in the input.
     pub puzzle: Result<Board, ParseError>,
@@ -343,6 +344,9 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
 /// it are still read (to the end of the input). Puzzles beyond the number
 /// announced are not read, as the judge does; an input that ends before
 /// the number announced gives one last error entry saying so.
+///
+/// Entries about the input as a whole rather than one puzzle (a bad header,
+/// puzzles missing at the end) have [`Entry::line`] 0; their error names the line.
 pub struct SicilyReader<R> {
     lines: Lines<R>,
     /// Puzzles announced by the header (`None` before it is read, or when it is bad).
@@ -394,7 +398,7 @@ impl<R: BufRead> SicilyReader<R> {
                     None => format!("expected the number of puzzles, found {found:?}"),
                 };
                 Ok(Some(Entry {
-                    line,
+                    line: 0,
                     puzzle: Err(ParseError {
                         line,
                         column: 0,
@@ -494,7 +498,7 @@ impl<R: BufRead> Iterator for SicilyReader<R> {
                 self.done = true;
                 let missing = self.announced.filter(|&n| self.returned < n)?;
                 Some(Ok(Entry {
-                    line: self.lines.number,
+                    line: 0,
                     puzzle: Err(ParseError {
                         line: 0,
                         column: 0,
@@ -700,6 +704,7 @@ mod tests {
         assert!(entries[0].puzzle.is_ok());
         assert!(error(&entries[1]).contains("ends after 1 rows"));
         assert!(error(&entries[2]).contains("ends after 2 of the 3 puzzles"));
+        assert_eq!(entries[2].line, 0, "about the input, not a puzzle");
         let text = format!("three\n{rows}");
         let entries: Vec<Entry> = SicilyReader::new(text.as_bytes())
             .collect::<std::io::Result<_>>()
