@@ -6,20 +6,31 @@
 //! rotations of the grid) and only uses the tag as a hint.
 
 use std::fmt;
-use std::io::Cursor;
+use std::io::{Cursor, Read};
+use std::path::Path;
 
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
 
-/// Largest accepted image, in pixels (width * height). Bigger inputs are
-/// refused before any pixel buffer is allocated.
-pub const MAX_PIXELS: u64 = 100_000_000;
+/// Largest accepted image, in pixels (width * height): 2^26, about 67
+/// megapixels, above the 48-64 MP of the largest common phone photos.
+/// Bigger inputs are refused before any pixel buffer is allocated. At this
+/// size one photo's buffers (the decoder's RGBA output, RGB, gray, and the
+/// copy the answer is drawn on) stay under 1 GB; at 100 MP they did not.
+pub const MAX_PIXELS: u64 = 1 << 26;
+
+/// Largest photo file read, in bytes: an uncompressed RGBA image of
+/// [`MAX_PIXELS`] pixels (the largest a decodable file needs to be) plus
+/// 16 MiB for metadata, 272 MiB in all. A bigger file is refused before
+/// any of it is read, and the read itself stops at this bound (a file that
+/// grows while it is read).
+pub const MAX_FILE_BYTES: u64 = MAX_PIXELS * 4 + (16 << 20);
 
 /// Why a photo could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecodeError {
     /// Zero bytes of input.
     Empty,
-    /// The bytes are not in a format we read (JPEG, PNG, WebP, BMP, TIFF).
+    /// The bytes are not in a format we read (JPEG, PNG, WebP, BMP, TIFF, GIF).
     Unsupported(String),
     /// The data ends before the image does (e.g. a partial download).
     Truncated,
@@ -65,7 +76,8 @@ pub struct Decoded {
     pub format: ImageFormat,
 }
 
-/// Decodes `bytes` (JPEG, PNG, WebP, BMP or TIFF, recognised by content).
+/// Decodes `bytes` (JPEG, PNG, WebP, BMP, TIFF or GIF, recognised by
+/// content; the first frame of an animated GIF).
 /// Never panics on bad input; see [`DecodeError`].
 pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     if bytes.is_empty() {
@@ -80,6 +92,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
             | ImageFormat::WebP
             | ImageFormat::Bmp
             | ImageFormat::Tiff
+            | ImageFormat::Gif
     ) {
         return Err(DecodeError::Unsupported(format!("{format:?}")));
     }
@@ -127,6 +140,77 @@ pub fn rgb_to_gray(rgb: &RgbImage) -> GrayImage {
     // Length matches w*h by construction, so this cannot fail; fall back to
     // an empty image rather than panic if it ever did.
     GrayImage::from_raw(w, h, out).unwrap_or_else(|| GrayImage::new(0, 0))
+}
+
+/// Reads a photo file whole, with bounds: only a regular file (a FIFO with
+/// no writer would block forever, a device such as `/dev/zero` never ends),
+/// and at most [`MAX_FILE_BYTES`]. Both are checked before the file is read.
+///
+/// The kind is checked on the path before opening (opening a FIFO for
+/// reading blocks until a writer comes) and again on the open file.
+pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    check_kind(&std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    check_kind(&meta)?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// An error unless `meta` is a regular file's.
+fn check_kind(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    let kind = file_kind(&meta.file_type());
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("not a regular file ({kind}); photos are read from regular files only"),
+    ))
+}
+
+/// What a file that is not a regular file is, in words.
+pub fn file_kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() || file_type.is_block_device() {
+            return "a device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else if file_type.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
+
+fn too_big(len: u64) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "file is {} MiB; the largest photo file read is {} MiB",
+            len >> 20,
+            MAX_FILE_BYTES >> 20
+        ),
+    )
 }
 
 fn map_err(e: image::ImageError) -> DecodeError {
@@ -200,6 +284,7 @@ mod tests {
             ImageFormat::Bmp,
             ImageFormat::Tiff,
             ImageFormat::Jpeg,
+            ImageFormat::Gif,
         ] {
             let bytes = encode(&sample(), fmt);
             let d = decode(&bytes).unwrap_or_else(|e| panic!("{fmt:?}: {e}"));
@@ -237,6 +322,27 @@ mod tests {
             *b ^= 0x5A;
         }
         let _ = decode(&bytes);
+    }
+
+    #[test]
+    fn a_file_over_the_bound_is_refused_unread() {
+        let dir = std::env::temp_dir().join(format!("snap-decode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.png");
+        // Sparse: no disk space used, and never read.
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        let err = read_file(&path).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("largest photo file read is 272 MiB"),
+            "{err}"
+        );
+        assert!(read_file(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("a folder"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
