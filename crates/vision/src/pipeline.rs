@@ -134,7 +134,7 @@ impl Reader {
 
     /// Reads the photo at `path`.
     pub fn read_file(&self, path: &Path) -> Result<Reading, ReadError> {
-        let bytes = std::fs::read(path).map_err(ReadError::Io)?;
+        let bytes = decode::read_file(path).map_err(ReadError::Io)?;
         let debug = self.debug_dir.as_ref().map(|d| d.join(debug_name(path)));
         self.read_bytes(&bytes, debug.as_deref())
     }
