@@ -79,7 +79,7 @@ pub struct PhotoArgs {
     pub reader: ReaderArgs,
 
     /// Photos processed at once (default: all cores).
-    #[arg(short, long, value_name = "N")]
+    #[arg(short, long, value_name = "N", value_parser = crate::limits::parse_jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -128,7 +128,7 @@ pub struct SolveArgs {
     pub format: Format,
 
     /// Threads to solve with; output keeps the input's order.
-    #[arg(short, long, value_name = "N", default_value_t = 1)]
+    #[arg(short, long, value_name = "N", default_value_t = 1, value_parser = crate::limits::parse_jobs)]
     pub jobs: usize,
 
     /// Print how a person would solve each 9x9 puzzle, step by step

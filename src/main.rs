@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod error;
 mod exit_codes;
+mod limits;
 mod output;
 mod report;
 
