@@ -29,11 +29,12 @@ pub(super) fn find(grid: &Candidates, n: usize) -> Option<Step> {
     (1..=9u8).find_map(|d| {
         [0usize, 9].into_iter().find_map(|first| {
             // Places of d in each base line, as a mask of cross positions.
+            let places: [u16; 9] = std::array::from_fn(|i| grid.places(first + i, d));
             let eligible: Vec<usize> = (first..first + 9)
-                .filter(|&l| (2..=n as u32).contains(&grid.places(l, d).count_ones()))
+                .filter(|&l| (2..=n as u32).contains(&places[l - first].count_ones()))
                 .collect();
             first_combination(&eligible, n, &mut |base| {
-                let cover = base.iter().fold(0u16, |m, &l| m | grid.places(l, d));
+                let cover = base.iter().fold(0u16, |m, &l| m | places[l - first]);
                 if cover.count_ones() as usize != n {
                     return None;
                 }

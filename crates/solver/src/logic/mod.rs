@@ -32,10 +32,12 @@
 //! (Sudoku Explainer's, roughly): singles (full house, hidden, naked), locked
 //! candidates, subsets and fish by size, wings, simple colouring, unique
 //! rectangles (only when the caller vouches for a unique solution, see
-//! [`Options::unique`]), and last the forcing chains of [`forcing`]: cell and
-//! unit forcing chains, contradiction chains (assume a candidate and follow
-//! singles until something breaks) and dynamic ones whose branches may use
-//! every technique above. Every step is a plain value ([`Step`]) naming the
+//! [`Options::unique`]), and last the forcing chains: contradiction chains
+//! (assume a candidate and follow singles until something breaks), cell and
+//! unit forcing chains (every candidate of a cell, or every place of a digit
+//! in a unit, leads to the same result), then the same with branches that
+//! may use every technique above (dynamic chains). When none applies,
+//! [`explain`] ends [`End::Stuck`] and the caller's search takes over. Every step is a plain value ([`Step`]) naming the
 //! cells, units and digits that justify it; [`Step::describe`] puts it in words.
 
 mod colouring;
@@ -776,7 +778,7 @@ impl Candidates {
 /// What the caller knows about the puzzle, which unlocks techniques.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Options {
-    /// The puzzle has exactly one solution (checked with [`crate::solve`]):
+    /// The puzzle has exactly one solution (checked with [`solve`](fn@crate::solve)):
     /// allows uniqueness techniques (unique rectangles), which can remove a
     /// true candidate from a puzzle with several solutions.
     pub unique: bool,

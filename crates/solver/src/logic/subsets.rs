@@ -55,17 +55,13 @@ pub(super) fn naked(grid: &Candidates, size: usize) -> Option<Step> {
 /// other candidates go from those cells.
 pub(super) fn hidden(grid: &Candidates, size: usize) -> Option<Step> {
     (0..27).find_map(|u| {
-        let open: Vec<usize> = (1..=9u8)
-            .filter(|&d| {
-                let n = grid.places(u, d).count_ones() as usize;
-                (1..=size).contains(&n)
-            })
-            .map(usize::from)
+        // Places of each digit (index d - 1), computed once per unit.
+        let all_places: [u16; 9] = std::array::from_fn(|i| grid.places(u, i as u8 + 1));
+        let open: Vec<usize> = (1..=9usize)
+            .filter(|&d| (1..=size).contains(&(all_places[d - 1].count_ones() as usize)))
             .collect();
         first_combination(&open, size, &mut |chosen| {
-            let places = chosen
-                .iter()
-                .fold(0u16, |m, &d| m | grid.places(u, d as u8));
+            let places = chosen.iter().fold(0u16, |m, &d| m | all_places[d - 1]);
             if places.count_ones() as usize != size {
                 return None;
             }

@@ -6,19 +6,23 @@
 //! solution, when three corners hold only `{a, b}`, the fourth is not `a` or
 //! `b`. Only sound when the puzzle is known to have one solution.
 
-use super::{box_of, digits, Candidates, Placement, Step, Technique};
+use super::{digits, Candidates, Placement, Step, Technique};
 
 /// A unique rectangle of type 1: three bivalue corners, the fourth loses the pair.
 pub(super) fn rectangle_type1(grid: &Candidates) -> Option<Step> {
+    let bivalue = |c: usize| grid.mask(c).count_ones() == 2;
     for r1 in 0..9 {
         for r2 in r1 + 1..9 {
             for c1 in 0..9 {
                 for c2 in c1 + 1..9 {
+                    // Two boxes: the rows share a band or the columns a
+                    // stack, not both (one box) and not neither (four).
+                    if (r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3) {
+                        continue;
+                    }
                     let corners = [r1 * 9 + c1, r1 * 9 + c2, r2 * 9 + c1, r2 * 9 + c2];
-                    let mut boxes: Vec<usize> = corners.iter().map(|&c| box_of(c)).collect();
-                    boxes.sort_unstable();
-                    boxes.dedup();
-                    if boxes.len() != 2 || corners.iter().any(|&c| grid.value(c) != 0) {
+                    let empty = corners.iter().all(|&c| grid.value(c) == 0);
+                    if !empty || corners.iter().filter(|&&c| bivalue(c)).count() < 3 {
                         continue;
                     }
                     if let Some(step) = try_corners(grid, corners) {

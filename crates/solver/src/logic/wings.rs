@@ -107,6 +107,24 @@ pub(super) fn w_wing(grid: &Candidates) -> Option<Step> {
     let bivalue: Vec<usize> = (0..81)
         .filter(|&c| grid.mask(c).count_ones() == 2)
         .collect();
+    if bivalue.len() < 2 {
+        return None;
+    }
+    // Strong links of each digit (index d - 1): (unit, one place, the other).
+    let links: [Vec<(usize, usize, usize)>; 9] = std::array::from_fn(|i| {
+        (0..27)
+            .filter_map(|u| {
+                let places = grid.places(u, i as u8 + 1);
+                (places.count_ones() == 2).then(|| {
+                    (
+                        u,
+                        UNITS[u][places.trailing_zeros() as usize],
+                        UNITS[u][15 - places.leading_zeros() as usize],
+                    )
+                })
+            })
+            .collect()
+    });
     bivalue.iter().enumerate().find_map(|(i, &a)| {
         bivalue[i + 1..].iter().find_map(|&b| {
             let mask = grid.mask(a);
@@ -115,24 +133,16 @@ pub(super) fn w_wing(grid: &Candidates) -> Option<Step> {
             }
             digits(mask).find_map(|y| {
                 let x = only_digit(mask & !super::bit(y));
-                (0..27).find_map(|u| {
-                    let places = grid.places(u, y);
-                    if places.count_ones() != 2 {
-                        return None;
-                    }
-                    let p = UNITS[u][places.trailing_zeros() as usize];
-                    let q = UNITS[u][15 - places.leading_zeros() as usize];
+                links[y as usize - 1].iter().find_map(|&(u, p, q)| {
                     if [p, q].iter().any(|c| *c == a || *c == b) {
-                        return None;
-                    }
-                    let linked = (sees(p, a) && sees(q, b)) || (sees(p, b) && sees(q, a));
-                    if !linked {
                         return None;
                     }
                     let (p, q) = if sees(p, a) && sees(q, b) {
                         (p, q)
-                    } else {
+                    } else if sees(p, b) && sees(q, a) {
                         (q, p)
+                    } else {
+                        return None;
                     };
                     wing(
                         grid,
