@@ -90,7 +90,9 @@ impl std::fmt::Display for Level {
 
 /// The difficulty of one technique, on a scale close to Sudoku Explainer's
 /// (1.0 full house .. 9.0 dynamic forcing chains), strictly rising in the
-/// order the engine tries techniques.
+/// order the engine tries techniques. Unlike Sudoku Explainer, every
+/// technique of a level rates below every technique of the next one (fish
+/// come after hidden triples), so the level and the rating never disagree.
 pub fn difficulty(technique: Technique) -> f32 {
     use Technique::*;
     match technique {
@@ -100,11 +102,11 @@ pub fn difficulty(technique: Technique) -> f32 {
         LockedPointing => 2.6,
         LockedClaiming => 2.8,
         NakedPair => 3.0,
-        XWing => 3.2,
-        HiddenPair => 3.4,
-        NakedTriple => 3.6,
-        Swordfish => 3.8,
-        HiddenTriple => 4.0,
+        HiddenPair => 3.2,
+        NakedTriple => 3.4,
+        HiddenTriple => 3.6,
+        XWing => 3.8,
+        Swordfish => 4.0,
         XyWing => 4.2,
         XyzWing => 4.4,
         WWing => 4.6,
@@ -198,5 +200,99 @@ pub fn grade_explanation(explanation: &Explanation) -> Grade {
         hardest,
         steps: steps.len(),
         complete,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::Step;
+    use crate::{Shape, DEFAULT_LIMIT};
+
+    /// A step of `technique` with nothing in it: the grade reads only the technique.
+    fn step(technique: Technique) -> Step {
+        Step {
+            technique,
+            placements: Vec::new(),
+            eliminations: Vec::new(),
+            cells: Vec::new(),
+            units: Vec::new(),
+            digits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_few_holes_in_a_solution_are_easy() {
+        let puzzle = Board::parse(
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+            Shape::classic(),
+        )
+        .unwrap();
+        let solution = solve(&puzzle, DEFAULT_LIMIT).unwrap();
+        let mut board = solution.first().unwrap().clone();
+        for cell in (0..81).step_by(7) {
+            board.cells[cell] = 0;
+        }
+        let g = grade(&board).unwrap();
+        assert_eq!(g.level, Level::Easy);
+        assert!(g.complete);
+        assert_eq!(g.steps, 12);
+        assert!(g.rating < difficulty(Technique::LockedPointing));
+    }
+
+    #[test]
+    fn only_puzzles_with_one_solution_are_graded() {
+        assert_eq!(
+            grade(&Board::empty(Shape::classic())),
+            Err(GradeError::Multiple)
+        );
+        // r1c9 must be 9, which r2c9 already holds: no clash, no solution.
+        let text = format!("12345678.........9{}", ".".repeat(63));
+        let unsolvable = Board::parse(&text, Shape::classic()).unwrap();
+        assert_eq!(grade(&unsolvable), Err(GradeError::NoSolution));
+        let small = Board::empty(Shape::square(4).unwrap());
+        assert!(matches!(
+            grade(&small),
+            Err(GradeError::Logic(LogicError::NotClassic(_)))
+        ));
+    }
+
+    #[test]
+    fn rating_is_the_hardest_technique_plus_its_repeats() {
+        let solved = |techniques: &[Technique]| {
+            grade_explanation(&Explanation {
+                steps: techniques.iter().map(|&t| step(t)).collect(),
+                end: End::Solved(Board::empty(Shape::classic())),
+            })
+        };
+        use Technique::*;
+        let g = solved(&[HiddenSingle, XWing, NakedPair, XWing, NakedSingle]);
+        assert_eq!((g.level, g.hardest, g.steps), (Level::Hard, XWing, 5));
+        // Two steps of the hard level: one repeat.
+        assert!((g.rating - 3.81).abs() < 1e-4, "{}", g.rating);
+        // Many repeats never reach the next technique's difficulty.
+        let many = solved(&[XWing; 40]);
+        assert!(many.rating < difficulty(Swordfish));
+        assert!(many.rating > g.rating);
+        let stuck = grade_explanation(&Explanation {
+            steps: vec![step(ContradictionChain), step(NakedSingle)],
+            end: End::Stuck(crate::logic::Candidates::empty()),
+        });
+        assert_eq!((stuck.level, stuck.complete), (Level::Extreme, false));
+        assert_eq!(stuck.rating, UNFINISHED);
+    }
+
+    #[test]
+    fn levels_rise_with_difficulty() {
+        let mut previous = (Level::Easy, 0.0);
+        for t in Technique::ALL {
+            let now = (Level::of(t), difficulty(t));
+            assert!(now.0 >= previous.0 && now.1 > previous.1, "{t:?}");
+            previous = now;
+        }
+        assert_eq!(
+            Level::ALL.map(Level::name),
+            ["easy", "medium", "hard", "expert", "extreme"]
+        );
     }
 }

@@ -29,8 +29,10 @@
 //! [`next_step`] tries the techniques of [`Technique::ALL`] in that order
 //! and returns the first step found, so a step never uses a harder technique
 //! than the position needs. The order follows the usual difficulty ratings
-//! (Sudoku Explainer's, roughly): singles (full house, hidden, naked), locked
-//! candidates, subsets and fish by size, wings, simple colouring, unique
+//! (Sudoku Explainer's, roughly, but grouped so that each level of
+//! [`crate::grade::Level`] comes after the easier ones): singles (full house,
+//! hidden, naked), locked candidates, pairs and triples, X-Wing and
+//! Swordfish, wings, quads and Jellyfish, simple colouring, unique
 //! rectangles (only when the caller vouches for a unique solution, see
 //! [`Options::unique`]), and last the forcing chains: contradiction chains
 //! (assume a candidate and follow singles until something breaks), cell and
@@ -243,16 +245,16 @@ pub enum Technique {
     LockedClaiming,
     /// Two cells of a unit hold only the same two digits.
     NakedPair,
-    /// A digit has the same two places in two rows (or columns).
-    XWing,
     /// Two digits have the same two places in a unit.
     HiddenPair,
     /// Three cells of a unit hold only three digits between them.
     NakedTriple,
-    /// A digit's places in three rows (or columns) lie in three columns (rows).
-    Swordfish,
     /// Three digits have only three places between them in a unit.
     HiddenTriple,
+    /// A digit has the same two places in two rows (or columns).
+    XWing,
+    /// A digit's places in three rows (or columns) lie in three columns (rows).
+    Swordfish,
     /// A bivalue pivot and two bivalue pincers that see it.
     XyWing,
     /// A three-candidate pivot and two bivalue pincers that see it.
@@ -293,11 +295,11 @@ impl Technique {
         Technique::LockedPointing,
         Technique::LockedClaiming,
         Technique::NakedPair,
-        Technique::XWing,
         Technique::HiddenPair,
         Technique::NakedTriple,
-        Technique::Swordfish,
         Technique::HiddenTriple,
+        Technique::XWing,
+        Technique::Swordfish,
         Technique::XyWing,
         Technique::XyzWing,
         Technique::WWing,
@@ -805,11 +807,11 @@ pub(crate) fn basic_step(grid: &Candidates, options: &Options) -> Option<Step> {
         .or_else(|| intersections::pointing(grid))
         .or_else(|| intersections::claiming(grid))
         .or_else(|| subsets::naked(grid, 2))
-        .or_else(|| fish::find(grid, 2))
         .or_else(|| subsets::hidden(grid, 2))
         .or_else(|| subsets::naked(grid, 3))
-        .or_else(|| fish::find(grid, 3))
         .or_else(|| subsets::hidden(grid, 3))
+        .or_else(|| fish::find(grid, 2))
+        .or_else(|| fish::find(grid, 3))
         .or_else(|| wings::xy_wing(grid))
         .or_else(|| wings::xyz_wing(grid))
         .or_else(|| wings::w_wing(grid))
