@@ -13,6 +13,8 @@
 //!       --decide--> Decision (puzzle as a Board, repair, solver outcome)
 //!       --overlay--> the photo with the missing digits drawn in
 //! ```
+//!
+//! [`pdf`] renders PDF pages, one at a time, into the same pixels as `decode`.
 
 pub mod cells;
 pub mod classify;
@@ -21,6 +23,7 @@ pub mod decode;
 pub mod geometry;
 pub mod locate;
 pub mod overlay;
+pub mod pdf;
 pub mod pipeline;
 pub mod rectify;
 

@@ -1,0 +1,551 @@
+//! PDF pages in: open a book, count its pages, render one page at a time to
+//! pixels the pipeline reads, and parse `--pages 3-10,12`.
+//!
+//! Rendering uses `hayro` (pure Rust, Apache-2.0 OR MIT): vector books
+//! (digits as text) and scanned books (pages as embedded images) go through
+//! the same path, the page drawn as a viewer would show it.
+//!
+//! Memory: [`PdfDoc`] holds the file's bytes and its parsed page tree only;
+//! each [`PdfDoc::render_page`] call allocates that one page's pixels and
+//! its own render cache, and frees both when the caller drops the result.
+//! A batch that renders, reads and drops pages one after another therefore
+//! stays at one page's worth of pixels, however long the book.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hayro::hayro_interpret::InterpreterSettings;
+use hayro::hayro_syntax::{LoadPdfError, Pdf};
+use hayro::vello_cpu::color::palette::css::WHITE;
+use hayro::{PixmapSettings, RenderCache, RenderSettings};
+use image::{GrayImage, ImageFormat, RgbImage};
+
+use crate::decode::{rgb_to_gray, Decoded};
+
+/// PDF user-space units (points) per inch: a length of `p` points is
+/// `p * dpi / POINTS_PER_INCH` pixels.
+pub const POINTS_PER_INCH: f32 = 72.0;
+
+/// Render resolution used unless the caller asks for another.
+///
+/// The reader rectifies every grid to a 432 px square and reads it best when
+/// the grid arrives at roughly 300-600 px. Puzzle books print a 9x9 grid
+/// 2.5-3.5 inches wide when they fit four to six a page (the shared vector
+/// book: 228 pt = 3.2 in, 475 px at 150 dpi; the raster book: 215 pt, 448 px),
+/// and 2 inches when they fit eight (300 px). A full-page grid (7 in, 1050 px)
+/// is still far smaller than the 12 MP photos the locator handles. Higher
+/// resolutions only cost time: a Letter page at 150 dpi is 1275 x 1650
+/// (2.1 MP), at 300 dpi four times that.
+pub const DEFAULT_DPI: f32 = 150.0;
+
+/// Largest page render, in pixels (width * height). A page declaring a
+/// poster-sized media box is rendered at a lower resolution instead (see
+/// [`PdfDoc::effective_dpi`]), so one odd page cannot exhaust memory.
+/// 40 MP is an A3 page at 400 dpi: above anything a puzzle page needs.
+pub const MAX_RENDER_PIXELS: f64 = 40_000_000.0;
+
+/// The renderer's pixel buffers are indexed by `u16`: no side may exceed this.
+const MAX_SIDE_PX: f32 = u16::MAX as f32;
+
+/// Lowest and highest resolutions accepted from the caller: below 18 dpi a
+/// whole Letter page is under 200 px wide (no grid survives); above 1200 dpi
+/// the render is larger than any scan a book was made from.
+pub const DPI_RANGE: RangeInclusive<f32> = 18.0..=1200.0;
+
+/// Why a PDF, or one of its pages, could not be used. Every variant names
+/// the file, and the page (1-based) where one is concerned; each message is
+/// one line.
+#[derive(Debug, thiserror::Error)]
+pub enum PdfError {
+    /// The file could not be opened or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The PDF file.
+        path: PathBuf,
+        /// What the file system said.
+        source: std::io::Error,
+    },
+    /// The bytes are not a PDF this renderer can read (not a PDF, truncated
+    /// before its page tree, or damaged beyond repair).
+    #[error("{}: not a readable PDF (damaged, truncated or not a PDF file)", path.display())]
+    Invalid {
+        /// The PDF file.
+        path: PathBuf,
+    },
+    /// The PDF is encrypted and cannot be opened without a password, or
+    /// uses an encryption the renderer does not support.
+    #[error("{}: encrypted PDF ({reason}); save an unencrypted copy first", path.display())]
+    Encrypted {
+        /// The PDF file.
+        path: PathBuf,
+        /// The renderer's account of the problem.
+        reason: String,
+    },
+    /// The PDF parsed but has no pages.
+    #[error("{}: the PDF has no pages", path.display())]
+    NoPages {
+        /// The PDF file.
+        path: PathBuf,
+    },
+    /// A page number outside the document.
+    #[error("{}: no page {page} (the PDF has {count} pages)", path.display())]
+    NoSuchPage {
+        /// The PDF file.
+        path: PathBuf,
+        /// The page asked for, 1-based.
+        page: usize,
+        /// Pages in the document.
+        count: usize,
+    },
+    /// A render resolution outside [`DPI_RANGE`].
+    #[error("{}: page {page}: resolution {dpi} dpi is outside {}..={} dpi", path.display(), DPI_RANGE.start(), DPI_RANGE.end())]
+    BadDpi {
+        /// The PDF file.
+        path: PathBuf,
+        /// The page, 1-based.
+        page: usize,
+        /// The resolution asked for.
+        dpi: f32,
+    },
+    /// The renderer failed on this page (a malformed page the parser let
+    /// through). The other pages may still render.
+    #[error("{}: page {page}: cannot render: {reason}", path.display())]
+    Render {
+        /// The PDF file.
+        path: PathBuf,
+        /// The page, 1-based.
+        page: usize,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// An open PDF: its bytes and page tree, nothing rendered.
+pub struct PdfDoc {
+    path: PathBuf,
+    pdf: Pdf,
+}
+
+impl fmt::Debug for PdfDoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PdfDoc")
+            .field("path", &self.path)
+            .field("pages", &self.page_count())
+            .finish()
+    }
+}
+
+/// One rendered page.
+#[derive(Debug, Clone)]
+pub struct PageImage {
+    /// The page number, 1-based.
+    pub page: usize,
+    /// The resolution it was rendered at: a pixel coordinate `x` is
+    /// `x * 72 / dpi` PDF points from the page's top-left corner.
+    pub dpi: f32,
+    /// The pixels, as the photo pipeline takes them. `format` is
+    /// [`ImageFormat::Png`] (lossless pixels: `Decoded` has no PDF kind) and
+    /// `exif_orientation` is 1: the page's `/Rotate` is already applied.
+    pub image: Decoded,
+}
+
+impl PdfDoc {
+    /// Opens the PDF at `path` and parses its page tree (no page is rendered).
+    pub fn open(path: &Path) -> Result<PdfDoc, PdfError> {
+        let bytes = std::fs::read(path).map_err(|source| PdfError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        PdfDoc::from_bytes(bytes, path)
+    }
+
+    /// Parses a PDF already in memory; `path` is only used in messages.
+    pub fn from_bytes(bytes: Vec<u8>, path: &Path) -> Result<PdfDoc, PdfError> {
+        let path = path.to_path_buf();
+        let loaded = guarded(|| Pdf::new(Arc::new(bytes)));
+        let pdf = match loaded {
+            Ok(Ok(pdf)) => pdf,
+            Ok(Err(LoadPdfError::Decryption(e))) => {
+                return Err(PdfError::Encrypted {
+                    path,
+                    reason: format!("{e:?}"),
+                })
+            }
+            Ok(Err(LoadPdfError::Invalid)) | Err(_) => return Err(PdfError::Invalid { path }),
+        };
+        if pdf.pages().is_empty() {
+            return Err(PdfError::NoPages { path });
+        }
+        Ok(PdfDoc { path, pdf })
+    }
+
+    /// The file this document was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of pages.
+    pub fn page_count(&self) -> usize {
+        self.pdf.pages().len()
+    }
+
+    /// Width and height of page `page` (1-based) in PDF points, as it is
+    /// displayed (crop box, `/Rotate` applied).
+    pub fn page_size_pt(&self, page: usize) -> Result<(f32, f32), PdfError> {
+        let index = self.index(page)?;
+        Ok(self.pdf.pages()[index].render_dimensions())
+    }
+
+    /// The resolution [`render_page`](Self::render_page) will use for
+    /// `page` when asked for `dpi`: `dpi` itself, or less when the page is
+    /// so large that the render would pass [`MAX_RENDER_PIXELS`] or the
+    /// renderer's side limit.
+    pub fn effective_dpi(&self, page: usize, dpi: f32) -> Result<f32, PdfError> {
+        if !DPI_RANGE.contains(&dpi) {
+            return Err(PdfError::BadDpi {
+                path: self.path.clone(),
+                page,
+                dpi,
+            });
+        }
+        let (w, h) = self.page_size_pt(page)?;
+        let (w_in, h_in) = (w / POINTS_PER_INCH, h / POINTS_PER_INCH);
+        let by_area = (MAX_RENDER_PIXELS / f64::from(w_in * h_in)).sqrt() as f32;
+        let by_side = MAX_SIDE_PX / w_in.max(h_in);
+        Ok(dpi.min(by_area).min(by_side))
+    }
+
+    /// Renders page `page` (1-based) at `dpi` (lowered for oversized pages,
+    /// see [`effective_dpi`](Self::effective_dpi)) on a white background.
+    ///
+    /// Only this page is rendered; nothing is kept after the call.
+    pub fn render_page(&self, page: usize, dpi: f32) -> Result<PageImage, PdfError> {
+        let index = self.index(page)?;
+        let dpi = self.effective_dpi(page, dpi)?;
+        let scale = dpi / POINTS_PER_INCH;
+        let pdf_page = &self.pdf.pages()[index];
+        // One cache per page: sharing it across a book would keep every
+        // font and image the book ever used alive until the end.
+        let rendered = guarded(|| {
+            let cache = RenderCache::new();
+            hayro::render(
+                pdf_page,
+                &cache,
+                &InterpreterSettings::default(),
+                &RenderSettings::default(),
+                &PixmapSettings {
+                    x_scale: scale,
+                    y_scale: scale,
+                    bg_color: WHITE,
+                },
+            )
+        })
+        .map_err(|reason| PdfError::Render {
+            path: self.path.clone(),
+            page,
+            reason,
+        })?;
+        let (width, height) = (u32::from(rendered.width()), u32::from(rendered.height()));
+        if width == 0 || height == 0 {
+            return Err(PdfError::Render {
+                path: self.path.clone(),
+                page,
+                reason: "the page has no area".to_string(),
+            });
+        }
+        let rgb =
+            flatten_on_white(rendered.data_as_u8_slice(), width, height).ok_or_else(|| {
+                PdfError::Render {
+                    path: self.path.clone(),
+                    page,
+                    reason: "the renderer returned a short pixel buffer".to_string(),
+                }
+            })?;
+        let gray: GrayImage = rgb_to_gray(&rgb);
+        Ok(PageImage {
+            page,
+            dpi,
+            image: Decoded {
+                rgb,
+                gray,
+                exif_orientation: 1,
+                format: ImageFormat::Png,
+            },
+        })
+    }
+
+    /// The 0-based index of 1-based `page`, or the error naming it.
+    fn index(&self, page: usize) -> Result<usize, PdfError> {
+        let count = self.page_count();
+        if page == 0 || page > count {
+            return Err(PdfError::NoSuchPage {
+                path: self.path.clone(),
+                page,
+                count,
+            });
+        }
+        Ok(page - 1)
+    }
+}
+
+/// Runs third-party parsing or rendering code and turns a panic into an
+/// error message: a damaged PDF must cost one page (or one file), never the
+/// whole batch.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "renderer panicked".to_string())
+    })
+}
+
+/// Premultiplied RGBA to RGB over white. The pixmap is cleared to white
+/// before drawing, so every pixel is opaque in practice; compositing anyway
+/// keeps a transparent pixel from turning black.
+fn flatten_on_white(rgba: &[u8], width: u32, height: u32) -> Option<RgbImage> {
+    let n = width as usize * height as usize;
+    if rgba.len() < n * 4 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n * 3);
+    for p in rgba[..n * 4].chunks_exact(4) {
+        let clear = 255 - p[3];
+        out.extend([
+            p[0].saturating_add(clear),
+            p[1].saturating_add(clear),
+            p[2].saturating_add(clear),
+        ]);
+    }
+    RgbImage::from_raw(width, height, out)
+}
+
+/// A selection of pages, 1-based, ascending, each page once: what
+/// `--pages 3-10,12` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageRange {
+    /// Disjoint, non-adjacent, ascending runs.
+    runs: Vec<RangeInclusive<usize>>,
+}
+
+/// Why a `--pages` selection was refused. Messages quote the part at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PageRangeError {
+    /// Nothing, or only commas.
+    #[error("no pages given: use e.g. 3-10,12")]
+    Empty,
+    /// A part that is not `N`, `N-M`, `N-` or `-M`.
+    #[error("{part:?} is not a page or a range: use e.g. 3-10,12")]
+    Syntax {
+        /// The part at fault.
+        part: String,
+    },
+    /// Page 0 (pages are numbered from 1).
+    #[error("{part:?}: pages are numbered from 1")]
+    Zero {
+        /// The part at fault.
+        part: String,
+    },
+    /// A range that ends before it starts.
+    #[error("{part:?}: the range ends before it starts")]
+    Reversed {
+        /// The part at fault.
+        part: String,
+    },
+    /// A page beyond the document's last.
+    #[error("{part:?}: the PDF has {count} pages")]
+    PastEnd {
+        /// The part at fault.
+        part: String,
+        /// Pages in the document.
+        count: usize,
+    },
+}
+
+impl PageRange {
+    /// Every page of a document of `count` pages.
+    pub fn all(count: usize) -> PageRange {
+        PageRange {
+            runs: if count == 0 { vec![] } else { vec![1..=count] },
+        }
+    }
+
+    /// Parses a comma-separated list of pages and ranges against a document
+    /// of `page_count` pages: `12`, `3-10`, `7-` (to the last page), `-5`
+    /// (from the first). Spaces around parts are allowed. Overlaps are
+    /// merged and the result is in page order.
+    pub fn parse(text: &str, page_count: usize) -> Result<PageRange, PageRangeError> {
+        let mut runs = Vec::new();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            runs.push(parse_part(part, page_count)?);
+        }
+        if runs.is_empty() {
+            return Err(PageRangeError::Empty);
+        }
+        runs.sort_by_key(|r| *r.start());
+        let mut merged: Vec<RangeInclusive<usize>> = Vec::with_capacity(runs.len());
+        for run in runs {
+            match merged.last_mut() {
+                Some(last) if *run.start() <= last.end() + 1 => {
+                    *last = *last.start()..=(*last.end()).max(*run.end());
+                }
+                _ => merged.push(run),
+            }
+        }
+        Ok(PageRange { runs: merged })
+    }
+
+    /// The pages, 1-based, ascending.
+    pub fn pages(&self) -> impl Iterator<Item = usize> + '_ {
+        self.runs.iter().flat_map(|r| r.clone())
+    }
+
+    /// How many pages are selected.
+    pub fn len(&self) -> usize {
+        self.runs.iter().map(|r| r.end() - r.start() + 1).sum()
+    }
+
+    /// True when no page is selected (only [`PageRange::all`] of an empty
+    /// document).
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// Whether `page` (1-based) is selected.
+    pub fn contains(&self, page: usize) -> bool {
+        self.runs.iter().any(|r| r.contains(&page))
+    }
+}
+
+/// One part of a `--pages` list.
+fn parse_part(part: &str, count: usize) -> Result<RangeInclusive<usize>, PageRangeError> {
+    let number = |s: &str| -> Result<usize, PageRangeError> {
+        let s = s.trim();
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(PageRangeError::Syntax {
+                part: part.to_string(),
+            });
+        }
+        // All digits but too long for usize: certainly past the end.
+        let n = s.parse::<usize>().unwrap_or(usize::MAX);
+        if n == 0 {
+            return Err(PageRangeError::Zero {
+                part: part.to_string(),
+            });
+        }
+        Ok(n)
+    };
+    let (start, end) = match part.split_once('-') {
+        None => {
+            let n = number(part)?;
+            (n, n)
+        }
+        Some((a, b)) => {
+            let start = if a.trim().is_empty() { 1 } else { number(a)? };
+            let end = if b.trim().is_empty() {
+                if a.trim().is_empty() {
+                    return Err(PageRangeError::Syntax {
+                        part: part.to_string(),
+                    });
+                }
+                count.max(start)
+            } else {
+                number(b)?
+            };
+            (start, end)
+        }
+    };
+    if end < start {
+        return Err(PageRangeError::Reversed {
+            part: part.to_string(),
+        });
+    }
+    if end > count {
+        return Err(PageRangeError::PastEnd {
+            part: part.to_string(),
+            count,
+        });
+    }
+    Ok(start..=end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pages(text: &str, count: usize) -> Vec<usize> {
+        PageRange::parse(text, count)
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .pages()
+            .collect()
+    }
+
+    #[test]
+    fn page_lists_parse_merge_and_sort() {
+        assert_eq!(pages("3-5,12", 20), [3, 4, 5, 12]);
+        assert_eq!(pages(" 12 , 3-5 ", 20), [3, 4, 5, 12]);
+        assert_eq!(pages("4-6,5-8,9", 20), [4, 5, 6, 7, 8, 9]);
+        assert_eq!(pages("18-", 20), [18, 19, 20]);
+        assert_eq!(pages("-2", 20), [1, 2]);
+        assert_eq!(pages("7,7,7", 20), [7]);
+        let r = PageRange::parse("1-3,10", 10).unwrap();
+        assert_eq!(r.len(), 4);
+        assert!(r.contains(10) && !r.contains(4));
+        assert_eq!(PageRange::all(3).pages().collect::<Vec<_>>(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn bad_page_lists_say_which_part() {
+        use PageRangeError as E;
+        let err = |t: &str| PageRange::parse(t, 10).unwrap_err();
+        assert_eq!(err(""), E::Empty);
+        assert_eq!(err(" , "), E::Empty);
+        assert!(matches!(err("3-x"), E::Syntax { part } if part == "3-x"));
+        assert!(matches!(err("-"), E::Syntax { .. }));
+        assert!(matches!(err("1-2-3"), E::Syntax { .. }));
+        assert!(matches!(err("+3"), E::Syntax { .. }));
+        assert!(matches!(err("0-4"), E::Zero { .. }));
+        assert!(matches!(err("8-3"), E::Reversed { .. }));
+        assert!(matches!(err("9-11"), E::PastEnd { count: 10, .. }));
+        assert!(matches!(err("99999999999999999999999"), E::PastEnd { .. }));
+        assert_eq!(err("12").to_string(), "\"12\": the PDF has 10 pages");
+    }
+
+    #[test]
+    fn flattening_composites_on_white() {
+        // An opaque red pixel, then a fully transparent one.
+        let rgb = flatten_on_white(&[255, 0, 0, 255, 0, 0, 0, 0], 2, 1).unwrap();
+        assert_eq!(rgb.as_raw(), &[255, 0, 0, 255, 255, 255]);
+        assert!(flatten_on_white(&[0; 4], 2, 1).is_none());
+    }
+
+    #[test]
+    fn garbage_and_empty_files_are_one_line_errors() {
+        let name = Path::new("book.pdf");
+        for bytes in [
+            Vec::new(),
+            b"hello, not a PDF".to_vec(),
+            b"%PDF-1.7\n".to_vec(),
+            b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n%%EOF".to_vec(),
+            (0..4096u32)
+                .map(|i| (i * 2_654_435_761 >> 24) as u8)
+                .collect(),
+        ] {
+            let err = PdfDoc::from_bytes(bytes, name).unwrap_err();
+            let msg = err.to_string();
+            assert!(msg.starts_with("book.pdf: "), "{msg}");
+            assert!(!msg.contains('\n'), "{msg}");
+        }
+    }
+
+    #[test]
+    fn missing_file_names_the_path() {
+        let err = PdfDoc::open(Path::new("/no/such/book.pdf")).unwrap_err();
+        assert!(matches!(err, PdfError::Io { .. }));
+        assert!(err.to_string().starts_with("/no/such/book.pdf: "), "{err}");
+    }
+}
