@@ -537,12 +537,27 @@ impl Step {
                     unit_list(&self.units[..half])
                 )
             }
-            Technique::XyWing | Technique::XyzWing => format!(
-                "{label} with pivot {} and pincers {}, {} {removes}",
+            Technique::XyWing => format!(
+                "{label} with pivot {} ({x}, {y}) and pincers {} ({x}, {z}), {} ({y}, {z}) {removes}",
                 cell(0),
                 cell(1),
-                cell(2)
+                cell(2),
+                x = digit(0),
+                y = digit(1),
+                z = digit(2)
             ),
+            Technique::XyzWing => {
+                let mut pivot = self.digits.clone();
+                pivot.sort_unstable();
+                format!(
+                    "{label} with pivot {} ({}) and pincers {}, {}: one of them is {}, so it {removes}",
+                    cell(0),
+                    digit_list(&pivot),
+                    cell(1),
+                    cell(2),
+                    digit(2)
+                )
+            }
             Technique::WWing => format!(
                 "{label}: {} and {} (both {} and {}) are linked by the strong link on {} in {} ({}, {}), so it {removes}",
                 cell(0),

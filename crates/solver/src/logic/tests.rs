@@ -231,7 +231,7 @@ fn wings() {
     assert_eq!(removed(&step), each(7, &[1, 2, 21, 22, 23]));
     assert_eq!(
         step.describe(),
-        "XY-Wing with pivot r1c1 and pincers r1c5, r3c1 removes 7 from r1c2, r1c3, r3c4, r3c5, r3c6"
+        "XY-Wing with pivot r1c1 (2, 5) and pincers r1c5 (2, 7), r3c1 (5, 7) removes 7 from r1c2, r1c3, r3c4, r3c5, r3c6"
     );
 
     let mut grid = Candidates::empty();
@@ -241,6 +241,10 @@ fn wings() {
     let step = wings::xyz_wing(&grid).unwrap();
     assert_eq!(step.technique, Technique::XyzWing);
     assert_eq!(removed(&step), each(3, &[1, 2]));
+    assert_eq!(
+        step.describe(),
+        "XYZ-Wing with pivot r1c1 (1, 2, 3) and pincers r1c5, r3c1: one of them is 3, so it removes 3 from r1c2, r1c3"
+    );
 
     let mut grid = Candidates::empty();
     set(&mut grid, 0, &[3, 8]);
