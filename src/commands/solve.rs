@@ -2,7 +2,15 @@
 //!
 //! Puzzles stream through in chunks: each chunk is solved (in parallel with
 //! `--jobs N`) and its answers are written in input order before the next
-//! chunk is read, so memory stays constant however long the input is.
+//! chunk is read, so memory stays constant however long the input is (lines
+//! are bounded by [`MAX_LINE_BYTES`](snap_solver::MAX_LINE_BYTES)). `--all`
+//! goes one puzzle at a time and prints each solution as it is found, and
+//! `--format sicily` answers each puzzle as soon as it is read.
+//!
+//! Bad input never stops the run: a line that is not a puzzle, not UTF-8 or
+//! too long prints `invalid: line N...` in its place and the rest is solved;
+//! the exit code is then 2. Only a failure to read the input at all (an I/O
+//! error) ends it, after the answers to everything read before it.
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -10,7 +18,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use snap_solver::{
     digit_char, for_each_solution, solve, Board, Clash, Entry, Outcome, ParseError, PuzzleReader,
-    Shape, DEFAULT_LIMIT,
+    SicilyReader, DEFAULT_LIMIT,
 };
 use snap_vision::pipeline::Timings;
 
@@ -83,20 +91,29 @@ pub fn run(
     opts: &Options,
     jobs: usize,
 ) -> std::io::Result<ExitCode> {
+    let mut reader = PuzzleReader::new(input, opts.shape);
+    if opts.mode == Mode::All {
+        return run_all(&mut reader, out, opts);
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs.max(1))
         .build()
         .map_err(std::io::Error::other)?;
-    let mut reader = PuzzleReader::new(input, opts.shape);
     let mut code = ExitCode::Success;
     let mut chunk: Vec<Entry> = Vec::with_capacity(CHUNK);
-    let mut first_answer = true;
     loop {
         chunk.clear();
+        let mut read_error = None;
         for entry in reader.by_ref().take(CHUNK) {
-            chunk.push(entry?);
+            match entry {
+                Ok(e) => chunk.push(e),
+                Err(e) => {
+                    read_error = Some(e);
+                    break;
+                }
+            }
         }
-        if chunk.is_empty() {
+        if chunk.is_empty() && read_error.is_none() {
             break;
         }
         let answers: Vec<(String, ExitCode)> = if jobs > 1 {
@@ -105,54 +122,95 @@ pub fn run(
             chunk.iter().map(|e| answer(e, opts)).collect()
         };
         for (text, c) in answers {
-            // `--all` prints blocks of solutions; a blank line parts them.
-            if opts.mode == Mode::All && !first_answer {
-                out.write_all(b"\n")?;
-            }
-            first_answer = false;
             out.write_all(text.as_bytes())?;
             code = code.merge(c);
+        }
+        // What was read before the failure is answered first.
+        if let Some(e) = read_error {
+            out.flush()?;
+            return Err(e);
         }
     }
     out.flush()?;
     Ok(code)
 }
 
-/// A solved puzzle in printable form: the count and the solutions found.
-struct Solved {
-    count: usize,
-    solutions: Vec<String>,
+/// `--all`: one puzzle at a time, each solution written as soon as it is
+/// found (never kept), a blank line between puzzles. `--jobs` does not
+/// apply: the order of solutions is the search's.
+fn run_all<R: BufRead>(
+    reader: &mut PuzzleReader<R>,
+    out: &mut dyn Write,
+    opts: &Options,
+) -> std::io::Result<ExitCode> {
+    let mut code = ExitCode::Success;
+    let mut first = true;
+    for entry in reader {
+        let entry = entry?;
+        if !first {
+            out.write_all(b"\n")?;
+        }
+        first = false;
+        let puzzle = match &entry.puzzle {
+            Ok(p) => p,
+            Err(e) => {
+                out.write_all(format_error(e, entry.line, opts).as_bytes())?;
+                code = code.merge(Status::Error.exit_code());
+                continue;
+            }
+        };
+        // The search cannot be stopped from inside; after a failed write
+        // it runs on to the limit without writing, and the error is returned.
+        let mut write_error = None;
+        let found = for_each_solution(puzzle, opts.limit, &mut |b| {
+            if write_error.is_none() {
+                let mut line = b.to_line();
+                line.push('\n');
+                write_error = out.write_all(line.as_bytes()).err();
+            }
+        });
+        if let Some(e) = write_error {
+            return Err(e);
+        }
+        let status = match found {
+            Err(clash) => {
+                writeln!(out, "no solution ({clash})")?;
+                Status::NoSolution
+            }
+            Ok(0) => {
+                writeln!(out, "no solution")?;
+                Status::NoSolution
+            }
+            Ok(n) => Status::from_count(n),
+        };
+        code = code.merge(status.exit_code());
+    }
+    out.flush()?;
+    Ok(code)
 }
 
-/// Solves one puzzle, keeping up to `keep` solutions as lines.
-fn solve_puzzle(puzzle: &Board, limit: usize, keep: usize) -> Result<Solved, Clash> {
-    let mut solutions = Vec::new();
-    let count = if keep <= 1 {
-        let outcome = solve(puzzle, limit)?;
-        solutions.extend(outcome.first().map(Board::to_line));
-        outcome.count()
-    } else {
-        for_each_solution(puzzle, limit, &mut |b| {
-            if solutions.len() < keep {
-                solutions.push(b.to_line());
-            }
-        })?
-    };
-    Ok(Solved { count, solutions })
+/// A solved puzzle in printable form: the count and the first solution.
+struct Solved {
+    count: usize,
+    solution: Option<String>,
+}
+
+/// Solves one puzzle, counting up to `limit` solutions.
+fn solve_puzzle(puzzle: &Board, limit: usize) -> Result<Solved, Clash> {
+    let outcome = solve(puzzle, limit)?;
+    Ok(Solved {
+        count: outcome.count(),
+        solution: outcome.first().map(Board::to_line),
+    })
 }
 
 /// The printed answer for one entry, and its exit code.
 fn answer(entry: &Entry, opts: &Options) -> (String, ExitCode) {
     let start = Instant::now();
-    let keep = if opts.mode == Mode::All {
-        opts.limit
-    } else {
-        1
-    };
     let result = entry
         .puzzle
         .as_ref()
-        .map(|p| (p, solve_puzzle(p, opts.limit, keep)));
+        .map(|p| (p, solve_puzzle(p, opts.limit)));
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let (status, text) = match &result {
         Err(e) => (Status::Error, format_error(e, entry.line, opts)),
@@ -192,9 +250,7 @@ fn puzzle_report(
         shape: Some(puzzle.shape.name()),
         status: Status::from_count(count),
         givens: Some(puzzle.to_line()),
-        solution: s
-            .filter(|s| s.count == 1)
-            .and_then(|s| s.solutions.first().cloned()),
+        solution: s.filter(|s| s.count == 1).and_then(|s| s.solution.clone()),
         solutions: count,
         confidence: Some(1.0),
         error,
@@ -218,9 +274,7 @@ fn format_solved(puzzle: &Board, s: &Solved, line: usize, opts: &Options, ms: f6
     match opts.mode {
         Mode::Json => puzzle_report(puzzle, line, opts, Some(s), None, ms).to_json_line(),
         Mode::Count => format!("{} {}\n", s.count, puzzle.to_line()),
-        Mode::All if s.count == 0 => "no solution\n".to_string(),
-        Mode::All => s.solutions.iter().map(|l| format!("{l}\n")).collect(),
-        Mode::Solution => match (s.count, s.solutions.first()) {
+        Mode::Solution | Mode::All => match (s.count, &s.solution) {
             (1, Some(sol)) => format!("{sol}\n"),
             (0, _) | (_, None) => "no solution\n".to_string(),
             (n, _) => format!("multiple solutions ({n})\n"),
@@ -228,43 +282,37 @@ fn format_solved(puzzle: &Board, s: &Solved, line: usize, opts: &Options, ms: f6
     }
 }
 
-/// `--format sicily`: reads the whole input (a count line, then 9 lines of 9
-/// per puzzle, `_` for empty) and answers in the judge's exact words.
-pub fn run_sicily(mut input: impl BufRead, out: &mut dyn Write) -> std::io::Result<ExitCode> {
-    let mut text = String::new();
-    input.read_to_string(&mut text)?;
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (count_line, header) = lines.next().unwrap_or((0, ""));
-    let expected: usize = header.trim().parse().map_err(|_| {
-        invalid_data(format!(
-            "line {}: expected the number of puzzles, found {:?}",
-            count_line + 1,
-            header.trim()
-        ))
-    })?;
-    let rows: Vec<(usize, &str)> = lines.collect();
-    if rows.len() < expected * 9 {
-        return Err(invalid_data(format!(
-            "{expected} puzzles announced but only {} lines of rows follow (9 per puzzle)",
-            rows.len()
-        )));
-    }
+/// `--format sicily`: a count line, then 9 lines of 9 per puzzle (`_` for
+/// empty), answered in the judge's exact words, each puzzle as soon as it
+/// is read. A puzzle that cannot be read is answered `Puzzle N is invalid:
+/// line L, column C: reason` (exit code 2) and the others are still solved.
+pub fn run_sicily(input: impl BufRead, out: &mut dyn Write) -> std::io::Result<ExitCode> {
     let mut code = ExitCode::Success;
-    for (n, block) in rows.chunks(9).take(expected).enumerate() {
-        let cells: String = block.iter().map(|(_, l)| l.trim()).collect();
-        let grid = Board::parse(&cells, Shape::classic()).map_err(|mut e| {
-            let index = e.column.saturating_sub(1);
-            e.line = block.get(index / 9).map_or(0, |(i, _)| i + 1);
-            e.column = index % 9 + 1;
-            invalid_data(e.to_string())
-        })?;
-        if n > 0 {
+    let mut number = 0;
+    for entry in SicilyReader::new(input) {
+        let entry = entry?;
+        let grid = match entry.puzzle {
+            Ok(grid) => grid,
+            // The header and a missing tail are about the input, not a puzzle.
+            Err(e) if entry.line == 0 => {
+                writeln!(out, "invalid: {e}")?;
+                code = code.merge(Status::Error.exit_code());
+                continue;
+            }
+            Err(e) => {
+                number += 1;
+                if number > 1 {
+                    out.write_all(b"\n")?;
+                }
+                writeln!(out, "Puzzle {number} is invalid: {e}")?;
+                code = code.merge(Status::Error.exit_code());
+                continue;
+            }
+        };
+        number += 1;
+        if number > 1 {
             out.write_all(b"\n")?;
         }
-        let number = n + 1;
         let outcome = solve(&grid, SICILY_LIMIT).unwrap_or(Outcome::NoSolution);
         match &outcome {
             Outcome::NoSolution => writeln!(out, "Puzzle {number} has no solution")?,
@@ -286,10 +334,6 @@ pub fn run_sicily(mut input: impl BufRead, out: &mut dyn Write) -> std::io::Resu
     }
     out.flush()?;
     Ok(code)
-}
-
-fn invalid_data(message: String) -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidData, message)
 }
 
 /// Runs `solve` as the command line asked: the chosen format over the input.
