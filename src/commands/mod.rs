@@ -120,6 +120,12 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode, Error> {
 /// The photo reader the options ask for: the embedded model or `--model`,
 /// loaded once for the whole run.
 fn reader(args: &ReaderArgs) -> Result<Reader, Error> {
+    if let Some(dir) = args.debug_dir.as_deref().filter(|d| d.exists() && !d.is_dir()) {
+        return Err(Error::Usage(format!(
+            "--debug-dir {}: not a folder",
+            dir.display()
+        )));
+    }
     Ok(Reader::new(
         args.model.as_deref(),
         args.debug_dir.as_deref(),

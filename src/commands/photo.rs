@@ -28,37 +28,11 @@ use snap_vision::rectify::GRID_PX;
 const CELLS: usize = 81;
 
 /// File name endings taken from a folder.
-const IMAGE_EXTENSIONS: [&str; 7] = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"];
+const IMAGE_EXTENSIONS: [&str; 8] = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "gif"];
 
 /// Parses `--set` values: `r3c4=7` sets a digit, `r5c1=.` (or `0`) empties a cell.
 pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, Error> {
-    values
-        .iter()
-        .map(|v| parse_override(v).map_err(Error::Usage))
-        .collect()
-}
-
-fn parse_override(text: &str) -> Result<(usize, u8), String> {
-    let bad =
-        || format!("--set {text:?}: expected rRcC=D, e.g. r3c4=7 or r5c1=. (rows and columns 1-9)");
-    let lower = text.trim().to_ascii_lowercase();
-    let (cell, value) = lower.split_once('=').ok_or_else(bad)?;
-    let (r, c) = cell
-        .strip_prefix('r')
-        .and_then(|rc| rc.split_once('c'))
-        .ok_or_else(bad)?;
-    let (r, c): (usize, usize) = (r.parse().map_err(|_| bad())?, c.parse().map_err(|_| bad())?);
-    if !(1..=9).contains(&r) || !(1..=9).contains(&c) {
-        return Err(bad());
-    }
-    let value = match value {
-        "." | "0" | "_" => 0,
-        v => match v.parse::<u8>() {
-            Ok(d @ 1..=9) => d,
-            _ => return Err(bad()),
-        },
-    };
-    Ok(((r - 1) * 9 + (c - 1), value))
+    snap_solver::overrides::parse_overrides(values).map_err(Error::Usage)
 }
 
 /// The photos named on the command line, folders expanded to the images in
@@ -130,6 +104,19 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             )));
         }
     }
+    if !args.no_image {
+        // Every output is known before any work starts: a bad name, or two
+        // photos that would write one file, stop the run here.
+        let pairs: Vec<(PathBuf, PathBuf)> = photos
+            .iter()
+            .map(|p| (p.clone(), output_path(p, args)))
+            .collect();
+        for (_, out) in &pairs {
+            output::ImageKind::for_output(out).map_err(Error::Usage)?;
+        }
+        output::check_distinct_outputs(&pairs).map_err(Error::Usage)?;
+    }
+    output::install_interrupt_handler();
     let reader = super::reader(&args.reader)?;
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let bar = progress_bar(photos.len());
@@ -196,7 +183,8 @@ fn output_path(photo: &Path, args: &PhotoArgs) -> PathBuf {
     let stem = photo
         .file_stem()
         .map_or_else(|| "photo".into(), |s| s.to_string_lossy().into_owned());
-    let name = format!("{stem}.solved.png");
+    let kind = output::ImageKind::for_input(photo);
+    let name = format!("{stem}.solved.{}", kind.extension());
     match &args.out_dir {
         Some(dir) => dir.join(name),
         None => PathBuf::from(name),
@@ -212,7 +200,7 @@ fn process(
     color: bool,
 ) -> Outcome {
     let name = path.display().to_string();
-    let reading = match reader.read_file(path) {
+    let reading = match output::unless_interrupted(|| reader.read_file(path)) {
         Ok(r) => r,
         Err(ReadError::NoGrid) => {
             let text = format!("{name}: no Sudoku grid found\n");
@@ -240,7 +228,7 @@ fn process(
         let start = Instant::now();
         let image = draw_answer(&solved, solution);
         let t = solved.reading.timings.lap("overlay", start);
-        written = Some(encode_png(&image).and_then(|bytes| {
+        written = Some(encode_answer(&image, &out).and_then(|bytes| {
             let r = output::write_atomic(&out, &bytes, args.force, inputs);
             solved.reading.timings.lap("encode", t);
             r.map(|_| out.clone())
@@ -280,15 +268,11 @@ fn draw_answer(solved: &Solved, solution: &Board) -> RgbImage {
     image
 }
 
-fn encode_png(image: &RgbImage) -> Result<Vec<u8>, WriteError> {
-    let mut bytes = Vec::new();
-    image
-        .write_to(
-            &mut std::io::Cursor::new(&mut bytes),
-            image::ImageFormat::Png,
-        )
-        .map_err(|e| WriteError::Io(PathBuf::from("(png)"), std::io::Error::other(e)))?;
-    Ok(bytes)
+/// The answer image encoded as its output's extension says (every output
+/// name was checked before the batch; PNG if one somehow was not).
+fn encode_answer(image: &RgbImage, out: &Path) -> Result<Vec<u8>, WriteError> {
+    let kind = output::ImageKind::for_output(out).unwrap_or(output::ImageKind::Png);
+    output::encode_image(image, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e))
 }
 
 /// The hint shown when a photo could not be solved.
