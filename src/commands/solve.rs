@@ -18,7 +18,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use snap_solver::{
     digit_char, for_each_solution, solve, Board, Clash, Entry, Outcome, ParseError, PuzzleReader,
-    SicilyReader, DEFAULT_LIMIT,
+    Shape, SicilyReader, DEFAULT_LIMIT,
 };
 use snap_vision::pipeline::Timings;
 
