@@ -227,8 +227,9 @@ struct LiveTemp {
 impl LiveTemp {
     /// A new, uniquely named `.NAME.XXXXXX.tmp` in `dir`.
     fn new(dir: &Path, name: &str) -> std::io::Result<LiveTemp> {
+        let prefix = format!(".{name}.");
         let mut builder = tempfile::Builder::new();
-        builder.prefix(&format!(".{name}.")).suffix(".tmp");
+        builder.prefix(&prefix).suffix(".tmp");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
