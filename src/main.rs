@@ -1,6 +1,7 @@
 //! The `sudoku-snap` binary: parse arguments, run the command, exit with its
 //! code. Every message and exit code comes from `commands::run`.
 
+mod book;
 mod cli;
 mod commands;
 mod error;
