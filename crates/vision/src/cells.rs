@@ -1,5 +1,5 @@
 //! Cutting the rectified grid into 81 normalised 28x28 tiles (the digit
-//! classifier's input) and measuring how much ink each cell holds.
+//! classifier's input).
 //!
 //! Tile spec (the classifier is trained on exactly this):
 //! for cell (r, c) take its 48x48 box in the rectified grid (the box between
@@ -12,13 +12,10 @@
 
 use std::path::Path;
 
-use image::{GrayImage, Luma, Rgb, RgbImage};
+use image::{GrayImage, Luma};
 
-use crate::geometry::Quad;
-use crate::rectify::{bilinear, GRID_PX};
-
-/// Side of one cell in the rectified grid.
-pub const CELL_PX: usize = 48;
+pub use crate::geometry::CELL_PX;
+use crate::geometry::{bilinear, GRID_PX};
 /// Side of a classifier tile.
 pub const TILE: usize = 28;
 /// Pixels cut from each side of a cell box before normalising (drops the
@@ -48,16 +45,6 @@ impl Default for Tile {
             pixels: [0.0; TILE * TILE],
         }
     }
-}
-
-/// Per-cell ink measures, cheap hints for "empty or not".
-#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
-pub struct CellInk {
-    /// `hi - bg` before clamping: how much darker the darkest 2 % are than
-    /// the cell's background (0..1). Empty cells sit near 0.05.
-    pub contrast: f32,
-    /// Fraction of the 40x40 centre with normalised ink above 0.5.
-    pub ink: f32,
 }
 
 /// Positions of the grid lines in the rectified image, per band.
@@ -110,14 +97,12 @@ impl GridLines {
     }
 }
 
-/// The 81 tiles of a grid with their ink measures.
+/// The 81 tiles of a grid and the lines they were cut along.
 #[derive(Debug, Clone)]
 pub struct Cells {
     /// Row-major (cell index = 9 * r + c). Boxed: 254 KB is too much for
     /// small thread stacks.
     pub tiles: Box<[Tile; 81]>,
-    /// Ink measures, same order.
-    pub ink: [CellInk; 81],
     /// The grid lines the boxes were cut along.
     pub lines: GridLines,
 }
@@ -146,7 +131,6 @@ pub fn extract_cells(rect: &GrayImage) -> Cells {
 /// [`extract_cells`] with given grid lines (e.g. [`GridLines::perfect`]).
 pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
     let mut tiles = blank_tiles();
-    let mut ink = [CellInk::default(); 81];
     let exact = rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX;
     let sx = rect.width() as f32 / GRID_PX as f32;
     let sy = rect.height() as f32 / GRID_PX as f32;
@@ -182,21 +166,18 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
                     }
                 }
             }
-            let (tile, m) = normalise_cell(&v);
-            tiles[r * 9 + c] = tile;
-            ink[r * 9 + c] = m;
+            tiles[r * 9 + c] = normalise_cell(&v);
         }
     }
     Cells {
         tiles,
-        ink,
         lines: *lines,
     }
 }
 
 /// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
-/// row-major) into a 28x28 tile, plus its ink measures.
-pub fn normalise_cell(v: &[f32; INNER * INNER]) -> (Tile, CellInk) {
+/// row-major) into a 28x28 tile.
+pub fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
     // Order statistics by selection (same values as a full sort, 3x faster).
     let mut sorted = *v;
     let n = sorted.len();
@@ -206,26 +187,14 @@ pub fn normalise_cell(v: &[f32; INNER * INNER]) -> (Tile, CellInk) {
         .1;
     let lower_mid = sorted[..n / 2].iter().copied().fold(f32::MIN, f32::max);
     let bg = 0.5 * (lower_mid + upper_mid);
-    let raw_contrast = hi - bg;
-    let contrast = raw_contrast.max(0.25);
+    let contrast = (hi - bg).max(0.25);
     let mut w = [0.0f32; INNER * INNER];
-    let mut inked = 0usize;
     for (o, &x) in w.iter_mut().zip(v.iter()) {
         *o = ((x - bg) / contrast).clamp(0.0, 1.0);
-        if *o > 0.5 {
-            inked += 1;
-        }
     }
-    let tile = Tile {
+    Tile {
         pixels: area_resize(&w),
-    };
-    (
-        tile,
-        CellInk {
-            contrast: raw_contrast.max(0.0),
-            ink: inked as f32 / n as f32,
-        },
-    )
+    }
 }
 
 /// Area-averaging resize 40x40 -> 28x28 (OpenCV INTER_AREA for a
@@ -447,123 +416,6 @@ pub fn save_tile_png(t: &Tile, path: &Path) -> image::ImageResult<()> {
     tile_image(t).save_with_format(path, image::ImageFormat::Png)
 }
 
-/// The 81 tiles in a 9x9 mosaic with 2 px gaps, ink bright.
-pub fn tiles_mosaic(tiles: &[Tile; 81]) -> GrayImage {
-    let step = TILE + 2;
-    let side = (9 * step) as u32;
-    let mut m = GrayImage::from_pixel(side, side, Luma([64]));
-    for (i, t) in tiles.iter().enumerate() {
-        let (r, c) = (i / 9, i % 9);
-        for y in 0..TILE {
-            for x in 0..TILE {
-                let v = (t.pixels[y * TILE + x].clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-                m.put_pixel((c * step + x) as u32, (r * step + y) as u32, Luma([v]));
-            }
-        }
-    }
-    m
-}
-
-/// The rectified grid with the cell boxes drawn in red.
-pub fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
-    let mut img = RgbImage::from_fn(rect.width(), rect.height(), |x, y| {
-        let g = rect.get_pixel(x, y)[0];
-        Rgb([g, g, g])
-    });
-    let (w, h) = (rect.width() as i64, rect.height() as i64);
-    let mut put = |x: f32, y: f32| {
-        let (xi, yi) = (x.round() as i64, y.round() as i64);
-        if (0..w).contains(&xi) && (0..h).contains(&yi) {
-            img.put_pixel(xi as u32, yi as u32, Rgb([255, 0, 0]));
-        }
-    };
-    for j in 0..10 {
-        for band in 0..9 {
-            for k in 0..CELL_PX {
-                let a = (band * CELL_PX + k) as f32;
-                put(lines.vertical[j][band], a);
-                put(a, lines.horizontal[j][band]);
-            }
-        }
-    }
-    img
-}
-
-/// Writes the debug images of a read into `dir` (created if missing):
-/// `threshold.png`, `quad.png` (photo with the quad), `rectified.png`,
-/// `lines.png`, `tiles.png` (mosaic). Any of the inputs may be absent.
-pub fn write_debug_images(
-    dir: &Path,
-    threshold: Option<&GrayImage>,
-    photo: Option<(&GrayImage, Option<&Quad>)>,
-    rectified: Option<&GrayImage>,
-    cells: Option<&Cells>,
-) -> image::ImageResult<()> {
-    std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
-    if let Some(t) = threshold {
-        t.save(dir.join("threshold.png"))?;
-    }
-    if let Some((g, q)) = photo {
-        draw_quad(g, q).save(dir.join("quad.png"))?;
-    }
-    if let Some(r) = rectified {
-        r.save(dir.join("rectified.png"))?;
-        if let Some(c) = cells {
-            draw_lines(r, &c.lines).save(dir.join("lines.png"))?;
-        }
-    }
-    if let Some(c) = cells {
-        tiles_mosaic(&c.tiles).save(dir.join("tiles.png"))?;
-    }
-    Ok(())
-}
-
-/// The photo (gray) with the quad outlined in red, tl corner marked green.
-pub fn draw_quad(gray: &GrayImage, quad: Option<&Quad>) -> RgbImage {
-    let mut img = RgbImage::from_fn(gray.width(), gray.height(), |x, y| {
-        let g = gray.get_pixel(x, y)[0];
-        Rgb([g, g, g])
-    });
-    if let Some(q) = quad {
-        draw_quad_on(&mut img, q, [255, 0, 0]);
-    }
-    img
-}
-
-/// Outlines `q` on `img` in `color` (line width scales with the image);
-/// the top-left corner gets a green square.
-pub fn draw_quad_on(img: &mut RgbImage, q: &Quad, color: [u8; 3]) {
-    let (w, h) = (img.width() as i64, img.height() as i64);
-    let thick = (w.max(h) / 400).max(1);
-    let mut dot = |x: i64, y: i64, r: i64, c: [u8; 3]| {
-        for dy in -r..=r {
-            for dx in -r..=r {
-                let (xx, yy) = (x + dx, y + dy);
-                if (0..w).contains(&xx) && (0..h).contains(&yy) {
-                    img.put_pixel(xx as u32, yy as u32, Rgb(c));
-                }
-            }
-        }
-    };
-    for i in 0..4 {
-        let a = q.corners[i];
-        let b = q.corners[(i + 1) % 4];
-        let n = ((b.0 - a.0).abs().max((b.1 - a.1).abs()).ceil() as usize).clamp(1, 100_000);
-        for k in 0..=n {
-            let t = k as f32 / n as f32;
-            let x = (a.0 + (b.0 - a.0) * t) as i64;
-            let y = (a.1 + (b.1 - a.1) * t) as i64;
-            dot(x, y, thick, color);
-        }
-    }
-    dot(
-        q.corners[0].0 as i64,
-        q.corners[0].1 as i64,
-        3 * thick,
-        [0, 255, 0],
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,12 +456,9 @@ mod tests {
         let cells = extract_cells(&g);
         assert!(cells.lines.max_shift() < 1.0, "{}", cells.lines.max_shift());
         let k = 2 * 9 + 5;
-        assert!(cells.ink[k].contrast > 0.6);
-        assert!(cells.ink[k].ink > 0.1);
-        for (i, c) in cells.ink.iter().enumerate() {
+        for (i, t) in cells.tiles.iter().enumerate() {
             if i != k {
-                assert!(c.contrast < 0.05, "cell {i}: {c:?}");
-                assert!(cells.tiles[i].pixels.iter().all(|&v| v < 0.3));
+                assert!(t.pixels.iter().all(|&v| v < 0.3), "cell {i}");
             }
         }
         let t = &cells.tiles[k];

@@ -68,7 +68,8 @@ impl std::error::Error for DecodeError {}
 pub struct Decoded {
     /// Colour pixels (for drawing the answer back).
     pub rgb: RgbImage,
-    /// Luma (Rec. 601 weights), what every vision stage reads.
+    /// Luma (Rec. 601 weights, see [`rgb_to_gray`]), what every vision
+    /// stage reads.
     pub gray: GrayImage,
     /// The EXIF orientation tag, 1..=8 (1 when absent). Not applied.
     pub exif_orientation: u8,
@@ -127,8 +128,11 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     })
 }
 
-/// Rec. 601 luma with integer weights (77, 150, 29)/256: the same weights
-/// `image` uses, but a tight loop the compiler vectorises (12 MP in a few ms).
+/// Rec. 601 luma with integer weights (77, 150, 29)/256, rounded: NOT what
+/// `image`'s `to_luma8` computes (it uses the Rec. 709 / sRGB weights
+/// 0.2126, 0.7152, 0.0722 and truncates). Rec. 601 is kept because the
+/// training scripts compute exactly this gray (`models/train/common.py`,
+/// `luma`); the tight loop also vectorises (12 MP in a few ms).
 pub fn rgb_to_gray(rgb: &RgbImage) -> GrayImage {
     let (w, h) = rgb.dimensions();
     let src = rgb.as_raw();

@@ -1,5 +1,16 @@
-//! Plane geometry shared by the stages: the [`Quad`] a grid is found as, and
-//! the [`Homography`] that maps the straightened grid onto the photo.
+//! Plane geometry and sampling shared by the stages: the [`Quad`] a grid is
+//! found as, the [`Homography`] that maps the straightened grid onto the
+//! photo, the rectified cell size, bilinear sampling and the one box
+//! downscale (used by the search and by the rectifier).
+
+use image::GrayImage;
+
+/// Side of one cell in the rectified grid, in pixels: the classifier's tile
+/// spec cuts a 40x40 centre from it (see `cells`).
+pub const CELL_PX: usize = 48;
+
+/// Side of a rectified 9x9 grid image in pixels (9 * 48 = 432).
+pub const GRID_PX: usize = 9 * CELL_PX;
 
 /// A quadrilateral in photo pixel coordinates: corners in the order
 /// top-left, top-right, bottom-right, bottom-left (clockwise on screen).
@@ -242,6 +253,74 @@ fn solve8(mut a: [[f64; 9]; 8]) -> Option<[f64; 8]> {
     Some(x)
 }
 
+/// Integer-factor box downscale (area average) of the whole image; factor 1
+/// copies.
+pub fn downscale(gray: &GrayImage, k: u32) -> GrayImage {
+    if k <= 1 {
+        return gray.clone();
+    }
+    downscale_region(gray, 0, 0, gray.width(), gray.height(), k)
+}
+
+/// Box-average downscale by `k` of the region `(x0, y0, w, h)` (clipped to
+/// the image; partial blocks at the right and bottom are dropped): output
+/// pixel i covers input pixels `[x0 + i*k, x0 + (i+1)*k)`.
+pub fn downscale_region(gray: &GrayImage, x0: u32, y0: u32, w: u32, h: u32, k: u32) -> GrayImage {
+    let k = k.max(1);
+    let (iw, ih) = gray.dimensions();
+    let x0 = x0.min(iw);
+    let y0 = y0.min(ih);
+    let w = w.min(iw - x0);
+    let h = h.min(ih - y0);
+    let (ow, oh) = ((w / k) as usize, (h / k) as usize);
+    let (ku, stride) = (k as usize, iw as usize);
+    let raw = gray.as_raw();
+    let mut out = vec![0u8; ow * oh];
+    let mut acc = vec![0u32; ow];
+    let norm = k * k;
+    for oy in 0..oh {
+        acc.iter_mut().for_each(|a| *a = 0);
+        for y in y0 as usize + oy * ku..y0 as usize + (oy + 1) * ku {
+            let start = y * stride + x0 as usize;
+            let row = &raw[start..start + ow * ku];
+            for (a, chunk) in acc.iter_mut().zip(row.chunks_exact(ku)) {
+                *a += chunk.iter().map(|&p| p as u32).sum::<u32>();
+            }
+        }
+        for (o, &a) in out[oy * ow..(oy + 1) * ow].iter_mut().zip(acc.iter()) {
+            *o = ((a + norm / 2) / norm) as u8;
+        }
+    }
+    GrayImage::from_raw(ow as u32, oh as u32, out).unwrap_or_else(|| GrayImage::new(0, 0))
+}
+
+/// Bilinear sample at index-space position (x, y) (pixel centres at
+/// integers); coordinates outside the image clamp to the border, so a grid
+/// cut by the frame continues with the edge pixels instead of black.
+#[inline]
+pub fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
+    let (w, h) = gray.dimensions();
+    if w == 0 || h == 0 || !x.is_finite() || !y.is_finite() {
+        return 255.0;
+    }
+    let x = x.clamp(0.0, (w - 1) as f32);
+    let y = y.clamp(0.0, (h - 1) as f32);
+    let (x0, y0) = (x.floor(), y.floor());
+    let (fx, fy) = (x - x0, y - y0);
+    let (x0, y0) = (x0 as usize, y0 as usize);
+    let x1 = (x0 + 1).min(w as usize - 1);
+    let y1 = (y0 + 1).min(h as usize - 1);
+    let raw = gray.as_raw();
+    let wi = w as usize;
+    let p00 = raw[y0 * wi + x0] as f32;
+    let p10 = raw[y0 * wi + x1] as f32;
+    let p01 = raw[y1 * wi + x0] as f32;
+    let p11 = raw[y1 * wi + x1] as f32;
+    let top = p00 + (p10 - p00) * fx;
+    let bot = p01 + (p11 - p01) * fx;
+    top + (bot - top) * fy
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,5 +354,24 @@ mod tests {
         let mut f = q;
         f.corners[2] = (13.0, 14.0);
         assert!((corner_error(&f, &q) - 5.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn downscale_averages_whole_image_and_region() {
+        let g = GrayImage::from_fn(8, 4, |x, _| image::Luma([if x % 2 == 0 { 0 } else { 200 }]));
+        let d = downscale(&g, 2);
+        assert_eq!(d.dimensions(), (4, 2));
+        assert!(d.pixels().all(|p| p[0] == 100));
+        let r = downscale_region(&g, 3, 1, 100, 100, 2);
+        assert_eq!(r.dimensions(), (2, 1));
+        assert!(r.pixels().all(|p| p[0] == 100));
+    }
+
+    #[test]
+    fn bilinear_interpolates_and_clamps() {
+        let g = GrayImage::from_fn(2, 1, |x, _| image::Luma([if x == 0 { 0 } else { 100 }]));
+        assert!((bilinear(&g, 0.25, 0.0) - 25.0).abs() < 1e-4);
+        assert_eq!(bilinear(&g, -5.0, 3.0), 0.0);
+        assert_eq!(bilinear(&g, f32::NAN, 0.0), 255.0);
     }
 }

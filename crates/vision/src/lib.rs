@@ -7,8 +7,8 @@
 //! ```text
 //! bytes --decode--> Decoded (gray + rgb, EXIF tag reported, not applied)
 //!       --locate--> Quad (outer corners, photo pixels, sub-pixel)
-//!       --rectify--> Rectified (square gray grid + homographies both ways)
-//!       --cells--> Cells (one normalised tile per cell + ink measures)
+//!       --rectify--> Rectified (square gray grid + photo-to-grid homography)
+//!       --cells--> Cells (one normalised tile per cell, lines cut along)
 //!       --classify--> per-cell class probabilities (ONNX model, tract)
 //!       --decide--> Decision (puzzle as a Board, repair, solver outcome)
 //!       --overlay--> the photo with the missing digits drawn in
@@ -18,6 +18,7 @@
 
 pub mod cells;
 pub mod classify;
+pub mod debug;
 pub mod decide;
 pub mod decode;
 pub mod geometry;

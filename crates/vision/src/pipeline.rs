@@ -15,6 +15,7 @@ use image::GrayImage;
 
 use crate::cells::{self, Cells, Tile};
 use crate::classify::{Classifier, OcrError, CLASSES, EMPTY, OTHER};
+use crate::debug;
 use crate::decide::{self, CellProbs, Decision, CELLS};
 use crate::decode::{self, DecodeError, Decoded};
 use crate::geometry::{Homography, Quad};
@@ -158,11 +159,11 @@ impl Reader {
         let t = timings.lap("locate", t);
         if let (Some(dir), Some(search)) = (debug, &search) {
             // Best effort: debug images must never turn a result into an error.
-            let _ = write_search_debug(dir, search);
+            let _ = debug::write_search(dir, search);
         }
         let Some(quad) = found else {
             if let Some(dir) = debug {
-                let _ = cells::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
+                let _ = debug::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
             }
             return Err(ReadError::NoGrid);
         };
@@ -277,12 +278,6 @@ fn debug_name(path: &Path) -> String {
         .map_or_else(|| "photo".to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-fn write_search_debug(dir: &Path, search: &locate::LocateDebug) -> image::ImageResult<()> {
-    std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
-    search.binary.save(dir.join("threshold.png"))?;
-    search.draw().save(dir.join("candidates.png"))
-}
-
 fn write_debug(
     dir: &Path,
     gray: &GrayImage,
@@ -290,7 +285,7 @@ fn write_debug(
     rect: &GrayImage,
     cells: &Cells,
 ) -> image::ImageResult<()> {
-    cells::write_debug_images(dir, None, Some((gray, Some(quad))), Some(rect), Some(cells))
+    debug::write_debug_images(dir, None, Some((gray, Some(quad))), Some(rect), Some(cells))
 }
 
 /// A photo taken all the way: read, decided (repaired), solved.

@@ -1,0 +1,314 @@
+//! Grid candidates: the connected components of the threshold large enough
+//! to be a grid (a printed grid's lines are one connected blob), their
+//! convex hulls, and the largest quadrilateral inscribed in each hull.
+
+use image::{GrayImage, Luma};
+use imageproc::point::Point;
+use imageproc::region_labelling::{connected_components, Connectivity};
+
+use crate::geometry::Quad;
+
+/// A candidate's bounding box must be at least this fraction of the work
+/// image's shorter side in both directions (for the single-grid search: a
+/// photo of one puzzle shows it large).
+pub const MIN_SIDE_FRACTION: f32 = 0.15;
+
+/// ... and at least this many work pixels: below it a 9x9 grid's cells are
+/// under 4 px and its lines cannot be told apart.
+pub const MIN_SIDE_PX: u32 = 40;
+
+/// A grid's lines cover well under this fraction of its bounding box; a
+/// component above it is a solid blob (a photo, a shaded box).
+const MAX_FILL_NUM: u64 = 7;
+/// Denominator of the fill limit (7/10).
+const MAX_FILL_DEN: u64 = 10;
+
+/// Bounding boxes more elongated than this are rules or text lines, not a
+/// grid (even a strongly tilted square stays within 4:1).
+const MAX_ASPECT: u32 = 4;
+
+/// What the component search keeps.
+#[derive(Debug, Clone, Copy)]
+pub struct HullParams {
+    /// Smallest bounding-box side, work pixels.
+    pub min_side: u32,
+    /// How many components (largest bounding box first) get a hull.
+    pub max_count: usize,
+    /// Also take in every component lying wholly inside the candidate's
+    /// bounding box (pieces of a grid whose lines broke apart).
+    pub merge: bool,
+}
+
+/// Per component: pixel count and bounding box.
+#[derive(Debug, Clone, Copy)]
+struct Stats {
+    count: u32,
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+}
+
+impl Stats {
+    fn width(&self) -> u32 {
+        self.x1 - self.x0 + 1
+    }
+    fn height(&self) -> u32 {
+        self.y1 - self.y0 + 1
+    }
+    fn contains(&self, o: &Stats) -> bool {
+        o.x0 >= self.x0 && o.y0 >= self.y0 && o.x1 <= self.x1 && o.y1 <= self.y1
+    }
+    /// Big, not a solid blob, roughly square-ish bounding box.
+    fn may_be_grid(&self, min_side: u32) -> bool {
+        let (bw, bh) = (self.width(), self.height());
+        self.count > 0
+            && bw >= min_side
+            && bh >= min_side
+            && (self.count as u64) < (bw as u64 * bh as u64) * MAX_FILL_NUM / MAX_FILL_DEN
+            && bw < MAX_ASPECT * bh
+            && bh < MAX_ASPECT * bw
+    }
+}
+
+/// Labels the 8-connected components of `binary` and measures each.
+fn components(binary: &GrayImage) -> (Vec<u32>, Vec<Stats>) {
+    let (w, h) = binary.dimensions();
+    let labels = connected_components(binary, Connectivity::Eight, Luma([0u8]));
+    let lab = labels.into_raw();
+    let empty = Stats {
+        count: 0,
+        x0: u32::MAX,
+        y0: u32::MAX,
+        x1: 0,
+        y1: 0,
+    };
+    let mut stats: Vec<Stats> = Vec::new();
+    for y in 0..h {
+        for x in 0..w {
+            let l = lab[(y * w + x) as usize] as usize;
+            if l == 0 {
+                continue;
+            }
+            if stats.len() <= l {
+                stats.resize(l + 1, empty);
+            }
+            let s = &mut stats[l];
+            s.count += 1;
+            s.x0 = s.x0.min(x);
+            s.y0 = s.y0.min(y);
+            s.x1 = s.x1.max(x);
+            s.y1 = s.y1.max(y);
+        }
+    }
+    (lab, stats)
+}
+
+/// Convex hulls (work pixels, in hull order) of the connected components
+/// large enough to be a grid, largest bounding box first.
+pub fn candidate_hulls(binary: &GrayImage, p: HullParams) -> Vec<Vec<(f32, f32)>> {
+    let w = binary.width();
+    let (lab, stats) = components(binary);
+    let mut cands: Vec<(usize, u64)> = stats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.may_be_grid(p.min_side))
+        .map(|(l, s)| (l, s.width() as u64 * s.height() as u64))
+        .collect();
+    cands.sort_by_key(|c| std::cmp::Reverse(c.1));
+    cands.truncate(p.max_count);
+    let mut hulls = Vec::with_capacity(cands.len());
+    for &(l, _) in &cands {
+        let s = stats[l];
+        let inside = |v: u32| {
+            let v = v as usize;
+            v == l || (p.merge && v != 0 && s.contains(&stats[v]))
+        };
+        // Row extremes suffice for the hull and keep it cheap.
+        let mut pts: Vec<Point<i32>> = Vec::new();
+        for y in s.y0..=s.y1 {
+            let row = &lab[(y * w) as usize..((y + 1) * w) as usize];
+            let seg = &row[s.x0 as usize..=s.x1 as usize];
+            let first = seg.iter().position(|&v| inside(v));
+            let last = seg.iter().rposition(|&v| inside(v));
+            if let (Some(a), Some(b)) = (first, last) {
+                pts.push(Point::new((s.x0 as usize + a) as i32, y as i32));
+                if b != a {
+                    pts.push(Point::new((s.x0 as usize + b) as i32, y as i32));
+                }
+            }
+        }
+        if pts.len() < 4 {
+            continue;
+        }
+        let hull = imageproc::geometry::convex_hull(pts);
+        if hull.len() >= 4 {
+            hulls.push(hull.iter().map(|p| (p.x as f32, p.y as f32)).collect());
+        }
+    }
+    hulls
+}
+
+fn tri_area(a: (f32, f32), b: (f32, f32), c: (f32, f32)) -> f32 {
+    0.5 * ((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)).abs()
+}
+
+/// Rounds of coordinate ascent; each round moves every corner to its best
+/// place between its neighbours, and hulls converge in a handful.
+const ASCENT_ROUNDS: usize = 20;
+
+/// The (near) largest quadrilateral with corners on the hull, corners
+/// ordered tl, tr, br, bl. Coordinate ascent from two starts (diagonal and
+/// axis extremes) so both upright and 45-degree grids converge.
+pub fn max_area_quad(hull: &[(f32, f32)]) -> Option<Quad> {
+    let n = hull.len();
+    if n < 4 {
+        return None;
+    }
+    let arg = |f: &dyn Fn((f32, f32)) -> f32| -> usize {
+        (0..n)
+            .max_by(|&a, &b| f(hull[a]).total_cmp(&f(hull[b])))
+            .unwrap_or(0)
+    };
+    let starts = [
+        [
+            arg(&|p| -p.0 - p.1),
+            arg(&|p| p.0 - p.1),
+            arg(&|p| p.0 + p.1),
+            arg(&|p| p.1 - p.0),
+        ],
+        [arg(&|p| -p.0), arg(&|p| -p.1), arg(&|p| p.0), arg(&|p| p.1)],
+    ];
+    let mut best: Option<([usize; 4], f32)> = None;
+    for start in starts {
+        let Some(idx) = ascend(hull, start) else {
+            continue;
+        };
+        let a = Quad::new(idx.map(|i| hull[i])).area().abs();
+        if best.is_none_or(|b| a > b.1) {
+            best = Some((idx, a));
+        }
+    }
+    let (idx, _) = best?;
+    Some(order_corners(idx.map(|i| hull[i])))
+}
+
+/// Coordinate ascent of four hull indices towards the largest quad; `None`
+/// when the hull has too few points for four distinct corners.
+fn ascend(hull: &[(f32, f32)], start: [usize; 4]) -> Option<[usize; 4]> {
+    let n = hull.len();
+    let mut idx = start;
+    idx.sort_unstable();
+    // Distinct, so each corner has its own hull arc.
+    for k in 1..4 {
+        if idx[k] <= idx[k - 1] {
+            idx[k] = idx[k - 1] + 1;
+        }
+    }
+    if idx[3] >= n {
+        return None;
+    }
+    for _ in 0..ASCENT_ROUNDS {
+        let mut changed = false;
+        for k in 0..4 {
+            let prev = idx[(k + 3) % 4];
+            let next = idx[(k + 1) % 4];
+            // Candidates strictly between prev and next along the hull.
+            let mut j = (prev + 1) % n;
+            let mut bi = idx[k];
+            let mut ba = tri_area(hull[prev], hull[bi], hull[next]);
+            while j != next {
+                let a = tri_area(hull[prev], hull[j], hull[next]);
+                if a > ba + 1e-3 {
+                    ba = a;
+                    bi = j;
+                }
+                j = (j + 1) % n;
+            }
+            if bi != idx[k] {
+                idx[k] = bi;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Some(idx)
+}
+
+/// Orders four points tl, tr, br, bl: clockwise on screen, starting with the
+/// one nearest the image's top-left (smallest x + y).
+pub fn order_corners(p: [(f32, f32); 4]) -> Quad {
+    let cx = p.iter().map(|q| q.0).sum::<f32>() / 4.0;
+    let cy = p.iter().map(|q| q.1).sum::<f32>() / 4.0;
+    let mut v = p.to_vec();
+    // atan2 with y down: increasing angle = clockwise on screen.
+    v.sort_by(|a, b| {
+        (a.1 - cy)
+            .atan2(a.0 - cx)
+            .total_cmp(&(b.1 - cy).atan2(b.0 - cx))
+    });
+    let start = (0..4)
+        .min_by(|&a, &b| (v[a].0 + v[a].1).total_cmp(&(v[b].0 + v[b].1)))
+        .unwrap_or(0);
+    Quad::new([
+        v[start],
+        v[(start + 1) % 4],
+        v[(start + 2) % 4],
+        v[(start + 3) % 4],
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_corners_is_clockwise_from_top_left() {
+        let q = order_corners([(10.0, 90.0), (90.0, 10.0), (12.0, 8.0), (95.0, 92.0)]);
+        assert_eq!(
+            q.corners,
+            [(12.0, 8.0), (90.0, 10.0), (95.0, 92.0), (10.0, 90.0)]
+        );
+    }
+
+    #[test]
+    fn largest_quad_of_an_octagon_hull() {
+        let hull = [
+            (10.0, 0.0),
+            (90.0, 0.0),
+            (100.0, 10.0),
+            (100.0, 90.0),
+            (90.0, 100.0),
+            (10.0, 100.0),
+            (0.0, 90.0),
+            (0.0, 10.0),
+        ];
+        let q = max_area_quad(&hull).expect("quad");
+        assert!(q.area().abs() > 8000.0, "{q:?}");
+    }
+
+    #[test]
+    fn a_square_outline_is_one_candidate_and_a_blob_none() {
+        let outline = GrayImage::from_fn(200, 200, |x, y| {
+            let on = (50..=150).contains(&x) && (50..=150).contains(&y);
+            let edge = x == 50 || x == 150 || y == 50 || y == 150;
+            Luma([if on && edge { 255 } else { 0 }])
+        });
+        let p = HullParams {
+            min_side: MIN_SIDE_PX,
+            max_count: 8,
+            merge: false,
+        };
+        assert_eq!(candidate_hulls(&outline, p).len(), 1);
+        let blob = GrayImage::from_fn(200, 200, |x, y| {
+            Luma([if (50..150).contains(&x) && (50..150).contains(&y) {
+                255
+            } else {
+                0
+            }])
+        });
+        assert!(candidate_hulls(&blob, p).is_empty());
+    }
+}

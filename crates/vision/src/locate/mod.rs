@@ -1,0 +1,347 @@
+//! Finding the Sudoku grids in a photo or a page.
+//!
+//! One module per stage:
+//!
+//! 1. [`threshold`]: downscale (integer box filter, `geometry::downscale`)
+//!    to at most [`WORK_MAX_SIDE`] pixels (a 12 MP photo is searched at
+//!    ~0.5 MP), then an adaptive threshold (ink = darker than the local mean
+//!    by a fraction of it, so shadows do not swallow the lines).
+//! 2. [`candidates`]: 8-connected components; large ones are grid
+//!    candidates (a printed grid's lines are one connected blob); per
+//!    candidate its convex hull and the largest inscribed quadrilateral.
+//! 3. [`verify`]: warp the candidate's darkness to a square and check the
+//!    projection profiles show the 10 evenly spaced lines of a 9x9 grid and
+//!    little line-like ink elsewhere (crosswords, tables, text fail this).
+//!    The largest verified candidate wins (yesterday's solution grid is a
+//!    smaller 9x9 beside the puzzle).
+//! 4. [`sides`] and [`refine`]: a grid on the image frame has its other
+//!    sides moved onto the darkest line near them; then each side is
+//!    refined on the full-resolution image (outer edge of the border line,
+//!    robust line fit, corners at the intersections).
+
+mod candidates;
+mod refine;
+mod sides;
+mod threshold;
+mod verify;
+
+use image::GrayImage;
+
+use crate::geometry::{downscale, Quad};
+use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_FRACTION, MIN_SIDE_PX};
+use refine::{quad_to_full, refine};
+use sides::{expand, fit_sides, frame_sides};
+use verify::{verify, Verdict};
+
+pub use threshold::adaptive_threshold;
+
+/// Longest side of the image the search runs on.
+pub const WORK_MAX_SIDE: u32 = 800;
+
+/// Minimum verification score for a candidate to count as a Sudoku.
+const MIN_SCORE: f32 = 0.3;
+
+/// Minimum score for a candidate with a side on the image frame. The grid's
+/// border line there is cut off or squeezed against the frame (where the
+/// adaptive threshold sees half a neighbourhood), so one of the comb's ten
+/// teeth is weak and the score drops by about a tenth; demanding the full
+/// score would refuse every grid photographed edge to edge.
+const MIN_SCORE_AT_FRAME: f32 = 0.2;
+
+/// Work pixels within which a quad side counts as lying on the frame.
+const FRAME_TOL: f32 = 3.0;
+
+/// Images smaller than this (either side, pixels) hold no readable grid.
+const MIN_IMAGE_SIDE: u32 = 32;
+
+/// Components (largest bounding box first) the single-grid search tries.
+const MAX_CANDIDATES: usize = 8;
+
+/// Threshold dilation radius: closing 1 px gaps, because blurred thin lines
+/// break up in the threshold and a grid must be one component for its hull
+/// to be the grid.
+const CLOSE_RADIUS: u8 = 1;
+
+/// A verdict at or below this holds no comb at all: re-checks around it or
+/// re-fitted sides cannot turn it into a grid, so they are skipped.
+const HOPELESS_SCORE: f32 = 0.1;
+
+/// A re-check (around the found lines, or with sides re-fitted) replaces
+/// the verdict unless its score is lower by more than this: the re-checked
+/// quad is the better-placed one, and scores jitter by about this much.
+const RECHECK_SLACK: f32 = 0.02;
+
+/// Re-checks grow the found quad by this fraction about its centre, so the
+/// border lines sit inside the checked region.
+const RECHECK_GROWTH: f32 = 0.04;
+
+/// Rounds of re-checking around the found lines.
+const RECHECK_ROUNDS: usize = 2;
+
+/// A candidate whose hull quad is below this fraction of the best grid's
+/// area cannot beat it and is not verified.
+const MIN_AREA_VS_BEST: f32 = 0.9;
+
+/// A merged hull (second pass) must be filled by the grid found to this
+/// fraction of its area: a merged hull that took in the page around holds
+/// a chance comb somewhere inside it.
+const MERGED_FILL: f32 = 0.8;
+
+/// A located grid.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Located {
+    /// Outer corners, refined, in full-resolution photo pixels.
+    pub quad: Quad,
+    /// Verification score (line evidence minus off-line clutter), at least
+    /// 0.2 (0.3 away from the frame).
+    pub score: f32,
+}
+
+/// A candidate quad the search verified, for the debug image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    /// The grid lines found, work pixels.
+    pub quad: Quad,
+    /// Its verification score.
+    pub score: f32,
+    /// Whether it passed its threshold (lower at the frame).
+    pub passed: bool,
+}
+
+/// Intermediate images and candidates of a search, for `--debug-dir`.
+#[derive(Debug, Clone)]
+pub struct LocateDebug {
+    /// The downscaled search image.
+    pub work: GrayImage,
+    /// Its adaptive threshold, ink = 255.
+    pub binary: GrayImage,
+    /// Relative darkness (see [`adaptive_threshold`]).
+    pub dark: GrayImage,
+    /// Full-resolution pixels per work pixel.
+    pub scale: f32,
+    /// Every candidate verified.
+    pub candidates: Vec<Candidate>,
+    /// The hull quads the candidates came from (work pixels).
+    pub hulls: Vec<Quad>,
+}
+
+/// A verified candidate with what the refinement needs.
+#[derive(Debug, Clone, Copy)]
+struct Examined {
+    verdict: Verdict,
+    frame: [bool; 4],
+    passed: bool,
+}
+
+/// Finds the Sudoku's outer corners in a grayscale photo, or `None` when no
+/// 9x9 grid is visible.
+pub fn locate(gray: &GrayImage) -> Option<Quad> {
+    locate_detailed(gray).0.map(|l| l.quad)
+}
+
+/// The search image: downscaled by an integer factor to at most
+/// [`WORK_MAX_SIDE`], thresholded.
+fn prepare(gray: &GrayImage) -> LocateDebug {
+    let (w, h) = gray.dimensions();
+    let factor = w.max(h).div_ceil(WORK_MAX_SIDE).max(1);
+    let work = downscale(gray, factor);
+    let (binary, dark) = adaptive_threshold(&work);
+    LocateDebug {
+        work,
+        binary,
+        dark,
+        scale: factor as f32,
+        candidates: Vec::new(),
+        hulls: Vec::new(),
+    }
+}
+
+/// [`locate`] with the score and the debug images.
+pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
+    let mut dbg = prepare(gray);
+    let (w, h) = gray.dimensions();
+    if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
+        return (None, dbg);
+    }
+    let closed = imageproc::morphology::dilate(
+        &dbg.binary,
+        imageproc::distance_transform::Norm::LInf,
+        CLOSE_RADIUS,
+    );
+    let (ww, wh) = dbg.work.dimensions();
+    let min_side = ((ww.min(wh) as f32 * MIN_SIDE_FRACTION) as u32).max(MIN_SIDE_PX);
+    let mut best: Option<Examined> = None;
+    // Second pass only when the first found nothing: hulls that take in the
+    // smaller components inside each candidate's bounding box too (a grid
+    // whose faint border line broke in several places is many components,
+    // and the largest one's hull cuts off a whole corner of the grid).
+    for merge in [false, true] {
+        if merge && best.is_some() {
+            break;
+        }
+        let params = HullParams {
+            min_side,
+            max_count: MAX_CANDIDATES,
+            merge,
+        };
+        for hull in candidate_hulls(&closed, params) {
+            let Some(quad) = max_area_quad(&hull) else {
+                continue;
+            };
+            // Candidates come largest first: one that cannot beat the grid
+            // already accepted is not worth verifying.
+            let best_area = best.map_or(0.0, |b| b.verdict.quad.area());
+            if best.is_some() && quad.area().abs() < MIN_AREA_VS_BEST * best_area {
+                continue;
+            }
+            let ex = examine(&mut dbg, &quad, merge);
+            if ex.passed && best.is_none_or(|b| ex.verdict.quad.area() > b.verdict.quad.area()) {
+                best = Some(ex);
+            }
+        }
+    }
+    let Some(best) = best else {
+        return (None, dbg);
+    };
+    let located = finish(gray, &best, dbg.scale);
+    (Some(located), dbg)
+}
+
+/// Verifies one hull quad: the comb check, re-checks around the lines
+/// found, side re-fitting at the frame, and the threshold. Records the
+/// hull and the verdict in `dbg`.
+fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool) -> Examined {
+    dbg.hulls.push(*quad);
+    let verdict = recheck_around(&dbg.dark, verify(&dbg.dark, quad));
+    let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
+    // Judged on the grid found, not the hull: a hull can be a whole page on
+    // the frame with a smaller grid inside.
+    let verdict = refit_at_frame(&dbg.dark, verdict, w, h);
+    let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
+    let min_score = if frame.iter().any(|&f| f) {
+        MIN_SCORE_AT_FRAME
+    } else {
+        MIN_SCORE
+    };
+    // A merged hull stands for the grid itself: when the comb only finds a
+    // grid well inside it, it took in the page around (a page component's
+    // box holds every piece of print on it) and any comb found there is
+    // chance.
+    let fills = !merged || verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
+    let passed = verdict.score >= min_score && fills;
+    dbg.candidates.push(Candidate {
+        quad: verdict.quad,
+        score: verdict.score,
+        passed,
+    });
+    Examined {
+        verdict,
+        frame,
+        passed,
+    }
+}
+
+/// Re-checks around the grid found: when the hull took in clutter (text or
+/// a frame touching the grid) its quad has the wrong perspective; a quad
+/// just around the found lines has the right one and the comb then fits
+/// exactly.
+fn recheck_around(dark: &GrayImage, mut verdict: Verdict) -> Verdict {
+    for _ in 0..RECHECK_ROUNDS {
+        if verdict.score <= HOPELESS_SCORE {
+            break;
+        }
+        let again = verify(dark, &expand(&verdict.quad, RECHECK_GROWTH));
+        if again.score >= verdict.score - RECHECK_SLACK {
+            verdict = again;
+        } else {
+            break;
+        }
+    }
+    verdict
+}
+
+/// For a grid with a side on the frame of the `w` x `h` work image: without
+/// the border line on the frame the component can lose the ends of the
+/// neighbouring border lines too (they no longer connect to the rest), so
+/// the hull cuts those corners: fit the other sides to the strongest line
+/// near them and check again.
+fn refit_at_frame(dark: &GrayImage, verdict: Verdict, w: f32, h: f32) -> Verdict {
+    let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
+    if !frame.iter().any(|&f| f) || verdict.score <= HOPELESS_SCORE {
+        return verdict;
+    }
+    let fitted = fit_sides(dark, &verdict.quad, frame);
+    let again = verify(dark, &fitted);
+    if again.score >= verdict.score - RECHECK_SLACK {
+        again
+    } else {
+        verdict
+    }
+}
+
+/// The examined grid in full-resolution pixels, refined when the
+/// refinement succeeds.
+fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
+    let coarse = quad_to_full(&ex.verdict.quad, factor);
+    let quad = refine(gray, &coarse, factor, ex.frame).unwrap_or(coarse);
+    Located {
+        quad,
+        score: ex.verdict.score,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// A white page with a 9x9 grid of side `s` at (x0, y0).
+    fn draw_grid(w: u32, h: u32, x0: f32, y0: f32, s: f32) -> GrayImage {
+        GrayImage::from_fn(w, h, |x, y| {
+            let (fx, fy) = (x as f32 + 0.5 - x0, y as f32 + 0.5 - y0);
+            if fx < 0.0 || fy < 0.0 || fx > s || fy > s {
+                return Luma([235]);
+            }
+            let cell = s / 9.0;
+            let near = |v: f32| {
+                let j = (v / cell).round();
+                let t = if j as i32 % 3 == 0 { 3.0 } else { 1.2 };
+                (v - j * cell).abs() < t * 0.5 + if j == 0.0 || j == 9.0 { t * 0.5 } else { 0.0 }
+            };
+            Luma([if near(fx) || near(fy) { 25 } else { 235 }])
+        })
+    }
+
+    #[test]
+    fn finds_a_synthetic_grid() {
+        let g = draw_grid(640, 480, 120.0, 40.0, 400.0);
+        let (l, dbg) = locate_detailed(&g);
+        let q = l
+            .map(|l| l.quad)
+            .unwrap_or_else(|| panic!("{:?}", dbg.candidates));
+        let truth = Quad::new([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]);
+        let e = crate::geometry::corner_error(&q, &truth);
+        assert!(e < 1.5, "{q:?} err {e}");
+    }
+
+    #[test]
+    fn no_grid_in_blank_noise_or_text() {
+        let blank = GrayImage::from_pixel(640, 480, Luma([200]));
+        assert!(locate(&blank).is_none());
+        let mut s = 12345u32;
+        let noise = GrayImage::from_fn(640, 480, |_, _| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            Luma([(s >> 24) as u8])
+        });
+        assert!(locate(&noise).is_none());
+        // A "text page": rows of short dark dashes.
+        let text = GrayImage::from_fn(640, 480, |x, y| {
+            let line = y % 24 < 10 && (40..600).contains(&x) && (20..460).contains(&y);
+            let word = (x / 7 + y / 24 * 3) % 9 != 0 && x % 7 < 5;
+            Luma([if line && word { 30 } else { 230 }])
+        });
+        assert!(locate(&text).is_none());
+    }
+}
