@@ -6,11 +6,24 @@
 //!
 //! * input `[81, 1, 28, 28]` `f32` tiles as made by [`crate::cells`]
 //!   (0.0 background .. 1.0 ink),
-//! * output `[81, 11]` `f32` softmax probabilities: class 0 is an empty cell,
-//!   1..=9 that digit, 10 "other ink" (a digit seen rotated, a stray mark).
+//! * output `[81, 28]` `f32` softmax probabilities over the cell classes:
 //!
-//! Class 10 lets the pipeline find the grid's upright orientation: a grid read
-//! sideways or upside down produces mostly "other ink" instead of digits.
+//! | class | what is in the cell |
+//! |---|---|
+//! | 0 ([`EMPTY`]) | nothing (or dust, a speck, show-through from the back of the page) |
+//! | 1..=9 | that digit, **printed** (a clue) |
+//! | 10..=16 | printed letter A..G: the values 10..16 of a 16x16 puzzle |
+//! | 17..=25 | a **handwritten** (pen) digit 1..9: a person's entry, never a clue |
+//! | 26 ([`PENCIL`]) | pencil candidates: several small digits |
+//! | 27 ([`OTHER`]) | other ink: a glyph seen rotated, a stroke, a scribble |
+//!
+//! A printed symbol's class index is its value, so `row[v]` is the
+//! probability of a printed clue `v`. [`kind_probs`] sums a row by
+//! [`CellKind`].
+//!
+//! "Other ink" lets the pipeline find the grid's upright orientation: a grid
+//! read sideways or upside down produces mostly "other ink" instead of
+//! upright glyphs.
 //!
 //! The batch size is fixed at 81 (one grid) because tract optimises the plan
 //! for a concrete shape; [`Classifier::classify`] pads the last batch.
@@ -23,12 +36,22 @@ use tract_onnx::prelude::*;
 
 use crate::cells::{Tile, TILE};
 
-/// Number of model outputs per tile: empty, digits 1-9, other ink.
-pub const CLASSES: usize = 11;
+/// Number of model outputs per tile: empty, printed 1-9 and A-G,
+/// handwritten 1-9, pencil, other ink.
+pub const CLASSES: usize = 28;
 /// Class index of an empty cell.
 pub const EMPTY: usize = 0;
-/// Class index of "other ink": a rotated digit or a mark that is no digit.
-pub const OTHER: usize = 10;
+/// Highest printed value the model reads: digits 1-9, then letters A-G as
+/// 10-16 (a 16x16 puzzle's symbols). Printed value `v` is class `v`.
+pub const PRINTED_MAX: usize = 16;
+/// The printed letters, for values 10 ..= [`PRINTED_MAX`] in order.
+pub const LETTERS: &str = "ABCDEFG";
+/// Handwritten digit `d` (1-9) is class `HAND_BASE + d`.
+pub const HAND_BASE: usize = 16;
+/// Class index of pencil candidates: several small digits in one cell.
+pub const PENCIL: usize = 26;
+/// Class index of "other ink": a rotated glyph or a mark that is no glyph.
+pub const OTHER: usize = 27;
 /// Tiles per model run (the model's fixed batch size: one 9x9 grid).
 pub const BATCH: usize = 81;
 
@@ -282,6 +305,137 @@ impl Classifier {
     }
 }
 
+/// What kind of thing a class (or a cell) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellKind {
+    /// Nothing written or printed.
+    Empty,
+    /// A printed symbol with its value: 1-9 digits, 10-16 letters A-G.
+    Printed(u8),
+    /// A handwritten (pen) digit 1-9: a person's entry, never a clue.
+    Handwritten(u8),
+    /// Pencil candidates.
+    Pencil,
+    /// Other ink: a rotated glyph, a stroke, a scribble.
+    Other,
+}
+
+impl CellKind {
+    /// The kind of a class index; `None` past the last class.
+    pub fn of_class(class: usize) -> Option<CellKind> {
+        // The casts are lossless: every class index is below CLASSES (28).
+        match class {
+            EMPTY => Some(CellKind::Empty),
+            1..=PRINTED_MAX => Some(CellKind::Printed(class as u8)),
+            c if (HAND_BASE + 1..=HAND_BASE + 9).contains(&c) => {
+                Some(CellKind::Handwritten((c - HAND_BASE) as u8))
+            }
+            PENCIL => Some(CellKind::Pencil),
+            OTHER => Some(CellKind::Other),
+            _ => None,
+        }
+    }
+
+    /// Whether the kind is an upright glyph: a printed digit or letter, or a
+    /// handwritten digit (what a turned grid does not show).
+    pub fn is_glyph(self) -> bool {
+        matches!(self, CellKind::Printed(_) | CellKind::Handwritten(_))
+    }
+}
+
+/// One row of probabilities summed by kind.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KindProbs {
+    /// Probability of an empty cell.
+    pub empty: f32,
+    /// `printed[v]`: a printed value `v` (1-16); index 0 is unused (0.0).
+    pub printed: [f32; PRINTED_MAX + 1],
+    /// `handwritten[d]`: a pen digit `d` (1-9); index 0 is unused (0.0).
+    pub handwritten: [f32; 10],
+    /// Probability of pencil candidates.
+    pub pencil: f32,
+    /// Probability of other ink.
+    pub other: f32,
+}
+
+impl KindProbs {
+    /// Probability of any printed symbol.
+    pub fn printed_total(&self) -> f32 {
+        self.printed.iter().sum()
+    }
+
+    /// Probability of any handwritten digit: the cell holds a pen entry.
+    pub fn handwritten_total(&self) -> f32 {
+        self.handwritten.iter().sum()
+    }
+
+    /// The most likely handwritten digit and its probability.
+    pub fn best_handwritten(&self) -> (u8, f32) {
+        let (d, p) = argmax_from(&self.handwritten, 1);
+        (d as u8, p)
+    }
+
+    /// Probabilities of the printed clue of a puzzle with values
+    /// `1..=max_value`: entry `v` is a printed `v`, entry 0 everything that
+    /// is no clue (empty, pen entry, pencil, other ink, and printed symbols
+    /// above `max_value`). `max_value + 1` entries that sum to the row's
+    /// total; values the model cannot read (above [`PRINTED_MAX`]) get 0.
+    pub fn clue_probs(&self, max_value: usize) -> Vec<f32> {
+        let readable = max_value.min(PRINTED_MAX);
+        let mut clue = vec![0.0f32; max_value + 1];
+        clue[1..=readable].copy_from_slice(&self.printed[1..=readable]);
+        clue[0] = self.empty
+            + self.pencil
+            + self.other
+            + self.handwritten_total()
+            + self.printed[readable + 1..].iter().sum::<f32>();
+        clue
+    }
+
+    /// The probability that the cell shows an upright glyph (printed or
+    /// handwritten, best single class): what orientation search rewards.
+    pub fn upright_glyph(&self) -> f32 {
+        let printed = argmax_from(&self.printed, 1).1;
+        let hand = argmax_from(&self.handwritten, 1).1;
+        printed.max(hand)
+    }
+}
+
+/// Index and value of the largest entry of `values[from..]`.
+fn argmax_from(values: &[f32], from: usize) -> (usize, f32) {
+    values
+        .iter()
+        .copied()
+        .enumerate()
+        .skip(from)
+        .fold(
+            (from, f32::MIN),
+            |acc, (i, p)| if p > acc.1 { (i, p) } else { acc },
+        )
+}
+
+/// Sums a probability row by kind.
+pub fn kind_probs(row: &[f32; CLASSES]) -> KindProbs {
+    let mut printed = [0.0f32; PRINTED_MAX + 1];
+    printed[1..].copy_from_slice(&row[1..=PRINTED_MAX]);
+    let mut handwritten = [0.0f32; 10];
+    handwritten[1..].copy_from_slice(&row[HAND_BASE + 1..=HAND_BASE + 9]);
+    KindProbs {
+        empty: row[EMPTY],
+        printed,
+        handwritten,
+        pencil: row[PENCIL],
+        other: row[OTHER],
+    }
+}
+
+/// The most likely class of a row as a kind, with its probability.
+pub fn best_kind(row: &[f32; CLASSES]) -> (CellKind, f32) {
+    let (class, p) = best(row);
+    // best() returns an index below CLASSES, which of_class always maps.
+    (CellKind::of_class(class).unwrap_or(CellKind::Other), p)
+}
+
 /// The most likely class of a probability row and its probability.
 pub fn best(probs: &[f32; CLASSES]) -> (usize, f32) {
     probs.iter().copied().enumerate().fold(
@@ -312,10 +466,14 @@ mod tests {
 
     /// The 81 tiles of the fixture sheet (9x9 tiles of 28x28, 8-bit gray).
     fn image69_tiles() -> Vec<Tile> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../fixtures/tiles/extra-image69.png"
-        );
+        sheet_tiles("extra-image69.png")
+    }
+
+    /// The 81 tiles of a sheet in fixtures/tiles (9x9 tiles of 28x28, 8-bit gray).
+    fn sheet_tiles(name: &str) -> Vec<Tile> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/tiles")
+            .join(name);
         let sheet = image::open(path).expect("fixture sheet").to_luma8();
         assert_eq!(sheet.dimensions(), (9 * TILE as u32, 9 * TILE as u32));
         (0..81)
@@ -410,8 +568,8 @@ mod tests {
         );
     }
 
-    /// Renders `digit` with ab_glyph roughly as a printed clue looks in a tile
-    /// (ink height ~11 px of 28, centred, full contrast).
+    /// Renders `digit` (or a letter) with ab_glyph roughly as a printed clue
+    /// looks in a tile (ink height ~11 px of 28, centred, full contrast).
     fn render(font: &impl ab_glyph::Font, digit: char) -> Tile {
         use ab_glyph::PxScale;
         let scale = PxScale::from(15.0);
@@ -440,6 +598,107 @@ mod tests {
         let tiles: Vec<Tile> = ('1'..='9').map(|d| render(&font, d)).collect();
         let got = argmax(&Classifier::embedded().unwrap().classify(&tiles).unwrap());
         assert_eq!(got, (1..=9).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn rendered_letters_read_as_printed_values() {
+        let bytes = include_bytes!("../../../assets/Go-Bold.ttf");
+        let font = ab_glyph::FontRef::try_from_slice(bytes).expect("font parses");
+        let tiles: Vec<Tile> = LETTERS.chars().map(|l| render(&font, l)).collect();
+        let got = argmax(&Classifier::embedded().unwrap().classify(&tiles).unwrap());
+        assert_eq!(got, (10..=PRINTED_MAX).collect::<Vec<_>>());
+    }
+
+    /// Truth for fixtures/tiles/kubiesa-03_01_iphone_14_0.png: the 81 tiles
+    /// of `../shared/fixtures/kubiesa/train/03_01_iphone_14_0.jpg`, one of
+    /// the Kubiesa puzzles held out of training, cut per the tile spec with
+    /// the true corners. `1`-`9` printed, `a`-`i` handwritten 1-9, `*`
+    /// pencil, `.` empty.
+    const KUBIESA_03_01: &str =
+        "..f..9*31..3..a.72.7a.6.9.....*17..6af54*87*c8..35fa....9.8..1.61....5..75.1.....";
+
+    fn kind_of_char(ch: char) -> CellKind {
+        match ch {
+            '.' => CellKind::Empty,
+            '*' => CellKind::Pencil,
+            '1'..='9' => CellKind::Printed(ch as u8 - b'0'),
+            _ => CellKind::Handwritten(ch as u8 - b'a' + 1),
+        }
+    }
+
+    #[test]
+    fn worked_on_puzzle_tiles_read_by_kind() {
+        let tiles = sheet_tiles("kubiesa-03_01_iphone_14_0.png");
+        let rows = Classifier::embedded().unwrap().classify(&tiles).unwrap();
+        let want: Vec<CellKind> = KUBIESA_03_01.chars().map(kind_of_char).collect();
+        let got: Vec<CellKind> = rows.iter().map(|r| best_kind(r).0).collect();
+        // Every printed clue and every pen entry exactly (value and kind): a
+        // pen entry taken for a clue would change the puzzle.
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            if matches!(w, CellKind::Printed(_) | CellKind::Handwritten(_)) {
+                assert_eq!(w, g, "cell {i}");
+            }
+        }
+        let right = want.iter().zip(&got).filter(|(w, g)| w == g).count();
+        assert!(right >= 79, "{right}/81 right: {got:?}");
+    }
+
+    #[test]
+    fn every_class_has_a_kind() {
+        assert_eq!(CellKind::of_class(EMPTY), Some(CellKind::Empty));
+        assert_eq!(CellKind::of_class(9), Some(CellKind::Printed(9)));
+        assert_eq!(CellKind::of_class(10), Some(CellKind::Printed(10)));
+        assert_eq!(CellKind::of_class(PRINTED_MAX), Some(CellKind::Printed(16)));
+        assert_eq!(
+            CellKind::of_class(HAND_BASE + 1),
+            Some(CellKind::Handwritten(1))
+        );
+        assert_eq!(
+            CellKind::of_class(HAND_BASE + 9),
+            Some(CellKind::Handwritten(9))
+        );
+        assert_eq!(CellKind::of_class(PENCIL), Some(CellKind::Pencil));
+        assert_eq!(CellKind::of_class(OTHER), Some(CellKind::Other));
+        assert_eq!(CellKind::of_class(CLASSES), None);
+        assert!((0..CLASSES).all(|c| CellKind::of_class(c).is_some()));
+        assert_eq!(LETTERS.len(), PRINTED_MAX - 9);
+        assert!(CellKind::Handwritten(3).is_glyph() && !CellKind::Pencil.is_glyph());
+    }
+
+    #[test]
+    fn kind_probs_sum_by_kind_and_fold_to_clues() {
+        let mut row = [0.0f32; CLASSES];
+        row[EMPTY] = 0.1;
+        row[5] = 0.2; // printed 5
+        row[12] = 0.05; // printed C
+        row[HAND_BASE + 5] = 0.4; // pen 5
+        row[HAND_BASE + 6] = 0.1; // pen 6
+        row[PENCIL] = 0.1;
+        row[OTHER] = 0.05;
+        let k = kind_probs(&row);
+        assert_eq!(k.printed[5], 0.2);
+        assert_eq!(k.printed[12], 0.05);
+        assert!((k.handwritten_total() - 0.5).abs() < 1e-6);
+        assert_eq!(k.best_handwritten(), (5, 0.4));
+        assert!((k.printed_total() - 0.25).abs() < 1e-6);
+        assert_eq!(k.upright_glyph(), 0.4);
+        // A 9x9 puzzle: the pen entries, pencil, other ink and the letter
+        // are no clue; the printed 5 keeps its probability.
+        let clue = k.clue_probs(9);
+        assert_eq!(clue.len(), 10);
+        assert!((clue[0] - 0.8).abs() < 1e-6, "{clue:?}");
+        assert_eq!(clue[5], 0.2);
+        assert!((clue.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        // A 16x16 puzzle reads the letter C as 12.
+        let clue = k.clue_probs(16);
+        assert_eq!(clue[12], 0.05);
+        assert!((clue[0] - 0.75).abs() < 1e-6);
+        // A 25x25 puzzle: values past G cannot be read (probability 0).
+        let clue = k.clue_probs(25);
+        assert_eq!(clue.len(), 26);
+        assert_eq!(clue[25], 0.0);
+        assert!((clue.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        assert_eq!(best_kind(&row), (CellKind::Handwritten(5), 0.4));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::collections::BinaryHeap;
 
 use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
 
-use crate::classify::CLASSES;
+use crate::classify::{kind_probs, CLASSES};
 
 /// Cells of the classic grid the reader reads.
 pub(crate) const CELLS: usize = 81;
@@ -31,12 +31,14 @@ const MIN_PROBABILITY: f32 = 1e-5;
 /// One cell's probabilities over the values 0 (empty) and 1-9.
 pub type CellProbs = [f32; 10];
 
-/// Folds the classifier's classes into values 0-9: "other ink" (a stray
-/// mark, a rotated glyph) counts as an empty cell in an upright grid.
+/// Folds the classifier's classes into values 0-9 of the puzzle's givens:
+/// only a printed digit is a clue. Pen entries, pencil candidates, "other
+/// ink" (a stray mark, a rotated glyph) and printed letters (no value of a
+/// 9x9 grid) count as an empty cell.
 pub fn cell_probs(classes: &[f32; CLASSES]) -> CellProbs {
+    let clue = kind_probs(classes).clue_probs(9);
     let mut p = [0.0f32; 10];
-    p.copy_from_slice(&classes[..10]);
-    p[0] += classes[10..].iter().sum::<f32>();
+    p.copy_from_slice(&clue);
     let total: f32 = p.iter().sum();
     if total > 0.0 {
         p.iter_mut().for_each(|v| *v /= total);
@@ -290,6 +292,7 @@ fn search_repair(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::classify::{HAND_BASE, OTHER, PENCIL};
 
     const PUZZLE: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -374,10 +377,23 @@ mod tests {
     #[test]
     fn other_ink_counts_as_empty() {
         let mut classes = [0.0f32; CLASSES];
-        classes[10] = 0.7;
+        classes[OTHER] = 0.7;
         classes[3] = 0.3;
         let p = cell_probs(&classes);
         assert!((p[0] - 0.7).abs() < 1e-6);
+        assert_eq!(argmax(&p), 0);
+    }
+
+    #[test]
+    fn pen_entries_pencil_and_letters_are_never_clues() {
+        let mut classes = [0.0f32; CLASSES];
+        classes[HAND_BASE + 7] = 0.6; // a pen 7
+        classes[PENCIL] = 0.1;
+        classes[10] = 0.05; // printed A
+        classes[7] = 0.25; // printed 7
+        let p = cell_probs(&classes);
+        assert!((p[0] - 0.75).abs() < 1e-6, "{p:?}");
+        assert!((p[7] - 0.25).abs() < 1e-6);
         assert_eq!(argmax(&p), 0);
     }
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 use image::GrayImage;
 
 use crate::cells::{self, Cells, Tile};
-use crate::classify::{Classifier, OcrError, CLASSES, EMPTY, OTHER};
+use crate::classify::{kind_probs, Classifier, OcrError, CLASSES};
 use crate::debug;
 use crate::decide::{self, CellProbs, Decision, CELLS};
 use crate::decode::{self, DecodeError, Decoded};
@@ -245,25 +245,28 @@ impl Reader {
     }
 }
 
-/// How much a reading looks like upright printed digits: the mean log
-/// probability of each inked cell's best digit, where "other ink" (a
-/// rotated glyph) counts against it. Also whether it is sure enough to stop
-/// looking at other rotations: at least 8 inked cells, and at least 90% of
-/// them confident upright digits. One unsure cell (a blurred clue) must not
-/// cost three more batches; a turned grid fails the test by far, because
-/// turned 3s, 4s and 7s (and every digit at 90 degrees) read as other ink.
+/// How much a reading looks like upright glyphs: the mean log probability
+/// of each inked cell's best upright glyph (a printed digit or letter, or a
+/// pen digit), where "other ink" (a rotated glyph) counts against it. Empty
+/// cells and pencil candidates (small marks that look much the same turned)
+/// are left out. Also whether it is sure enough to stop looking at other
+/// rotations: at least 8 inked cells, and at least 90% of them confident
+/// upright glyphs. One unsure cell (a blurred clue) must not cost three more
+/// batches; a turned grid fails the test by far, because turned 3s, 4s and
+/// 7s (and every digit at 90 degrees) read as other ink.
 fn upright_score(classes: &[[f32; CLASSES]]) -> (f32, bool) {
     let mut sum = 0.0f32;
     let mut inked = 0usize;
     let mut sure = 0usize;
-    for p in classes {
-        if p[EMPTY] >= 0.5 {
+    for row in classes {
+        let p = kind_probs(row);
+        if p.empty + p.pencil >= 0.5 {
             continue;
         }
         inked += 1;
-        let digit = p[1..=9].iter().copied().fold(0.0f32, f32::max);
-        sum += digit.max(1e-6).ln();
-        if digit >= 0.9 && p[OTHER] <= 0.05 {
+        let glyph = p.upright_glyph();
+        sum += glyph.max(1e-6).ln();
+        if glyph >= 0.9 && p.other <= 0.05 {
             sure += 1;
         }
     }
