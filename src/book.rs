@@ -196,7 +196,7 @@ enum Size {
 /// puzzles six a page (2 x 3) give 3-inch grids, the size of a newspaper
 /// puzzle; bigger shapes need the page to themselves for writable cells.
 fn grid_layout(shape: &Shape, size: Size) -> (usize, usize) {
-    let small = matches!(shape, Shape::Square { size, .. } if *size <= 9);
+    let small = matches!(shape, Shape::Square { size: n, .. } if *n <= 9);
     match (small, size) {
         (true, Size::Puzzle) => (2, 3),
         (true, Size::Answer) => (3, 4),
