@@ -198,6 +198,16 @@ pub struct GenerateArgs {
     /// grade and whether it is minimal.
     #[arg(long)]
     pub json: bool,
+
+    /// Also lay the puzzles out as a printable PDF book at PATH: six 9x9
+    /// puzzles a page (16x16 and Samurai one a page), numbered, with the
+    /// answers at the back.
+    #[arg(long, value_name = "PATH")]
+    pub pdf: Option<PathBuf>,
+
+    /// Overwrite an existing --pdf book.
+    #[arg(long, requires = "pdf")]
+    pub force: bool,
 }
 
 /// Text formats for `solve`.

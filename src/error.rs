@@ -26,6 +26,9 @@ pub enum Error {
     /// The digit model could not be loaded.
     #[error(transparent)]
     Model(#[from] snap_vision::classify::OcrError),
+    /// An output file (a PDF book) could not be written.
+    #[error(transparent)]
+    Write(#[from] crate::output::WriteError),
 }
 
 impl Error {

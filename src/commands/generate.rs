@@ -9,6 +9,7 @@ use snap_solver::generate::{generate, Options};
 use snap_solver::grade::{grade, Level};
 use snap_solver::{Board, Shape};
 
+use crate::book::write_puzzle_book;
 use crate::cli::GenerateArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -21,7 +22,8 @@ use crate::report::{json_line, GeneratedReport};
 const DIFFICULTY_TRIES: usize = 200_000;
 
 /// Generates the puzzles and prints one line each (the puzzle), or one
-/// JSON object each.
+/// JSON object each; with `--pdf`, also writes them as a printable book
+/// with their solutions at the back.
 pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> {
     if args.difficulty.is_some() && args.shape != Shape::classic() {
         return Err(Error::Usage(
@@ -37,6 +39,7 @@ pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> 
     let wanted = args.difficulty;
     let accept = move |board: &Board| wanted.is_none_or(|level| level_of(board) == Some(level));
     let mut made = 0;
+    let mut book = Vec::new();
     for (n, g) in generate(&options, Some(&accept)).enumerate() {
         made += 1;
         let graded = (args.shape == Shape::classic())
@@ -57,8 +60,14 @@ pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> 
             format!("{}\n", g.puzzle.to_line())
         };
         out.write_all(line.as_bytes()).map_err(Error::Output)?;
+        if args.pdf.is_some() {
+            book.push((g.puzzle, g.solution));
+        }
     }
     out.flush().map_err(Error::Output)?;
+    if let Some(path) = &args.pdf {
+        write_puzzle_book(path, &book, &book_title(args, made), args.force)?;
+    }
     if made < args.count as usize {
         eprintln!(
             "sudoku-snap: made {made} of {} puzzles: {DIFFICULTY_TRIES} candidates in a row were not {}",
@@ -68,6 +77,17 @@ pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> 
         return Ok(ExitCode::NotSolved);
     }
     Ok(ExitCode::Success)
+}
+
+/// The running title of a generated book: what is in it and how to make
+/// it again.
+fn book_title(args: &GenerateArgs, made: usize) -> String {
+    let level = args.difficulty.map_or(String::new(), |l| format!(" {}", l.name()));
+    format!(
+        "{made}{level} {} Sudoku puzzles (sudoku-snap generate --seed {})",
+        args.shape.name(),
+        args.seed
+    )
 }
 
 /// The level of a generated puzzle (it has one solution by construction).
