@@ -61,9 +61,11 @@ impl Stats {
     }
     /// Big, not a solid blob, roughly square-ish bounding box.
     fn may_be_grid(&self, min_side: u32) -> bool {
+        if self.count == 0 {
+            return false;
+        }
         let (bw, bh) = (self.width(), self.height());
-        self.count > 0
-            && bw >= min_side
+        bw >= min_side
             && bh >= min_side
             && (self.count as u64) < (bw as u64 * bh as u64) * MAX_FILL_NUM / MAX_FILL_DEN
             && bw < MAX_ASPECT * bh

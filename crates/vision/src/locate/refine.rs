@@ -207,8 +207,8 @@ mod tests {
 
     #[test]
     fn robust_line_ignores_an_outlier() {
-        let mut pts: Vec<(f32, f32)> = (0..20).map(|i| (i as f32, 5.0)).collect();
-        pts.push((10.0, 40.0));
+        let mut pts: Vec<(f32, f32)> = (0..48).map(|i| (2.0 * i as f32, 5.0)).collect();
+        pts.push((40.0, 13.0));
         let (nx, ny, d) = fit_line(&pts).expect("line");
         assert!(nx.abs() < 1e-3 && (ny.abs() - 1.0).abs() < 1e-3);
         assert!((d.abs() - 5.0).abs() < 1e-2, "{d}");
