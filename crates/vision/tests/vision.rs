@@ -100,3 +100,214 @@ fn tiles_of_a_fixture_separate_clues_from_empty_cells() {
         "empty up to {empty_max}, clues from {clue_min}"
     );
 }
+
+/// Synthetic printed pages: grids drawn with thin cell lines and thick box
+/// lines, a few "digits" (dark blocks), plus distractors.
+mod page {
+    use image::{GrayImage, Luma};
+
+    pub const PAPER: u8 = 235;
+    const INK: u8 = 30;
+
+    /// Draws an `n` x `n` grid of side `s` at `(x0, y0)`: box lines every
+    /// sqrt(n) cells 3 px wide, others 1 px; with `digits`, a block in about
+    /// a third of the cells.
+    pub fn grid(img: &mut GrayImage, x0: i64, y0: i64, s: i64, n: i64, digits: bool) {
+        let b = (n as f64).sqrt().round() as i64;
+        let cell = s as f64 / n as f64;
+        for k in 0..=n {
+            let p = (k as f64 * cell).round() as i64;
+            let half = if k % b == 0 { 1 } else { 0 };
+            for t in -half..=half {
+                for a in -1..=s + 1 {
+                    put(img, x0 + p + t, y0 + a);
+                    put(img, x0 + a, y0 + p + t);
+                }
+            }
+        }
+        if digits {
+            for r in 0..n {
+                for c in 0..n {
+                    if (r * 7 + c * 3) % 3 == 0 {
+                        let (cx, cy) = (
+                            x0 as f64 + (c as f64 + 0.5) * cell,
+                            y0 as f64 + (r as f64 + 0.5) * cell,
+                        );
+                        let (hw, hh) = (cell * 0.15, cell * 0.28);
+                        for y in (cy - hh) as i64..(cy + hh) as i64 {
+                            for x in (cx - hw) as i64..(cx + hw) as i64 {
+                                put(img, x, y);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A 15x15 crossword of side `s`: every line thin, a symmetric pattern
+    /// of black squares.
+    pub fn crossword(img: &mut GrayImage, x0: i64, y0: i64, s: i64) {
+        let n = 15;
+        let cell = s as f64 / n as f64;
+        for k in 0..=n {
+            let p = (k as f64 * cell).round() as i64;
+            for a in 0..=s {
+                put(img, x0 + p, y0 + a);
+                put(img, x0 + a, y0 + p);
+            }
+        }
+        for r in 0..n {
+            for c in 0..n {
+                if (r * 5 + c * 3) % 7 == 0 {
+                    for y in (r as f64 * cell) as i64..((r + 1) as f64 * cell) as i64 {
+                        for x in (c as f64 * cell) as i64..((c + 1) as f64 * cell) as i64 {
+                            put(img, x0 + x, y0 + y);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A Samurai of five 9x9 grids, cell size `cell`, at `(x0, y0)`.
+    pub fn samurai(img: &mut GrayImage, x0: i64, y0: i64, cell: i64) -> [(i64, i64); 5] {
+        let s = 9 * cell;
+        let at = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
+        for (c, r) in at {
+            grid(img, x0 + c * cell, y0 + r * cell, s, 9, true);
+        }
+        at.map(|(c, r)| (x0 + c * cell, y0 + r * cell))
+    }
+
+    fn put(img: &mut GrayImage, x: i64, y: i64) {
+        if x >= 0 && y >= 0 && x < img.width() as i64 && y < img.height() as i64 {
+            img.put_pixel(x as u32, y as u32, Luma([INK]));
+        }
+    }
+}
+
+/// Centre of a quad.
+fn centre(q: &Quad) -> (f32, f32) {
+    let x = q.corners.iter().map(|c| c.0).sum::<f32>() / 4.0;
+    let y = q.corners.iter().map(|c| c.1).sum::<f32>() / 4.0;
+    (x, y)
+}
+
+/// Asserts the located grids' centres are the expected ones, in order,
+/// within `tol` pixels.
+fn assert_centres(found: &[locate::Located], expected: &[(f32, f32)], tol: f32) {
+    let got: Vec<(f32, f32)> = found.iter().map(|l| centre(&l.quad)).collect();
+    assert_eq!(
+        got.len(),
+        expected.len(),
+        "found {got:?}, expected {expected:?}"
+    );
+    for (g, e) in got.iter().zip(expected) {
+        assert!(
+            (g.0 - e.0).abs() < tol && (g.1 - e.1).abs() < tol,
+            "found {got:?}, expected {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn a_page_of_six_grids_is_read_in_rows_and_the_crossword_is_not_a_grid() {
+    let mut img = image::GrayImage::from_pixel(900, 1200, image::Luma([page::PAPER]));
+    let mut expected = Vec::new();
+    for r in 0..3 {
+        for c in 0..2 {
+            // Uneven tops: the rows are still rows.
+            let (x, y) = (60 + c * 420, 40 + r * 330 + c * 12);
+            page::grid(&mut img, x, y, 270, 9, true);
+            expected.push((x as f32 + 135.0, y as f32 + 135.0));
+        }
+    }
+    page::crossword(&mut img, 340, 1030, 150);
+    let found = locate::locate_all(&img);
+    assert_centres(&found, &expected, 6.0);
+    assert!(found.iter().all(|l| l.n == 9 && !l.cut));
+}
+
+#[test]
+fn a_notes_table_beside_a_puzzle_is_found_but_harmless() {
+    let mut img = image::GrayImage::from_pixel(800, 420, image::Luma([page::PAPER]));
+    page::grid(&mut img, 30, 40, 340, 9, true);
+    page::grid(&mut img, 450, 120, 180, 9, false);
+    let found = locate::locate_all(&img);
+    assert_centres(&found, &[(200.0, 210.0), (540.0, 210.0)], 6.0);
+}
+
+#[test]
+fn samurai_gives_its_five_grids() {
+    let mut img = image::GrayImage::from_pixel(700, 700, image::Luma([page::PAPER]));
+    let cell = 30;
+    let tl = page::samurai(&mut img, 35, 35, cell);
+    let found = locate::locate_all(&img);
+    let h = (9 * cell / 2) as f32;
+    let c = |i: usize| (tl[i].0 as f32 + h, tl[i].1 as f32 + h);
+    // Rows: the two top grids, the centre, the two bottom grids.
+    assert_centres(&found, &[c(0), c(1), c(2), c(3), c(4)], 6.0);
+    assert!(found.iter().all(|l| l.n == 9));
+}
+
+#[test]
+fn a_16x16_grid_is_told_from_a_9x9() {
+    let mut img = image::GrayImage::from_pixel(600, 600, image::Luma([page::PAPER]));
+    page::grid(&mut img, 60, 60, 480, 16, true);
+    let found = locate::locate_all(&img);
+    assert_centres(&found, &[(300.0, 300.0)], 6.0);
+    assert_eq!(found[0].n, 16);
+}
+
+#[test]
+fn a_grid_cut_by_the_frame_is_marked_cut() {
+    let mut img = image::GrayImage::from_pixel(640, 480, image::Luma([page::PAPER]));
+    // The bottom border line lies on the frame.
+    page::grid(&mut img, 40, 58, 420, 9, true);
+    let found = locate::locate_all(&img);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].cut);
+    // A grid inside the frame is not cut.
+    let mut whole = image::GrayImage::from_pixel(640, 480, image::Luma([page::PAPER]));
+    page::grid(&mut whole, 40, 30, 420, 9, true);
+    let found = locate::locate_all(&whole);
+    assert!(found.len() == 1 && !found[0].cut, "{found:?}");
+}
+
+/// Grids found on every PNG page of a folder (`SNAP_PAGES`, default
+/// `target/pdfpages`, e.g. from `pdftoppm -r 100 -gray -png book.pdf
+/// target/pdfpages/book`): prints the count, sizes and cut flags per page.
+#[test]
+#[ignore = "needs rendered pages; run: cargo test --release -p snap-vision --test vision -- --ignored --nocapture"]
+fn grids_on_rendered_pages() {
+    let dir = std::env::var("SNAP_PAGES")
+        .unwrap_or_else(|_| format!("{}/../../target/pdfpages", env!("CARGO_MANIFEST_DIR")));
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "png"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let bytes = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let d = decode::decode(&bytes).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let start = std::time::Instant::now();
+        let found = locate::locate_all(&d.gray);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        let what: Vec<String> = found
+            .iter()
+            .map(|l| {
+                let (x, y) = centre(&l.quad);
+                let cut = if l.cut { " cut" } else { "" };
+                format!("{}x{} at ({x:.0},{y:.0}){cut}", l.n, l.n)
+            })
+            .collect();
+        println!(
+            "{}: {} grids in {ms:.0} ms: {}",
+            p.display(),
+            found.len(),
+            what.join(", ")
+        );
+    }
+}

@@ -18,8 +18,15 @@
 //!    sides moved onto the darkest line near them; then each side is
 //!    refined on the full-resolution image (outer edge of the border line,
 //!    robust line fit, corners at the intersections).
+//!
+//! [`locate`] returns the one best grid of a photo. [`locate_all`] returns
+//! every grid of a page: smaller candidates too, 9x9 and 16x16 combs, the
+//! grids inside a larger lattice ([`lattice`]: a Samurai's five) and the
+//! reading order of [`page`].
 
 mod candidates;
+mod lattice;
+mod page;
 mod refine;
 mod sides;
 mod threshold;
@@ -31,7 +38,7 @@ use crate::geometry::{downscale, Quad};
 use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_FRACTION, MIN_SIDE_PX};
 use refine::{quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
-use verify::{verify, Verdict};
+use verify::{verify, Spec, Verdict, SIZES};
 
 pub use threshold::adaptive_threshold;
 
@@ -87,6 +94,22 @@ const MIN_AREA_VS_BEST: f32 = 0.9;
 /// a chance comb somewhere inside it.
 const MERGED_FILL: f32 = 0.8;
 
+/// Components (largest bounding box first) the page search tries: eight
+/// puzzles with their notes tables, a Samurai, headings and frames.
+const PAGE_MAX_CANDIDATES: usize = 40;
+
+/// Two grids found are the same one when their bounding boxes overlap by
+/// more than this fraction of the smaller box (a Samurai's centre grid
+/// shares a ninth with each corner grid, well below).
+const SAME_GRID_OVERLAP: f32 = 0.5;
+
+/// Between the 9x9 and 16x16 verdicts of one candidate, a score lower by at
+/// most this still wins when its box lines are the thicker pattern.
+const SIZE_TIE: f32 = 0.05;
+
+/// Standard 9x9 spec (a lone grid: lines outside count against it).
+const CLASSIC: Spec = Spec { n: 9, lone: true };
+
 /// A located grid.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Located {
@@ -95,6 +118,11 @@ pub struct Located {
     /// Verification score (line evidence minus off-line clutter), at least
     /// 0.2 (0.3 away from the frame).
     pub score: f32,
+    /// Cells per side: 9, or 16 for a 16x16 grid.
+    pub n: usize,
+    /// The grid runs off the image frame (a side lies on the frame, or a
+    /// corner is outside the image): it is reported, never solved.
+    pub cut: bool,
 }
 
 /// A candidate quad the search verified, for the debug image.
@@ -131,6 +159,130 @@ struct Examined {
     verdict: Verdict,
     frame: [bool; 4],
     passed: bool,
+}
+
+/// Every grid on a page, in reading order (see [`page`]'s docs: rows of
+/// grids by vertical overlap, top to bottom, each left to right; a page of
+/// staggered columns column by column). Notes tables (empty 9x9 grids) are
+/// returned too; crosswords and tables fail the comb check.
+pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
+    locate_all_detailed(gray).0
+}
+
+/// [`locate_all`] with the debug images.
+pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
+    let mut dbg = prepare(gray);
+    let (w, h) = gray.dimensions();
+    if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
+        return (Vec::new(), dbg);
+    }
+    let closed = imageproc::morphology::dilate(
+        &dbg.binary,
+        imageproc::distance_transform::Norm::LInf,
+        CLOSE_RADIUS,
+    );
+    let mut found: Vec<Examined> = Vec::new();
+    // The merged pass as in `locate_detailed`: only when nothing was found.
+    for merge in [false, true] {
+        if merge && !found.is_empty() {
+            break;
+        }
+        let params = HullParams {
+            min_side: MIN_SIDE_PX,
+            max_count: PAGE_MAX_CANDIDATES,
+            merge,
+        };
+        for hull in candidate_hulls(&closed, params) {
+            let Some(quad) = max_area_quad(&hull) else {
+                continue;
+            };
+            let ex = examine_sizes(&mut dbg, &quad, merge);
+            // A hull the grid found does not fill may be a lattice of
+            // grids (a Samurai): its windows replace the one comb found.
+            let fills = ex.verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
+            let windows = if merge || (ex.passed && fills) {
+                Vec::new()
+            } else {
+                lattice_grids(&mut dbg, &quad)
+            };
+            if !windows.is_empty() {
+                found.extend(windows);
+            } else if ex.passed {
+                found.push(ex);
+            }
+        }
+    }
+    let kept = distinct(found);
+    let located: Vec<Located> = kept.iter().map(|ex| finish(gray, ex, dbg.scale)).collect();
+    let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
+    let order = page::reading_order(&quads);
+    (order.iter().map(|&i| located[i]).collect(), dbg)
+}
+
+/// [`examine`] for each grid size; the best score wins, a near tie goes to
+/// the size whose box lines stand out more.
+fn examine_sizes(dbg: &mut LocateDebug, quad: &Quad, merged: bool) -> Examined {
+    let mut best: Option<Examined> = None;
+    for n in SIZES {
+        let ex = examine(dbg, quad, merged, Spec { n, lone: true });
+        let better = best.is_none_or(|b| {
+            let (s, t) = (ex.verdict.score, b.verdict.score);
+            s > t + SIZE_TIE || (s > t - SIZE_TIE && ex.verdict.boxes > b.verdict.boxes)
+        });
+        if better {
+            best = Some(ex);
+        }
+    }
+    best.unwrap_or_else(|| examine(dbg, quad, merged, CLASSIC))
+}
+
+/// The grids inside a candidate that is a larger lattice (a Samurai), each
+/// examined as a candidate of its own.
+fn lattice_grids(dbg: &mut LocateDebug, quad: &Quad) -> Vec<Examined> {
+    let mut out = Vec::new();
+    for (n, window) in lattice::lattice_windows(&dbg.dark, quad, &SIZES) {
+        let ex = examine(dbg, &window, false, Spec { n, lone: false });
+        if ex.passed {
+            out.push(ex);
+        }
+    }
+    out
+}
+
+/// The grids found, one per place: of grids whose bounding boxes overlap
+/// by more than [`SAME_GRID_OVERLAP`], the best scored stays.
+fn distinct(mut found: Vec<Examined>) -> Vec<Examined> {
+    found.sort_by(|a, b| b.verdict.score.total_cmp(&a.verdict.score));
+    let mut kept: Vec<Examined> = Vec::new();
+    for ex in found {
+        if kept
+            .iter()
+            .all(|k| bbox_overlap(&k.verdict.quad, &ex.verdict.quad) <= SAME_GRID_OVERLAP)
+        {
+            kept.push(ex);
+        }
+    }
+    kept
+}
+
+/// Overlap of two quads' bounding boxes as a fraction of the smaller box.
+fn bbox_overlap(a: &Quad, b: &Quad) -> f32 {
+    let bbox = |q: &Quad| {
+        let xs = q.corners.map(|c| c.0);
+        let ys = q.corners.map(|c| c.1);
+        let lo = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
+        let hi = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
+        (lo(xs), lo(ys), hi(xs), hi(ys))
+    };
+    let (a, b) = (bbox(a), bbox(b));
+    let iw = (a.2.min(b.2) - a.0.max(b.0)).max(0.0);
+    let ih = (a.3.min(b.3) - a.1.max(b.1)).max(0.0);
+    let area = |r: (f32, f32, f32, f32)| (r.2 - r.0) * (r.3 - r.1);
+    let smaller = area(a).min(area(b));
+    if smaller <= 0.0 {
+        return 0.0;
+    }
+    iw * ih / smaller
 }
 
 /// Finds the Sudoku's outer corners in a grayscale photo, or `None` when no
@@ -194,7 +346,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
             if best.is_some() && quad.area().abs() < MIN_AREA_VS_BEST * best_area {
                 continue;
             }
-            let ex = examine(&mut dbg, &quad, merge);
+            let ex = examine(&mut dbg, &quad, merge, CLASSIC);
             if ex.passed && best.is_none_or(|b| ex.verdict.quad.area() > b.verdict.quad.area()) {
                 best = Some(ex);
             }
@@ -210,13 +362,13 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
 /// Verifies one hull quad: the comb check, re-checks around the lines
 /// found, side re-fitting at the frame, and the threshold. Records the
 /// hull and the verdict in `dbg`.
-fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool) -> Examined {
+fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Examined {
     dbg.hulls.push(*quad);
-    let verdict = recheck_around(&dbg.dark, verify(&dbg.dark, quad));
+    let verdict = recheck_around(&dbg.dark, verify(&dbg.dark, quad, spec), spec);
     let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
     // Judged on the grid found, not the hull: a hull can be a whole page on
     // the frame with a smaller grid inside.
-    let verdict = refit_at_frame(&dbg.dark, verdict, w, h);
+    let verdict = refit_at_frame(&dbg.dark, verdict, w, h, spec);
     let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
     let min_score = if frame.iter().any(|&f| f) {
         MIN_SCORE_AT_FRAME
@@ -245,12 +397,12 @@ fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool) -> Examined {
 /// a frame touching the grid) its quad has the wrong perspective; a quad
 /// just around the found lines has the right one and the comb then fits
 /// exactly.
-fn recheck_around(dark: &GrayImage, mut verdict: Verdict) -> Verdict {
+fn recheck_around(dark: &GrayImage, mut verdict: Verdict, spec: Spec) -> Verdict {
     for _ in 0..RECHECK_ROUNDS {
         if verdict.score <= HOPELESS_SCORE {
             break;
         }
-        let again = verify(dark, &expand(&verdict.quad, RECHECK_GROWTH));
+        let again = verify(dark, &expand(&verdict.quad, RECHECK_GROWTH), spec);
         if again.score >= verdict.score - RECHECK_SLACK {
             verdict = again;
         } else {
@@ -265,13 +417,13 @@ fn recheck_around(dark: &GrayImage, mut verdict: Verdict) -> Verdict {
 /// neighbouring border lines too (they no longer connect to the rest), so
 /// the hull cuts those corners: fit the other sides to the strongest line
 /// near them and check again.
-fn refit_at_frame(dark: &GrayImage, verdict: Verdict, w: f32, h: f32) -> Verdict {
+fn refit_at_frame(dark: &GrayImage, verdict: Verdict, w: f32, h: f32, spec: Spec) -> Verdict {
     let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
     if !frame.iter().any(|&f| f) || verdict.score <= HOPELESS_SCORE {
         return verdict;
     }
     let fitted = fit_sides(dark, &verdict.quad, frame);
-    let again = verify(dark, &fitted);
+    let again = verify(dark, &fitted, spec);
     if again.score >= verdict.score - RECHECK_SLACK {
         again
     } else {
@@ -284,9 +436,17 @@ fn refit_at_frame(dark: &GrayImage, verdict: Verdict, w: f32, h: f32) -> Verdict
 fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
     let coarse = quad_to_full(&ex.verdict.quad, factor);
     let quad = refine(gray, &coarse, factor, ex.frame).unwrap_or(coarse);
+    let (w, h) = (gray.width() as f32, gray.height() as f32);
+    let margin = FRAME_TOL * factor;
+    let outside = quad
+        .corners
+        .iter()
+        .any(|&(x, y)| x < -margin || y < -margin || x > w + margin || y > h + margin);
     Located {
         quad,
         score: ex.verdict.score,
+        n: ex.verdict.n,
+        cut: outside || ex.frame.iter().any(|&f| f),
     }
 }
 

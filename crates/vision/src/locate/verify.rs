@@ -1,21 +1,24 @@
-//! Verification: does a candidate quad hold a 9x9 grid's lines?
+//! Verification: does a candidate quad hold the lines of an n x n grid
+//! (9x9, or 16x16)?
 //!
-//! Every pixel of the quad is mapped into a square of side `9 * cell`
+//! Every pixel of the quad is mapped into a square of side `n * cell`
 //! (bins about one pixel wide, so 1 px lines are never skipped and keep a
 //! high ink fraction) and counted into column and row profiles of ink
-//! fraction. In each profile the best 10-line *comb* (start `a`, pitch `p`)
+//! fraction. In each profile the best (n+1)-line *comb* (start `a`, pitch `p`)
 //! is searched; its score is the mean line strength minus the clutter
 //! between the lines and minus any line just outside the comb (a
-//! crossword's extra lines).
+//! crossword's extra lines). Between sizes, the better score wins; the box
+//! lines (every 3rd of a 9x9, every 4th of a 16x16) are printed thicker,
+//! which [`Verdict::boxes`] measures and a near tie is decided by.
 
 use image::GrayImage;
 
 use crate::geometry::{dist, Homography, Quad};
 
-/// Cells per side of the grid looked for.
-const N: usize = 9;
+/// Cells per side of the grids looked for.
+pub const SIZES: [usize; 2] = [9, 16];
 
-/// Bins per cell in the profiles: the quad's side / 9, clamped so tiny
+/// Bins per cell in the profiles: the quad's side / n, clamped so tiny
 /// candidates still have room for a line tolerance and huge ones do not
 /// cost more than needed.
 const MIN_BIN_CELL: usize = 8;
@@ -65,9 +68,15 @@ const MIN_NORMALISER: f32 = 0.25;
 /// not a line the sub-bin fit can use.
 const MIN_TOOTH_PEAK: f32 = 0.02;
 
-/// The outcome of checking a candidate for a 9x9 line structure.
+/// The outcome of checking a candidate for an n x n line structure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Verdict {
+    /// Cells per side checked for.
+    pub n: usize,
+    /// Box-line evidence: how much wider the box lines' peaks are than the
+    /// other lines' (ratio of their mean widths minus 1; about 0.3-2 for a
+    /// printed puzzle, near 0 for a uniform lattice or a wrong size).
+    pub boxes: f32,
     /// Line evidence minus clutter, the smaller of the two axes (about
     /// 0.5-0.9 for a Sudoku, below 0.2 for crosswords, text and noise).
     pub score: f32,
@@ -85,15 +94,31 @@ struct Comb {
     pitch: f32,
 }
 
-/// Looks for a 9x9 grid inside `quad` (work pixels) of the darkness image.
-pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
+/// What to look for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spec {
+    /// Cells per side.
+    pub n: usize,
+    /// The grid stands alone: a line one pitch outside the comb counts
+    /// against it (a crossword's next line). False for a window of a
+    /// lattice already checked cell side by cell side (a Samurai's centre
+    /// grid has its neighbours' lines one pitch outside).
+    pub lone: bool,
+}
+
+/// Looks for an `spec.n` x `spec.n` grid inside `quad` (work pixels) of the
+/// darkness image.
+pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
+    let n = spec.n;
     let fail = Verdict {
+        n,
+        boxes: 0.0,
         score: 0.0,
         quad: *quad,
     };
     let q = quad_to_pixel_edges(quad);
-    let cell = ((q.max_side() / N as f32).round() as usize).clamp(MIN_BIN_CELL, MAX_BIN_CELL);
-    let side = N * cell;
+    let cell = ((q.max_side() / n as f32).round() as usize).clamp(MIN_BIN_CELL, MAX_BIN_CELL);
+    let side = n * cell;
     let Some(g2p) = Homography::square_to_quad(side as f64, &q) else {
         return fail;
     };
@@ -101,10 +126,11 @@ pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
         return fail;
     };
     let tol = ((cell as f32 * LINE_TOL).round() as usize).max(1);
-    let cx = fit_comb(&fx, best_comb(&fx, tol), tol);
-    let cy = fit_comb(&fy, best_comb(&fy, tol), tol);
-    let (u0, u1) = (cx.start + 0.5, cx.start + 0.5 + N as f32 * cx.pitch);
-    let (v0, v1) = (cy.start + 0.5, cy.start + 0.5 + N as f32 * cy.pitch);
+    let cx = fit_comb(&fx, best_comb(&fx, tol, spec), tol, n);
+    let cy = fit_comb(&fy, best_comb(&fy, tol, spec), tol, n);
+    let boxes = 0.5 * (box_evidence(&fx, cx, tol, n) + box_evidence(&fy, cy, tol, n));
+    let (u0, u1) = (cx.start + 0.5, cx.start + 0.5 + n as f32 * cx.pitch);
+    let (v0, v1) = (cy.start + 0.5, cy.start + 0.5 + n as f32 * cy.pitch);
     let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
         let (x, y) = g2p.map64(u as f64, v as f64);
         // Back to the pixel-index convention of hull corners.
@@ -122,7 +148,42 @@ pub fn verify(dark: &GrayImage, quad: &Quad) -> Verdict {
     } else {
         cx.score.min(cy.score)
     };
-    Verdict { score, quad: found }
+    Verdict {
+        n,
+        boxes,
+        score,
+        quad: found,
+    }
+}
+
+/// Cells per box side of an `n` x `n` grid (3 for 9x9, 4 for 16x16).
+fn box_side(n: usize) -> usize {
+    (n as f32).sqrt().round() as usize
+}
+
+/// How much wider the comb's box lines are than its other lines: the ink
+/// summed over each tooth's window is its width; returns the box teeth's
+/// mean over the others' mean, minus 1 (0 when there is no thin tooth).
+fn box_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize) -> f32 {
+    let b = box_side(n);
+    let (mut wide, mut nw, mut thin, mut nt) = (0.0f32, 0usize, 0.0f32, 0usize);
+    for j in 0..=n {
+        let c = (comb.start + j as f32 * comb.pitch).round() as usize;
+        let lo = c.saturating_sub(tol);
+        let hi = (c + tol + 1).min(prof.len());
+        let width: f32 = prof[lo.min(hi)..hi].iter().sum();
+        if j % b == 0 {
+            wide += width;
+            nw += 1;
+        } else {
+            thin += width;
+            nt += 1;
+        }
+    }
+    if nt == 0 || nw == 0 || thin <= 0.0 {
+        return 0.0;
+    }
+    (wide / nw as f32) / (thin / nt as f32) - 1.0
 }
 
 /// Column and row profiles of ink fraction of the quad mapped onto a
@@ -191,23 +252,25 @@ fn max_filter(prof: &[f32], tol: usize) -> Vec<f32> {
         .collect()
 }
 
-/// Best 10-line comb in a profile.
-fn best_comb(prof: &[f32], tol: usize) -> Comb {
-    let n = prof.len();
+/// Best (n+1)-line comb in a profile.
+fn best_comb(prof: &[f32], tol: usize, spec: Spec) -> Comb {
+    let n = spec.n;
+    let len = prof.len();
     let mx = max_filter(prof, tol);
     let mut best = Comb {
         score: f32::MIN,
         start: 0.0,
-        pitch: n as f32 / N as f32,
+        pitch: len as f32 / n as f32,
     };
-    let pmax = (n as f32 - 1.0) / N as f32;
+    let pmax = (len as f32 - 1.0) / n as f32;
     let mut p = pmax;
-    let mut between: Vec<f32> = Vec::with_capacity(n);
+    let mut between: Vec<f32> = Vec::with_capacity(len);
     while p >= pmax * MIN_SPAN {
-        let span = N as f32 * p;
+        let span = n as f32 * p;
         let mut a = 0.0f32;
-        while a + span <= n as f32 - 1.0 {
-            if let Some(score) = comb_score(prof, &mx, a, p, tol, best.score, &mut between) {
+        while a + span <= len as f32 - 1.0 {
+            let teeth = (a, p, spec);
+            if let Some(score) = comb_score(prof, &mx, teeth, tol, best.score, &mut between) {
                 best = Comb {
                     score,
                     start: a,
@@ -221,32 +284,31 @@ fn best_comb(prof: &[f32], tol: usize) -> Comb {
     best
 }
 
-/// The score of the comb at start `a`, pitch `p`, or `None` when it cannot
+/// The score of the comb of `n + 1` teeth at start `a`, pitch `p`, or `None` when it cannot
 /// beat `to_beat` (its mean line strength is an upper bound of the score,
 /// checked before the costlier clutter measure). `between` is scratch.
 fn comb_score(
     prof: &[f32],
     mx: &[f32],
-    a: f32,
-    p: f32,
+    (a, p, spec): (f32, f32, Spec),
     tol: usize,
     to_beat: f32,
     between: &mut Vec<f32>,
 ) -> Option<f32> {
-    let n = prof.len();
+    let (len, n) = (prof.len(), spec.n);
     let mut sum = 0.0;
     let mut weakest = f32::MAX;
-    for j in 0..=N {
+    for j in 0..=n {
         let v = mx[(a + j as f32 * p).round() as usize];
         sum += v;
         weakest = weakest.min(v);
     }
-    let mean = sum / (N + 1) as f32;
+    let mean = sum / (n + 1) as f32;
     if mean <= to_beat {
         return None;
     }
     between.clear();
-    for j in 0..N {
+    for j in 0..n {
         let lo = (a + j as f32 * p).round() as usize + tol + 1;
         let hi = (a + (j + 1) as f32 * p).round() as usize;
         if hi > tol + lo {
@@ -261,12 +323,12 @@ fn comb_score(
     };
     // Lines one pitch outside the comb mean a bigger grid.
     let before = (a - p).round();
-    let after = (a + (N + 1) as f32 * p).round();
+    let after = (a + (n + 1) as f32 * p).round();
     let mut outside = 0.0f32;
-    if before >= 0.0 {
+    if spec.lone && before >= 0.0 {
         outside = outside.max(mx[before as usize]);
     }
-    if after < n as f32 {
+    if spec.lone && after < len as f32 {
         outside = outside.max(mx[after as usize]);
     }
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
@@ -278,15 +340,15 @@ fn comb_score(
 /// the centroid of its actual peak, then a straight-line fit of tooth
 /// position against index gives start and pitch (the search only knows
 /// them to +-tol).
-fn fit_comb(prof: &[f32], comb: Comb, tol: usize) -> Comb {
-    let n = prof.len();
+fn fit_comb(prof: &[f32], comb: Comb, tol: usize, n: usize) -> Comb {
+    let len = prof.len();
     let (a, p) = (comb.start, comb.pitch);
     let tol = tol as isize;
     let (mut sw, mut sj, mut sp, mut sjj, mut sjp) = (0.0f64, 0.0, 0.0, 0.0, 0.0);
-    for j in 0..=N {
+    for j in 0..=n {
         let c = (a + j as f32 * p).round() as isize;
         let lo = (c - tol).max(0) as usize;
-        let hi = ((c + tol) as usize).min(n - 1);
+        let hi = ((c + tol) as usize).min(len - 1);
         if lo > hi {
             continue;
         }

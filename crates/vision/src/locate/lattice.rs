@@ -1,0 +1,182 @@
+//! Grids inside a larger lattice: a Samurai is five 9x9 grids drawn as one
+//! connected figure, so its hull is the whole 21x21-cell figure and the
+//! comb check of the hull fails. Here the candidate is warped to a square,
+//! the cell pitch is read from the profiles' autocorrelation, every cell
+//! side of the lattice is tested for a printed line, and every n x n window
+//! whose cell sides are all printed is a grid candidate of its own.
+
+use image::GrayImage;
+
+use crate::geometry::{Homography, Quad};
+
+/// Bins of the warped square, at most: enough for 1 px lines of a
+/// full-frame figure at the work resolution.
+const MAX_BINS: usize = 1024;
+/// ... and at least (a small figure still gets a few bins per cell).
+const MIN_BINS: usize = 128;
+
+/// Fewest and most cells per side of a lattice worth splitting: fewer than
+/// 10 is a single grid (the normal comb check handles it), more than 40 is
+/// ruled paper or a texture.
+const MIN_CELLS: usize = 10;
+/// Most cells per side.
+const MAX_CELLS: usize = 40;
+
+/// Lags within this fraction of the best autocorrelation count as the
+/// pitch; the smallest such lag wins, because multiples of the pitch
+/// correlate as well as the pitch itself.
+const PITCH_SHARE: f32 = 0.8;
+
+/// A cell side is printed when its darkness is at least this fraction of
+/// the strong sides' (the 90th percentile): an empty gap between a
+/// Samurai's grids has none, a faint thin line still has half.
+const SIDE_PRESENT: f32 = 0.4;
+
+/// Percentile of the cell sides' darkness taken as "a printed line".
+const STRONG_PERCENTILE: usize = 90;
+
+/// Each end of a cell side is skipped over this fraction of the cell, where
+/// the crossing line would count as the side's own.
+const SIDE_END_MARGIN: f32 = 0.2;
+
+/// Line position tolerance across a side, as a fraction of a cell.
+const SIDE_TOL: f32 = 0.15;
+
+/// The darkness of the quad warped to a `bins`-square (nearest sample).
+fn warp_dark(dark: &GrayImage, g2p: &Homography, bins: usize) -> Vec<f32> {
+    let (w, h) = (dark.width() as i64, dark.height() as i64);
+    let raw = dark.as_raw();
+    let mut out = vec![0.0f32; bins * bins];
+    for v in 0..bins {
+        for u in 0..bins {
+            let (x, y) = g2p.map64(u as f64 + 0.5, v as f64 + 0.5);
+            let (xi, yi) = (x.floor() as i64, y.floor() as i64);
+            if xi >= 0 && yi >= 0 && xi < w && yi < h {
+                out[v * bins + u] = raw[(yi * w + xi) as usize] as f32 / 255.0;
+            }
+        }
+    }
+    out
+}
+
+/// The lattice pitch (bins) from the mean of both profiles'
+/// autocorrelations, or `None` when no lag between the allowed cell
+/// counts stands out.
+fn pitch(img: &[f32], bins: usize) -> Option<f32> {
+    let mut col = vec![0.0f32; bins];
+    let mut row = vec![0.0f32; bins];
+    for v in 0..bins {
+        for u in 0..bins {
+            col[u] += img[v * bins + u];
+            row[v] += img[v * bins + u];
+        }
+    }
+    let centre = |p: &mut Vec<f32>| {
+        let m = p.iter().sum::<f32>() / bins as f32;
+        p.iter_mut().for_each(|x| *x -= m);
+    };
+    centre(&mut col);
+    centre(&mut row);
+    let (lo, hi) = (bins / MAX_CELLS, bins / (MIN_CELLS - 1));
+    let ac: Vec<f32> = (lo..=hi)
+        .map(|lag| {
+            (0..bins - lag)
+                .map(|i| col[i] * col[i + lag] + row[i] * row[i + lag])
+                .sum::<f32>()
+                / (bins - lag) as f32
+        })
+        .collect();
+    // Local maxima only: a lag next to the pitch correlates nearly as well.
+    let peak =
+        |k: usize| (k == 0 || ac[k] >= ac[k - 1]) && (k + 1 == ac.len() || ac[k] >= ac[k + 1]);
+    let best = ac.iter().copied().fold(0.0f32, f32::max);
+    if best <= 0.0 {
+        return None;
+    }
+    let k = (0..ac.len()).find(|&k| peak(k) && ac[k] >= PITCH_SHARE * best)?;
+    Some((lo + k) as f32)
+}
+
+/// Darkness of every cell side of an `m`-cell lattice over the square:
+/// `(horizontal, vertical)`, `horizontal[k * m + c]` the side on line `k`
+/// above cell column `c`, `vertical[k * m + r]` the side on line `k` left
+/// of cell row `r`.
+fn sides(img: &[f32], bins: usize, m: usize) -> (Vec<f32>, Vec<f32>) {
+    let cell = bins as f32 / m as f32;
+    let tol = (SIDE_TOL * cell).round().max(1.0) as i64;
+    let at = |u: i64, v: i64| -> f32 {
+        if u < 0 || v < 0 || u >= bins as i64 || v >= bins as i64 {
+            0.0
+        } else {
+            img[v as usize * bins + u as usize]
+        }
+    };
+    let side = |k: usize, c: usize, horizontal: bool| -> f32 {
+        let across = (k as f32 * cell).round() as i64;
+        let a0 = ((c as f32 + SIDE_END_MARGIN) * cell).round() as i64;
+        let a1 = ((c as f32 + 1.0 - SIDE_END_MARGIN) * cell).round() as i64;
+        let mut s = 0.0;
+        for a in a0..a1 {
+            let best = (across - tol..=across + tol)
+                .map(|x| if horizontal { at(a, x) } else { at(x, a) })
+                .fold(0.0f32, f32::max);
+            s += best;
+        }
+        s / (a1 - a0).max(1) as f32
+    };
+    let mut hor = vec![0.0f32; (m + 1) * m];
+    let mut ver = vec![0.0f32; (m + 1) * m];
+    for k in 0..=m {
+        for c in 0..m {
+            hor[k * m + c] = side(k, c, true);
+            ver[k * m + c] = side(k, c, false);
+        }
+    }
+    (hor, ver)
+}
+
+/// The size and quad (work pixels, line centres) of every `n` x `n` window of the
+/// lattice inside `quad` whose cell sides are all printed, for each `n` in
+/// `sizes`. Empty when the candidate is no lattice of 10 to 40 cells.
+pub fn lattice_windows(dark: &GrayImage, quad: &Quad, sizes: &[usize]) -> Vec<(usize, Quad)> {
+    let bins = (quad.max_side().round() as usize).clamp(MIN_BINS, MAX_BINS);
+    let Some(g2p) = Homography::square_to_quad(bins as f64, quad) else {
+        return Vec::new();
+    };
+    let img = warp_dark(dark, &g2p, bins);
+    let Some(p) = pitch(&img, bins) else {
+        return Vec::new();
+    };
+    let m = (bins as f32 / p).round() as usize;
+    if !(MIN_CELLS..=MAX_CELLS).contains(&m) {
+        return Vec::new();
+    }
+    let (hor, ver) = sides(&img, bins, m);
+    let mut all: Vec<f32> = hor.iter().chain(ver.iter()).copied().collect();
+    let k = all.len() * STRONG_PERCENTILE / 100;
+    let strong = *all.select_nth_unstable_by(k, f32::total_cmp).1;
+    let present = |v: f32| v >= SIDE_PRESENT * strong && strong > 0.0;
+    let cell = bins as f64 / m as f64;
+    let mut out = Vec::new();
+    for &n in sizes.iter().filter(|&&n| n < m) {
+        for r0 in 0..=m - n {
+            for c0 in 0..=m - n {
+                let full = (0..=n).all(|k| {
+                    (0..n).all(|i| {
+                        present(hor[(r0 + k) * m + c0 + i]) && present(ver[(c0 + k) * m + r0 + i])
+                    })
+                });
+                if full {
+                    let (u0, v0) = (c0 as f64 * cell, r0 as f64 * cell);
+                    let (u1, v1) = ((c0 + n) as f64 * cell, (r0 + n) as f64 * cell);
+                    let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
+                        let (x, y) = g2p.map64(u, v);
+                        (x as f32, y as f32)
+                    });
+                    out.push((n, Quad::new(corners)));
+                }
+            }
+        }
+    }
+    out
+}
