@@ -32,6 +32,7 @@ pub mod logic;
 pub mod overrides;
 mod propagate;
 mod reader;
+mod sat;
 mod shape;
 mod solve;
 #[cfg(test)]

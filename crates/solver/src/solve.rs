@@ -4,7 +4,9 @@
 //! - Squares of 16x16 and up go to the candidate-bitset solver in
 //!   `candidates`: singles, locked candidates and all-different consistency
 //!   at every node, probing of two-candidate cells and look-ahead branching
-//!   (5x faster than Dancing Links on the 16x16 set; 25x25 puzzles take it).
+//!   (5x faster than Dancing Links on the 16x16 set), except squares of
+//!   25x25 and up, which go to a SAT solver (`sat`): hard ones need its
+//!   clause learning.
 //! - Everything else (Samurai, small squares) goes to Dancing Links
 //!   ([`ExactCover`]): one matrix row per (cell, candidate digit), one column
 //!   per cell ("the cell holds a digit") and one per (unit, digit) ("the unit
@@ -14,6 +16,7 @@ use crate::board::Board;
 use crate::candidates::Candidates;
 use crate::dlx::ExactCover;
 use crate::propagate;
+use crate::sat;
 use crate::shape::{digit_char, Shape};
 
 /// Default number of solutions to look for: two is enough to tell unique from multiple.
@@ -127,6 +130,10 @@ pub fn solve(puzzle: &Board, limit: usize) -> Result<Outcome, Clash> {
             let count = propagate::count(&classic_cells(puzzle), limit, &mut first);
             Outcome::of(count, (count > 0).then(|| classic_board(&first)))
         }
+        Shape::Square { size, .. } if size >= sat::MIN_SIZE => {
+            let (count, first) = sat::solve(puzzle, limit);
+            Outcome::of(count, first)
+        }
         Shape::Square { size, .. } if size >= 16 => {
             let (count, first) = Candidates::new(puzzle.shape).solve(puzzle, limit);
             Outcome::of(count, first)
@@ -158,6 +165,9 @@ pub fn for_each_solution(
         ));
     }
     if let Shape::Square { size, .. } = puzzle.shape {
+        if size >= sat::MIN_SIZE {
+            return Ok(sat::for_each(puzzle, limit, each));
+        }
         if size >= 16 {
             return Ok(Candidates::new(puzzle.shape).for_each(puzzle, limit, each));
         }

@@ -1,0 +1,212 @@
+//! The engine for 25x25 and larger squares: the puzzle as a SAT formula,
+//! solved by CaDiCaL (the `cadical` crate: MIT, CaDiCaL's C++ sources
+//! built with the machine's C++ compiler).
+//!
+//! One variable per (empty cell, digit) that no given in the cell's units
+//! holds. Clauses: each empty cell holds exactly one digit; each unit holds
+//! each digit it lacks exactly once ("exactly one" is one clause for "at
+//! least one" and a clause per pair for "at most one"). Solutions are
+//! counted by adding, after each one found, a clause that forbids it
+//! (one literal per empty cell) and solving again: CaDiCaL is incremental,
+//! so what it learnt carries over, and the second call, which proves a
+//! puzzle unique, costs about as much as the first.
+//!
+//! # Why a SAT solver here (measured for issue 13; release, CPU time of one core)
+//!
+//! Hard 25x25 puzzles (the minimal ones of the Gecode set) need search
+//! that learns from its failures. The candidate engine (`candidates`,
+//! all-different consistency, probing and look-ahead branching, no
+//! learning) solves 9 of the 18 Gecode 25x25 puzzles within 10 s and takes
+//! 12-16 s on three more and over 25 s on six. Through this module, all
+//! 18 are solved and checked: 16 in 0.03-8.5 s each, lines 10 and 9 in
+//! 14.6 and 16.1 s (73 s for the set, on a machine loaded by other jobs;
+//! CaDiCaL's `sat` configuration was the fastest of its four). The pure-Rust
+//! solvers tried were slower (`batsat` 2.1x and `varisat` 2.5x CaDiCaL's
+//! time on line 1; `splr` is MPL-2.0 and was not considered). Shrinking the
+//! formula by the candidate engine's root propagation (1% fewer
+//! candidates), adding its root look-ahead as binary clauses, or giving
+//! CaDiCaL the leaves of a look-ahead tree (cube and conquer) did not help.
+//! 16x16 puzzles stay with the candidate engine, which solves each in well
+//! under a millisecond.
+
+use crate::board::Board;
+
+/// CaDiCaL's configuration tuned for satisfiable formulas; on the hardest
+/// Gecode 25x25 puzzles it beat the default, `plain` and `unsat` ones
+/// (lines 9 and 10: 14.6 and 13.2 s; `plain` 23.3 and 18.0 s, `unsat` 31.2
+/// and 25.2 s, the default 20.4 s on line 9).
+const CONFIGURATION: &str = "sat";
+
+/// Smallest square this engine takes: 16x16 puzzles stay with the
+/// candidate engine, which needs well under a millisecond for each.
+pub(super) const MIN_SIZE: usize = 25;
+
+/// Counts solutions of `puzzle` up to `limit` (at least 1) and returns the
+/// count and the first solution; the conditions of [`for_each`] apply.
+pub(super) fn solve(puzzle: &Board, limit: usize) -> (usize, Option<Board>) {
+    let mut first = None;
+    let count = for_each(puzzle, limit, &mut |board| {
+        if first.is_none() {
+            first = Some(board.clone());
+        }
+    });
+    (count, first)
+}
+
+/// Calls `each` with every solution of `puzzle` (of any shape, fitting it,
+/// with no clashing givens) up to `limit` (at least 1) and returns
+/// how many there were.
+pub(super) fn for_each(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board)) -> usize {
+    let limit = limit.max(1);
+    let digits = puzzle.shape.digits();
+    let units = puzzle.shape.units();
+    let cells = puzzle.cells.len();
+    // Digits (bits) already given in each unit, and the units of each cell.
+    let mut given = vec![0u64; units.len()];
+    let mut cell_units: Vec<Vec<usize>> = vec![Vec::new(); cells];
+    for (u, unit) in units.iter().enumerate() {
+        for &cell in unit {
+            cell_units[cell].push(u);
+            if puzzle.cells[cell] != 0 {
+                given[u] |= 1 << (puzzle.cells[cell] - 1);
+            }
+        }
+    }
+    // The cells to fill (a Samurai's layout has positions outside its grids).
+    let open: Vec<usize> = (0..cells)
+        .filter(|&c| puzzle.cells[c] == 0 && puzzle.shape.contains(c))
+        .collect();
+    // Variable of each (cell, digit index), 0 for none; and what each means.
+    let mut var = vec![0i32; cells * digits];
+    let mut meaning: Vec<(usize, u8)> = vec![(0, 0)];
+    for &cell in &open {
+        let taken = cell_units[cell].iter().fold(0, |m, &u| m | given[u]);
+        for d in (0..digits).filter(|&d| taken >> d & 1 == 0) {
+            var[cell * digits + d] = meaning.len() as i32;
+            meaning.push((cell, d as u8 + 1));
+        }
+    }
+    let mut solver: cadical::Solver =
+        cadical::Solver::with_config(CONFIGURATION).unwrap_or_default();
+    let mut exactly_one = |lits: Vec<i32>| {
+        solver.add_clause(lits.iter().copied());
+        for (k, &a) in lits.iter().enumerate() {
+            for &b in &lits[k + 1..] {
+                solver.add_clause([-a, -b]);
+            }
+        }
+    };
+    for &cell in &open {
+        exactly_one(
+            (0..digits)
+                .map(|d| var[cell * digits + d])
+                .filter(|&v| v != 0)
+                .collect(),
+        );
+    }
+    for (u, unit) in units.iter().enumerate() {
+        for d in (0..digits).filter(|&d| given[u] >> d & 1 == 0) {
+            exactly_one(
+                unit.iter()
+                    .map(|&c| var[c * digits + d])
+                    .filter(|&v| v != 0)
+                    .collect(),
+            );
+        }
+    }
+    let mut count = 0;
+    let mut board = puzzle.clone();
+    let mut blocking = Vec::new();
+    while count < limit && solver.solve() == Some(true) {
+        count += 1;
+        blocking.clear();
+        for (v, &(cell, digit)) in meaning.iter().enumerate().skip(1) {
+            let v = v as i32;
+            if solver.value(v) == Some(true) {
+                board.cells[cell] = digit;
+                blocking.push(-v);
+            }
+        }
+        each(&board);
+        solver.add_clause(blocking.iter().copied());
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::Shape;
+    use crate::solve::solve_dlx;
+    use crate::testdata::shared_lines;
+
+    fn count(puzzle: &Board, limit: usize) -> usize {
+        let mut seen = std::collections::HashSet::new();
+        let found = for_each(puzzle, limit, &mut |board| {
+            assert!(board.is_solution_of(puzzle));
+            assert!(seen.insert(board.clone()), "a solution came twice");
+        });
+        assert_eq!(found, seen.len());
+        found
+    }
+
+    #[test]
+    fn counts_small_shapes_exactly() {
+        let four = Shape::square(4).unwrap();
+        assert_eq!(count(&Board::empty(four), 10_000), 288);
+        let few = Board::parse("12..\n....\n....\n...4", four).unwrap();
+        assert_eq!(count(&few, 100), 6);
+        // A cell every digit is taken from: an empty clause, no solution.
+        let blocked = Board::parse("123.\n...4\n....\n....", four).unwrap();
+        assert_eq!(count(&blocked, 100), 0);
+        assert_eq!(count(&Board::empty(Shape::square(6).unwrap()), 500), 500);
+    }
+
+    #[test]
+    fn counts_agree_with_dancing_links_on_16x16_and_samurai() {
+        for (name, step) in [("gecode_16x16.txt", 11), ("samurai.txt", 1)] {
+            let Some(puzzles) = shared_lines(name, usize::MAX) else {
+                return;
+            };
+            for p in puzzles.iter().step_by(step) {
+                let board = Board::parse(p, Shape::detect(p.len()).unwrap()).unwrap();
+                if board.clashes().is_empty() {
+                    assert_eq!(
+                        count(&board, 5),
+                        solve_dlx(&board, 5).count(),
+                        "{name}: {p}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "release only: cargo test --release -p snap-solver -- --ignored"]
+    fn every_gecode_25x25_matches_its_solution() {
+        let (Some(puzzles), Some(solutions)) = (
+            shared_lines("gecode_25x25.txt", usize::MAX),
+            shared_lines("gecode_25x25.solutions.txt", usize::MAX),
+        ) else {
+            return;
+        };
+        assert_eq!(puzzles.len(), 18);
+        let shape = Shape::square(25).unwrap();
+        for (k, (p, s)) in puzzles.iter().zip(&solutions).enumerate() {
+            let puzzle = Board::parse(p, shape).unwrap();
+            let start = std::time::Instant::now();
+            let outcome = crate::solve::solve(&puzzle, 2).unwrap();
+            eprintln!(
+                "25x25 line {}: {:.2} s",
+                k + 1,
+                start.elapsed().as_secs_f64()
+            );
+            match outcome {
+                crate::solve::Outcome::Unique(found) => {
+                    assert_eq!(&found.to_line(), s, "line {}", k + 1)
+                }
+                other => panic!("line {}: {} solutions", k + 1, other.count()),
+            }
+        }
+    }
+}
