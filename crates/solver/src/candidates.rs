@@ -259,7 +259,7 @@ impl Candidates {
     }
 
     /// Calls `each` with every solution of `puzzle` up to `limit` (at least
-    /// 1) and returns how many there were. The puzzle must fit its shape
+    /// one) and returns how many there were. The puzzle must fit its shape
     /// (cell count, digit range) and have no clashing givens.
     pub(super) fn for_each(
         &self,
