@@ -2,19 +2,19 @@
 //!
 //! One module per stage:
 //!
-//! 1. [`threshold`]: downscale (integer box filter, `geometry::downscale`)
+//! 1. Search image ([`threshold`]): downscale (integer box filter, `geometry::downscale`)
 //!    to at most [`WORK_MAX_SIDE`] pixels (a 12 MP photo is searched at
 //!    ~0.5 MP), then an adaptive threshold (ink = darker than the local mean
 //!    by a fraction of it, so shadows do not swallow the lines).
-//! 2. [`candidates`]: 8-connected components; large ones are grid
+//! 2. Candidates ([`candidates`]): 8-connected components; large ones are grid
 //!    candidates (a printed grid's lines are one connected blob); per
 //!    candidate its convex hull and the largest inscribed quadrilateral.
-//! 3. [`verify`]: warp the candidate's darkness to a square and check the
+//! 3. Verification ([`verify`]): warp the candidate's darkness to a square and check the
 //!    projection profiles show the 10 evenly spaced lines of a 9x9 grid and
 //!    little line-like ink elsewhere (crosswords, tables, text fail this).
 //!    The largest verified candidate wins (yesterday's solution grid is a
 //!    smaller 9x9 beside the puzzle).
-//! 4. [`sides`] and [`refine`]: a grid on the image frame has its other
+//! 4. Refinement ([`sides`], [`refine`]): a grid on the image frame has its other
 //!    sides moved onto the darkest line near them; then each side is
 //!    refined on the full-resolution image (outer edge of the border line,
 //!    robust line fit, corners at the intersections).
