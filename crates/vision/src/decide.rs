@@ -1,107 +1,256 @@
-//! From cell probabilities to a puzzle, repaired with the solver's feedback.
+//! From what the reader saw in each cell to a puzzle, its answer, and how
+//! sure the tool may be of it: the stage that must never draw a wrong answer.
 //!
-//! The classifier gives each cell a probability for "empty" and for each
-//! digit. The most probable reading is tried first. When it cannot be right
-//! (givens clash, no solution, or several solutions) the most probable
-//! *corrections* are tried in order: changing a cell to its next likely
-//! value costs `ln p(read) - ln p(alternative)`, and sets of up to
-//! [`MAX_CHANGES`] corrections are enumerated by increasing total cost until
-//! one gives exactly one solution. A correct reading of a real puzzle has
-//! exactly one solution, so that test is a strong check on the reader.
+//! The classifier gives every cell a probability for each value it may hold
+//! as a *printed clue* (0 for "no printed clue": empty, a person's pen
+//! entry, pencil marks), and separately how likely the cell is a pen entry.
+//! A cell is *sure* when its most likely value has at least [`SURE`]; only
+//! unsure cells may be read otherwise, and only as values the classifier
+//! gives at least [`ALTERNATIVE_MIN`].
+//!
+//! Readings are weighed by likelihood: a reading that changes unsure cells
+//! costs `ln p(read) - ln p(alternative)` per cell, and is tried cheapest
+//! first. A real, well-printed puzzle has exactly one solution, so every
+//! reading that does is a *hypothesis*; so is "the puzzle is printed as
+//! read and really has no or several solutions" (printed puzzles can be
+//! broken), with prior weight [`BROKEN_PRIOR`]. The answer's confidence is
+//! the posterior share of the best hypothesis's *solution* among the
+//! hypotheses found within [`MARGIN`] of it (readings that differ only in
+//! ways that do not change the solution agree on the answer):
+//!
+//! ```text
+//! confidence = sum of exp(-cost) over valid readings with the best's solution
+//!            / (sum of exp(-cost) over all valid readings
+//!               + BROKEN_PRIOR when the reading as is is not valid)
+//! ```
+//!
+//! That is why a repair cannot invent a puzzle: changing a confidently read
+//! clue is never tried, an unlikely change is outweighed by the broken-puzzle
+//! hypothesis, and two valid readings of the unsure cells split the
+//! confidence between them. Below [`SOLVED_CONFIDENCE`] the status is
+//! `unsure`, naming the cells that decide between the hypotheses and the
+//! `--set` that would settle each.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
+use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 
 use crate::classify::{kind_probs, CLASSES};
 
-/// Cells of the classic grid the reader reads.
-pub(crate) const CELLS: usize = 81;
+/// A cell whose most likely value has at least this probability is read as
+/// that value and never changed by a repair. The model is trained with
+/// label smoothing, so its confident answers sit near 0.98; 0.9 leaves room
+/// for a slightly blurred clue while anything the model hesitates on stays
+/// open (see the calibration table in the README for how this was checked).
+pub const SURE: f32 = 0.9;
 
-/// Most cells a repair may change.
+/// Alternatives less likely than this are never tried: a cell read as 6
+/// with 1 % for 8 may be an 8, one with 0.1 % is not worth a solver call.
+pub const ALTERNATIVE_MIN: f32 = 0.01;
+
+/// Most cells one reading may change: enough for the misreads seen on real
+/// photos (one or two faint or blurred clues), few enough that the
+/// enumeration stays small.
 pub const MAX_CHANGES: usize = 3;
-/// Alternatives (cell, value) considered for repairs, cheapest first.
-const MAX_ALTERNATIVES: usize = 48;
-/// Candidate repairs tried (each is a solver call of a few microseconds).
-const MAX_TRIES: usize = 20_000;
-/// Alternatives less likely than this are never considered.
-const MIN_PROBABILITY: f32 = 1e-5;
 
-/// One cell's probabilities over the values 0 (empty) and 1-9.
-pub type CellProbs = [f32; 10];
+/// Readings tried (each a solver call: microseconds for 9x9, up to
+/// milliseconds for 16x16 and Samurai).
+const MAX_TRIES: usize = 4000;
 
-/// Folds the classifier's classes into values 0-9 of the puzzle's givens:
-/// only a printed digit is a clue. Pen entries, pencil candidates, "other
-/// ink" (a stray mark, a rotated glyph) and printed letters (no value of a
-/// 9x9 grid) count as an empty cell.
-pub fn cell_probs(classes: &[f32; CLASSES]) -> CellProbs {
-    let clue = kind_probs(classes).clue_probs(9);
-    let mut p = [0.0f32; 10];
-    p.copy_from_slice(&clue);
-    let total: f32 = p.iter().sum();
-    if total > 0.0 {
-        p.iter_mut().for_each(|v| *v /= total);
-    }
-    p
+/// Hypotheses more than this much less likely than the best (a factor of
+/// 1000) do not change the confidence in the second decimal; the search
+/// stops there.
+const MARGIN: f32 = 6.9;
+
+/// Prior weight of "printed as read, and really has no or several
+/// solutions": puzzles in books and on screens are sometimes broken (or a
+/// player's wrong entries are read as clues), and an unlikely repair must
+/// not outweigh that.
+pub const BROKEN_PRIOR: f32 = 0.01;
+
+/// Confidence from which the answer is reported as `solved`; below it the
+/// status is `unsure`. The README's calibration table shows how often
+/// answers at or above it were right on held-out photos.
+pub const SOLVED_CONFIDENCE: f32 = 0.9;
+
+/// Probability that a cell holds a pen entry from which it is reported as
+/// one (and never as a clue).
+pub const ENTRY_MIN: f32 = 0.5;
+
+/// What the reader saw in one cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellEvidence {
+    /// Probability of each value as a printed clue, `digits + 1` long:
+    /// index 0 is "no printed clue" (empty, pen entry, pencil marks, stray
+    /// ink), index `v` a printed `v`. Sums to 1.
+    pub clue: Vec<f32>,
+    /// A handwritten (pen) digit in the cell, if the classifier sees one:
+    /// the digit and the probability that the cell holds a pen entry.
+    pub entry: Option<(u8, f32)>,
 }
 
-/// One corrected cell.
+impl CellEvidence {
+    /// A cell read with certainty as `value` (0 for empty): `--set`.
+    pub fn certain(value: u8, digits: usize) -> CellEvidence {
+        let mut clue = vec![0.0; digits + 1];
+        if let Some(p) = clue.get_mut(value as usize) {
+            *p = 1.0;
+        }
+        CellEvidence { clue, entry: None }
+    }
+
+    /// The most likely clue value and its probability.
+    pub fn best(&self) -> (u8, f32) {
+        let mut best = (0u8, self.clue.first().copied().unwrap_or(0.0));
+        for (v, &p) in self.clue.iter().enumerate().skip(1) {
+            if p > best.1 {
+                best = (v as u8, p);
+            }
+        }
+        best
+    }
+
+    /// Probability of `value` as the clue.
+    pub fn p(&self, value: u8) -> f32 {
+        self.clue.get(value as usize).copied().unwrap_or(0.0)
+    }
+}
+
+/// Folds one row of classifier probabilities into a cell's evidence for a
+/// shape with `digits` digits: a printed symbol is a clue; empty cells,
+/// pen entries, pencil marks, stray ink and symbols above the shape's
+/// digits are no clue. A pen digit is reported as the cell's entry.
+pub fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence {
+    let kinds = kind_probs(classes);
+    let mut clue = kinds.clue_probs(digits);
+    let total: f32 = clue.iter().sum();
+    if total > 0.0 {
+        clue.iter_mut().for_each(|v| *v /= total);
+    }
+    let (digit, _) = kinds.best_handwritten();
+    let pen = kinds.handwritten_total();
+    CellEvidence {
+        clue,
+        entry: (pen > 0.0).then_some((digit, pen)),
+    }
+}
+
+/// One cell read otherwise than its most likely value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Change {
-    /// Cell index 0..81.
+    /// Layout position (row-major in the shape's layout).
     pub cell: usize,
     /// Value as read (0 = empty).
     pub from: u8,
-    /// Value after the repair (0 = empty).
+    /// Value taken instead (0 = empty).
     pub to: u8,
-    /// The classifier's probability for the new value.
+    /// The classifier's probability for the value taken.
     pub probability: f32,
 }
 
-impl std::fmt::Display for Change {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let v = |d: u8| {
-            if d == 0 {
-                ".".to_string()
-            } else {
-                d.to_string()
+/// A cell to check, and what the best answer assumes it holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Check {
+    /// Layout position.
+    pub cell: usize,
+    /// The value the best answer assumes (0 = empty).
+    pub assumed: u8,
+    /// The classifier's probability for it.
+    pub probability: f32,
+}
+
+/// How the decision came out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// One answer, as sure as [`SOLVED_CONFIDENCE`] or more.
+    Solved,
+    /// An answer (or none) that rests on cells the reader is unsure of:
+    /// check these cells (`--set` settles each).
+    Unsure(Vec<Check>),
+    /// The puzzle as read, read with confidence, has no solution: two
+    /// givens clash, or a cell or unit cannot be filled.
+    NoSolution(String),
+    /// The puzzle as read, read with confidence, has several solutions
+    /// (the count found, up to the limit).
+    Multiple(usize),
+}
+
+/// The puzzle decided from a reading, and what solving it gave.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// The most probable reading (overrides applied).
+    pub read: Board,
+    /// The puzzle the answer is for: `read` with `changes` applied.
+    pub givens: Board,
+    /// Cells read otherwise than their most likely value.
+    pub changes: Vec<Change>,
+    /// Pen entries: (layout position, digit), never clues.
+    pub entries: Vec<(usize, u8)>,
+    /// The solver's outcome for `givens`.
+    pub outcome: Outcome,
+    /// Posterior share of the answer among the hypotheses (see the module
+    /// notes), 0..1.
+    pub confidence: f32,
+    /// Solved, unsure, no solution or several.
+    pub verdict: Verdict,
+}
+
+impl Decision {
+    /// The unique solution when the verdict lets it be shown (solved or
+    /// unsure with an answer); `None` otherwise.
+    pub fn solution(&self) -> Option<&Board> {
+        match (&self.verdict, &self.outcome) {
+            (Verdict::Solved | Verdict::Unsure(_), Outcome::Unique(b)) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// Why there is no clean answer, in words (`None` when solved).
+    pub fn problem(&self) -> Option<String> {
+        let name = |c: &Check| self.givens.shape.cell_name(c.cell);
+        match &self.verdict {
+            Verdict::Solved => None,
+            Verdict::NoSolution(why) => Some(why.clone()),
+            Verdict::Multiple(n) => Some(format!("{n} solutions or more")),
+            Verdict::Unsure(checks) => {
+                let cells: Vec<String> = checks.iter().map(name).collect();
+                Some(if self.solution().is_some() {
+                    format!(
+                        "unsure (confidence {:.2}): the answer rests on {}",
+                        self.confidence,
+                        cells.join(", ")
+                    )
+                } else {
+                    format!(
+                        "unsure: no reading of the unsure cells gives one solution; check {}",
+                        cells.join(", ")
+                    )
+                })
             }
+        }
+    }
+
+    /// The `--set` arguments that would settle an unsure reading, one per
+    /// cell to check (setting the value the best answer assumes).
+    pub fn settle(&self) -> Vec<String> {
+        let Verdict::Unsure(checks) = &self.verdict else {
+            return Vec::new();
         };
-        write!(
-            f,
-            "{} {} -> {} (p={:.2})",
-            Shape::classic().cell_name(self.cell),
-            v(self.from),
-            v(self.to),
-            self.probability
-        )
+        checks
+            .iter()
+            .map(|c| {
+                format!(
+                    "--set {}={}",
+                    self.givens.shape.cell_name(c.cell),
+                    snap_solver::digit_char(c.assumed)
+                )
+            })
+            .collect()
     }
 }
 
-/// The puzzle decided for a photo, and what solving it gave.
-#[derive(Debug, Clone)]
-pub struct Decision {
-    /// The most probable reading, before any repair (overrides applied).
-    pub read: Board,
-    /// The puzzle that was solved: `read` with `changes` applied.
-    pub givens: Board,
-    /// Corrections made by the repair (empty when the reading solved as is).
-    pub changes: Vec<Change>,
-    /// The solver's outcome for `givens`.
-    pub outcome: Outcome,
-    /// How sure the reader is of `givens`: the classifier's probability for
-    /// the value chosen in the least sure cell, 0..1. (The product over all
-    /// cells would be the probability that all are right, but the model is
-    /// trained with label smoothing, so its top probabilities stop near
-    /// 0.98 and the product of 81 of them says little.)
-    pub confidence: f32,
-    /// Why the reading could not be solved, when no repair was found: the
-    /// clashing cells, or "no solution" / "N solutions".
-    pub problem: Option<String>,
-}
-
-/// A cell/value alternative and its cost over the cell's most probable value.
+/// A change to try and its cost over the cell's most likely value.
 #[derive(Debug, Clone, Copy)]
 struct Alternative {
     cell: usize,
@@ -132,111 +281,142 @@ impl PartialOrd for Candidate {
     }
 }
 
-fn argmax(p: &CellProbs) -> u8 {
-    let mut best = 0;
-    for v in 1..10 {
-        if p[v] > p[best] {
-            best = v;
-        }
-    }
-    best as u8
+/// A reading that has exactly one solution.
+#[derive(Debug, Clone)]
+struct Valid {
+    cost: f32,
+    givens: Board,
+    changes: Vec<Change>,
+    outcome: Outcome,
 }
 
-/// Decides the puzzle from per-cell probabilities. `overrides` (cell,
-/// value) are the user's corrections: applied first and never changed.
-/// With `repair` false the most probable reading is solved as is.
-pub fn decide(probs: &[CellProbs; CELLS], overrides: &[(usize, u8)], repair: bool) -> Decision {
-    let mut read = Board {
-        shape: Shape::classic(),
-        cells: probs.iter().map(argmax).collect(),
-    };
-    let mut locked = [false; CELLS];
+/// Decides the puzzle of a `shape` from per-position evidence (`cells` has
+/// one entry per layout position; positions outside a Samurai's grids are
+/// ignored). `overrides` (position, value) are the user's `--set` cells:
+/// certain, never changed.
+pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -> Decision {
+    let digits = shape.digits();
+    let mut evidence: Vec<CellEvidence> = (0..shape.cell_count())
+        .map(|i| match cells.get(i) {
+            Some(e) if shape.contains(i) => e.clone(),
+            _ => CellEvidence::certain(0, digits),
+        })
+        .collect();
     for &(cell, value) in overrides {
-        if cell < CELLS && value <= 9 {
-            read.cells[cell] = value;
-            locked[cell] = true;
+        if cell < evidence.len() && shape.contains(cell) && value as usize <= digits {
+            evidence[cell] = CellEvidence::certain(value, digits);
         }
     }
-    let confidence_of = |g: &Board| -> f32 {
-        (0..CELLS)
-            .filter(|&i| !locked[i])
-            .map(|i| probs[i][g.cells[i] as usize].max(0.0))
-            .fold(1.0, f32::min)
+    let read = Board {
+        shape,
+        cells: evidence.iter().map(|e| e.best().0).collect(),
     };
-    let first = solve(&read, DEFAULT_LIMIT);
-    if let Ok(outcome @ Outcome::Unique(_)) = &first {
-        return Decision {
-            confidence: confidence_of(&read),
+    let entries: Vec<(usize, u8)> = evidence
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e.entry {
+            Some((d, p)) if p >= ENTRY_MIN && read.cells[i] == 0 => Some((i, d)),
+            _ => None,
+        })
+        .collect();
+    let as_read = solve(&read, DEFAULT_LIMIT);
+    let alternatives = alternatives(&evidence, &read);
+    let found = search(&read, &alternatives, &evidence, as_read.as_ref().ok());
+
+    let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
+    let Some(best) = found.first().cloned() else {
+        return without_answer(read, entries, as_read, &alternatives, &evidence);
+    };
+    // Posterior weights, relative to the best hypothesis.
+    let weight = |v: &Valid| (best.cost - v.cost).exp();
+    let mut total: f32 = found.iter().map(weight).sum();
+    if !read_is_valid {
+        total += BROKEN_PRIOR / (-best.cost).exp();
+    }
+    let agreeing: f32 = found
+        .iter()
+        .filter(|v| v.outcome == best.outcome)
+        .map(weight)
+        .sum();
+    let confidence = (agreeing / total).clamp(0.0, 1.0);
+    let verdict = if confidence >= SOLVED_CONFIDENCE {
+        Verdict::Solved
+    } else {
+        Verdict::Unsure(checks(&best, &found, &evidence))
+    };
+    Decision {
+        read,
+        givens: best.givens,
+        changes: best.changes,
+        entries,
+        outcome: best.outcome,
+        confidence,
+        verdict,
+    }
+}
+
+/// The changes worth trying: other values of unsure cells, cheapest first.
+fn alternatives(evidence: &[CellEvidence], read: &Board) -> Vec<Alternative> {
+    let mut out = Vec::new();
+    for (cell, e) in evidence.iter().enumerate() {
+        let (value, p) = e.best();
+        if p >= SURE || !read.shape.contains(cell) {
+            continue;
+        }
+        let base = p.max(ALTERNATIVE_MIN).ln();
+        for (v, &q) in e.clue.iter().enumerate() {
+            if v as u8 != value && q >= ALTERNATIVE_MIN {
+                out.push(Alternative {
+                    cell,
+                    value: v as u8,
+                    cost: (base - q.ln()).max(0.0),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.cost.total_cmp(&b.cost));
+    out
+}
+
+/// Every valid reading within [`MARGIN`] of the best, cheapest first: the
+/// reading as is (cost 0) when it is valid, then sets of up to
+/// [`MAX_CHANGES`] alternatives by increasing cost.
+fn search(
+    read: &Board,
+    alternatives: &[Alternative],
+    evidence: &[CellEvidence],
+    as_read: Option<&Outcome>,
+) -> Vec<Valid> {
+    let mut found = Vec::new();
+    if let Some(outcome @ Outcome::Unique(_)) = as_read {
+        found.push(Valid {
+            cost: 0.0,
             givens: read.clone(),
-            read,
             changes: Vec::new(),
             outcome: outcome.clone(),
-            problem: None,
-        };
+        });
     }
-    let problem = match &first {
-        Err(clash) => clash.to_string(),
-        Ok(Outcome::NoSolution) => "no solution".to_string(),
-        Ok(o) => format!("{} solutions or more", o.count()),
-    };
-    if repair {
-        if let Some((givens, changes, outcome)) = search_repair(probs, &read, &locked) {
-            return Decision {
-                confidence: confidence_of(&givens),
-                read,
-                givens,
-                changes,
-                outcome,
-                problem: None,
-            };
-        }
-    }
-    Decision {
-        confidence: confidence_of(&read),
-        givens: read.clone(),
-        read,
-        changes: Vec::new(),
-        outcome: first.unwrap_or(Outcome::NoSolution),
-        problem: Some(problem),
-    }
-}
-
-/// Enumerates sets of corrections cheapest first; returns the first that
-/// gives exactly one solution.
-fn search_repair(
-    probs: &[CellProbs; CELLS],
-    read: &Board,
-    locked: &[bool; CELLS],
-) -> Option<(Board, Vec<Change>, Outcome)> {
-    let mut alternatives: Vec<Alternative> = Vec::new();
-    for cell in (0..CELLS).filter(|&i| !locked[i]) {
-        let p = &probs[cell];
-        let current = read.cells[cell] as usize;
-        let base = p[current].max(MIN_PROBABILITY).ln();
-        for value in (0..10).filter(|&v| v != current && p[v] >= MIN_PROBABILITY) {
-            alternatives.push(Alternative {
-                cell,
-                value: value as u8,
-                cost: (base - p[value].ln()).max(0.0),
-            });
-        }
-    }
-    alternatives.sort_by(|a, b| a.cost.total_cmp(&b.cost));
-    alternatives.truncate(MAX_ALTERNATIVES);
+    // A clash can only be mended by changing one of the clashing cells.
     let clashing: Vec<usize> = read.clashes().iter().flat_map(|&(a, b)| [a, b]).collect();
-
     // Cheapest-first enumeration of subsets of a cost-sorted list: from
-    // picks [.., k] the successors are [.., k, k+1] (extend) and
-    // [.., k+1] (replace the last). Every subset is reached exactly once.
+    // picks [.., k] the successors are [.., k, k+1] (extend) and [.., k+1]
+    // (replace the last). Every subset is reached exactly once.
     let mut heap = BinaryHeap::new();
-    if !alternatives.is_empty() {
+    if let Some(first) = alternatives.first() {
         heap.push(Candidate {
-            cost: alternatives[0].cost,
+            cost: first.cost,
             picks: vec![0],
         });
     }
     let mut tries = 0;
     while let Some(Candidate { cost, picks }) = heap.pop() {
+        if found
+            .first()
+            .is_some_and(|b: &Valid| cost > b.cost + MARGIN)
+            || tries >= MAX_TRIES
+        {
+            break;
+        }
         let last = picks[picks.len() - 1];
         if last + 1 < alternatives.len() {
             if picks.len() < MAX_CHANGES {
@@ -259,7 +439,6 @@ fn search_repair(
             .iter()
             .enumerate()
             .all(|(i, a)| chosen[..i].iter().all(|b| b.cell != a.cell));
-        // A clash can only be mended by changing one of the clashing cells.
         let touches_clash =
             clashing.is_empty() || chosen.iter().any(|a| clashing.contains(&a.cell));
         if !distinct_cells || !touches_clash {
@@ -277,16 +456,134 @@ fn search_repair(
                     cell: a.cell,
                     from: read.cells[a.cell],
                     to: a.value,
-                    probability: probs[a.cell][a.value as usize],
+                    probability: evidence[a.cell].p(a.value),
                 })
                 .collect();
-            return Some((givens, changes, outcome));
-        }
-        if tries >= MAX_TRIES {
-            break;
+            found.push(Valid {
+                cost,
+                givens,
+                changes,
+                outcome,
+            });
         }
     }
-    None
+    found.sort_by(|a, b| a.cost.total_cmp(&b.cost));
+    found
+}
+
+/// The cells that decide between the best answer and its rivals: where a
+/// rival reading with another solution differs from the best, and the
+/// best's own changes. With no rival (the broken-puzzle hypothesis is what
+/// competes), the changed cells, or the least sure cells when nothing changed.
+fn checks(best: &Valid, found: &[Valid], evidence: &[CellEvidence]) -> Vec<Check> {
+    let mut cells: Vec<usize> = best.changes.iter().map(|c| c.cell).collect();
+    for rival in found[1..].iter().filter(|v| v.outcome != best.outcome) {
+        for (i, (&a, &b)) in rival
+            .givens
+            .cells
+            .iter()
+            .zip(&best.givens.cells)
+            .enumerate()
+        {
+            if a != b && !cells.contains(&i) {
+                cells.push(i);
+            }
+        }
+    }
+    if cells.is_empty() {
+        cells = least_sure(evidence, &best.givens, 3);
+    }
+    cells.sort_unstable();
+    cells
+        .into_iter()
+        .map(|cell| Check {
+            cell,
+            assumed: best.givens.cells[cell],
+            probability: evidence[cell].p(best.givens.cells[cell]),
+        })
+        .collect()
+}
+
+/// The `n` cells whose value in `board` the classifier is least sure of,
+/// among the unsure ones.
+fn least_sure(evidence: &[CellEvidence], board: &Board, n: usize) -> Vec<usize> {
+    let mut cells: Vec<(usize, f32)> = (0..board.cells.len())
+        .filter(|&i| board.shape.contains(i))
+        .map(|i| (i, evidence[i].p(board.cells[i])))
+        .filter(|&(_, p)| p < SURE)
+        .collect();
+    cells.sort_by(|a, b| a.1.total_cmp(&b.1));
+    cells.into_iter().take(n).map(|(i, _)| i).collect()
+}
+
+/// No reading within reach has exactly one solution.
+fn without_answer(
+    read: Board,
+    entries: Vec<(usize, u8)>,
+    as_read: Result<Outcome, Clash>,
+    alternatives: &[Alternative],
+    evidence: &[CellEvidence],
+) -> Decision {
+    let outcome = as_read.clone().unwrap_or(Outcome::NoSolution);
+    let verdict = if alternatives.is_empty() {
+        // Read with confidence: the puzzle itself is broken (or the
+        // clues include a player's wrong entries). Say what is wrong.
+        match as_read {
+            Err(clash) => Verdict::NoSolution(clash.to_string()),
+            Ok(Outcome::Multiple { count, .. }) => Verdict::Multiple(count),
+            Ok(_) => Verdict::NoSolution(no_solution_reason(&read)),
+        }
+    } else {
+        let cells = least_sure(evidence, &read, 4);
+        Verdict::Unsure(
+            cells
+                .into_iter()
+                .map(|cell| Check {
+                    cell,
+                    assumed: read.cells[cell],
+                    probability: evidence[cell].p(read.cells[cell]),
+                })
+                .collect(),
+        )
+    };
+    Decision {
+        givens: read.clone(),
+        read,
+        changes: Vec::new(),
+        entries,
+        outcome,
+        confidence: 0.0,
+        verdict,
+    }
+}
+
+/// Why givens that break no rule still have no solution: an empty cell no
+/// digit fits, or a digit with no place left in a unit, when one is that
+/// plain; else a plain "no solution".
+fn no_solution_reason(board: &Board) -> String {
+    let shape = board.shape;
+    let units = shape.units();
+    let digits = shape.digits() as u8;
+    for (cell, _) in board
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|&(i, &v)| v == 0 && shape.contains(i))
+    {
+        let fits = (1..=digits).any(|d| {
+            units
+                .iter()
+                .filter(|u| u.contains(&cell))
+                .all(|u| u.iter().all(|&j| board.cells[j] != d))
+        });
+        if !fits {
+            return format!(
+                "no solution: no digit fits {} (its row, column and box hold all {digits})",
+                shape.cell_name(cell)
+            );
+        }
+    }
+    "no solution".to_string()
 }
 
 #[cfg(test)]
@@ -297,103 +594,170 @@ mod tests {
     const PUZZLE: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
-    /// Confident probabilities for a grid: 0.98 on its value.
-    fn confident(grid: &Board) -> [CellProbs; CELLS] {
-        std::array::from_fn(|i| {
-            let mut p = [0.02 / 9.0; 10];
-            p[grid.cells[i] as usize] = 0.98;
-            p
-        })
+    fn board(line: &str) -> Board {
+        Board::parse(line, Shape::classic()).unwrap()
+    }
+
+    /// Confident evidence for a board: 0.98 on its value.
+    fn confident(b: &Board) -> Vec<CellEvidence> {
+        b.cells
+            .iter()
+            .map(|&v| {
+                let mut clue = vec![0.02 / 9.0; 10];
+                clue[v as usize] = 0.98;
+                CellEvidence { clue, entry: None }
+            })
+            .collect()
+    }
+
+    fn set(e: &mut CellEvidence, probs: &[(u8, f32)]) {
+        e.clue = vec![0.0; 10];
+        for &(v, p) in probs {
+            e.clue[v as usize] = p;
+        }
     }
 
     #[test]
     fn a_clean_reading_is_solved_as_is() {
-        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
-        let d = decide(&confident(&g), &[], true);
+        let g = board(PUZZLE);
+        let d = decide(Shape::classic(), &confident(&g), &[]);
         assert_eq!(d.givens, g);
         assert!(d.changes.is_empty());
-        assert!(matches!(d.outcome, Outcome::Unique(_)));
-        assert!(d.confidence > 0.1 && d.confidence <= 1.0);
+        assert_eq!(d.verdict, Verdict::Solved);
+        assert!(d.confidence > 0.99);
+        assert!(d.solution().is_some());
     }
 
     #[test]
-    fn a_misread_clue_is_repaired_from_its_second_choice() {
-        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
-        let mut probs = confident(&g);
-        // r1c1 is a 4, but the classifier preferred 9 (a classic confusion).
-        probs[0] = [0.0; 10];
-        probs[0][9] = 0.55;
-        probs[0][4] = 0.40;
-        probs[0][0] = 0.05;
-        let d = decide(&probs, &[], true);
+    fn a_likely_misread_is_repaired() {
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        // r1c1 is a 4, but the classifier slightly preferred 9.
+        set(&mut e[0], &[(9, 0.55), (4, 0.43), (0, 0.02)]);
+        let d = decide(Shape::classic(), &e, &[]);
         assert_eq!(d.read.cells[0], 9);
         assert_eq!(d.givens, g, "repaired back to the true puzzle");
-        assert_eq!(d.changes.len(), 1);
-        assert_eq!(
-            (d.changes[0].cell, d.changes[0].from, d.changes[0].to),
-            (0, 9, 4)
-        );
-        assert!(d.problem.is_none());
+        assert_eq!((d.changes[0].cell, d.changes[0].to), (0, 4));
+        assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
     }
 
     #[test]
-    fn a_missed_clue_is_found_again() {
-        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
-        let mut probs = confident(&g);
+    fn a_missed_clue_found_again_is_solved() {
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
         // r1c7 holds an 8 but read as empty: 17 clues minus one has many solutions.
-        probs[6] = [0.6, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.35, 0.05];
-        let d = decide(&probs, &[], true);
+        set(&mut e[6], &[(0, 0.6), (8, 0.35), (9, 0.05)]);
+        let d = decide(Shape::classic(), &e, &[]);
         assert_eq!(d.givens, g);
-        assert_eq!(d.changes[0].to, 8);
+        assert_eq!(d.verdict, Verdict::Solved);
     }
 
     #[test]
-    fn without_repair_the_problem_names_the_clash() {
-        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
-        let mut probs = confident(&g);
-        probs[1] = [0.0; 10];
-        probs[1][4] = 0.9; // r1c2 read as 4, clashing with r1c1
-        probs[1][0] = 0.1;
-        let d = decide(&probs, &[], false);
+    fn sure_clues_are_never_changed_so_a_broken_puzzle_is_reported() {
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        // r1c2 confidently read as 4, clashing with r1c1: printed so.
+        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        let d = decide(Shape::classic(), &e, &[]);
         assert_eq!(
-            d.problem.as_deref(),
-            Some("givens clash: r1c1 and r1c2 are both 4")
+            d.verdict,
+            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
         );
-        let repaired = decide(&probs, &[], true);
-        assert_eq!(repaired.givens, g);
+        assert!(d.solution().is_none());
+    }
+
+    #[test]
+    fn a_confident_reading_with_several_solutions_is_reported() {
+        let mut g = board(PUZZLE);
+        g.cells[0] = 0;
+        let d = decide(Shape::classic(), &confident(&g), &[]);
+        assert!(
+            matches!(d.verdict, Verdict::Multiple(n) if n >= 2),
+            "{:?}",
+            d.verdict
+        );
+    }
+
+    #[test]
+    fn an_unlikely_repair_is_unsure_not_solved() {
+        // Several solutions as read; the one repair that makes it unique is
+        // a digit the classifier gave 2 % in a cell it read as empty.
+        let mut g = board(PUZZLE);
+        g.cells[6] = 0;
+        let mut e = confident(&g);
+        set(&mut e[6], &[(0, 0.88), (8, 0.02), (3, 0.1)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        assert!(
+            matches!(d.verdict, Verdict::Unsure(_)),
+            "{:?} confidence {}",
+            d.verdict,
+            d.confidence
+        );
+        assert!(!d.settle().is_empty());
+        assert!(d.problem().unwrap().contains("r1c7"), "{:?}", d.problem());
+    }
+
+    #[test]
+    fn readings_with_the_same_answer_agree() {
+        let g = board(PUZZLE);
+        let solution = match solve(&g, 2).unwrap() {
+            Outcome::Unique(s) => s,
+            other => panic!("{other:?}"),
+        };
+        // r2c1 is empty in the puzzle. Unsure between empty and the
+        // solution's digit: both readings are valid and give the same
+        // answer, so the answer is sure.
+        let cell = 9;
+        assert_eq!(g.cells[cell], 0);
+        let right = solution.cells[cell];
+        let mut e = confident(&g);
+        set(&mut e[cell], &[(0, 0.5), (right, 0.5)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
     }
 
     #[test]
     fn overrides_win_and_are_never_changed() {
-        let g = Board::parse(PUZZLE, Shape::classic()).unwrap();
-        let mut probs = confident(&g);
-        probs[0] = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0];
-        // The user says r1c1 is 4: solved without repair.
-        let d = decide(&probs, &[(0, 4)], true);
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        set(&mut e[0], &[(9, 1.0)]);
+        let d = decide(Shape::classic(), &e, &[(0, 4)]);
         assert_eq!(d.givens, g);
         assert!(d.changes.is_empty());
+        assert_eq!(d.verdict, Verdict::Solved);
     }
 
     #[test]
-    fn other_ink_counts_as_empty() {
-        let mut classes = [0.0f32; CLASSES];
-        classes[OTHER] = 0.7;
-        classes[3] = 0.3;
-        let p = cell_probs(&classes);
-        assert!((p[0] - 0.7).abs() < 1e-6);
-        assert_eq!(argmax(&p), 0);
+    fn pen_entries_are_never_clues() {
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        // r1c2 holds a pen 7: no printed clue there.
+        e[1].entry = Some((7, 0.95));
+        let d = decide(Shape::classic(), &e, &[]);
+        assert_eq!(d.givens.cells[1], 0);
+        assert_eq!(d.entries, vec![(1, 7)]);
+        assert_eq!(d.verdict, Verdict::Solved);
     }
 
     #[test]
-    fn pen_entries_pencil_and_letters_are_never_clues() {
+    fn pen_and_pencil_classes_are_no_clue_and_a_pen_digit_is_an_entry() {
         let mut classes = [0.0f32; CLASSES];
         classes[HAND_BASE + 7] = 0.6; // a pen 7
         classes[PENCIL] = 0.1;
-        classes[10] = 0.05; // printed A
-        classes[7] = 0.25; // printed 7
-        let p = cell_probs(&classes);
-        assert!((p[0] - 0.75).abs() < 1e-6, "{p:?}");
-        assert!((p[7] - 0.25).abs() < 1e-6);
-        assert_eq!(argmax(&p), 0);
+        classes[7] = 0.3; // printed 7
+        let e = evidence(&classes, 9);
+        assert!((e.clue[0] - 0.7).abs() < 1e-6, "{e:?}");
+        assert!((e.clue[7] - 0.3).abs() < 1e-6);
+        assert_eq!(e.entry, Some((7, 0.6)));
+        // Printed letters are clues of a 16x16 puzzle only.
+        let mut letter = [0.0f32; CLASSES];
+        letter[12] = 1.0; // printed C
+        assert_eq!(evidence(&letter, 16).best(), (12, 1.0));
+        assert_eq!(evidence(&letter, 9).best(), (0, 1.0));
+        // Stray ink is no clue either.
+        let mut stray = [0.0f32; CLASSES];
+        stray[OTHER] = 0.7;
+        stray[3] = 0.3;
+        assert_eq!(evidence(&stray, 9).best().0, 0);
     }
 }

@@ -22,6 +22,7 @@ pub mod debug;
 pub mod decide;
 pub mod decode;
 pub mod geometry;
+pub mod layout;
 pub mod locate;
 pub mod overlay;
 pub mod pdf;

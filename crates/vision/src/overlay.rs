@@ -45,7 +45,10 @@ impl std::fmt::Display for OverlayError {
 
 impl std::error::Error for OverlayError {}
 
-/// Flat coverage masks of the digits 1-9, `MASK` x `MASK`, values 0..1.
+/// Largest value drawn: 1-9 and A-Z, the text alphabet of every shape.
+const MAX_SYMBOL: u8 = snap_solver::MAX_DIGITS as u8;
+
+/// Flat coverage masks of the symbols 1-9 and A-Z, `MASK` x `MASK`, values 0..1.
 struct Glyphs {
     masks: Vec<Vec<f32>>,
 }
@@ -55,13 +58,13 @@ impl Glyphs {
         // The font is compiled in and known good; failing to parse it would
         // be a build defect, so fall back to empty masks rather than panic.
         let masks = match FontRef::try_from_slice(FONT) {
-            Ok(font) => (1..=9u8).map(|d| render_digit(&font, d)).collect(),
-            Err(_) => vec![vec![0.0; MASK * MASK]; 9],
+            Ok(font) => (1..=MAX_SYMBOL).map(|d| render_digit(&font, d)).collect(),
+            Err(_) => vec![vec![0.0; MASK * MASK]; MAX_SYMBOL as usize],
         };
         Glyphs { masks }
     }
 
-    /// Bilinear sample of digit `d`'s mask at mask coordinates (x, y).
+    /// Bilinear sample of symbol `d`'s mask at mask coordinates (x, y).
     fn sample(&self, d: u8, x: f32, y: f32) -> f32 {
         let mask = &self.masks[(d - 1) as usize];
         let (x, y) = (x - 0.5, y - 0.5);
@@ -80,10 +83,11 @@ impl Glyphs {
     }
 }
 
-/// Renders digit `d` centred in a `MASK`-square coverage mask.
+/// Renders symbol `d` (1-9, A-Z for 10 and up) centred in a `MASK`-square
+/// coverage mask.
 fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
     let mut mask = vec![0.0f32; MASK * MASK];
-    let c = (b'0' + d) as char;
+    let c = snap_solver::digit_char(d);
     // Scale so that the digit's ink height is DIGIT_HEIGHT of the cell.
     let probe = font.glyph_id(c).with_scale(PxScale::from(MASK as f32));
     let Some(outline) = font.outline_glyph(probe) else {
@@ -109,51 +113,102 @@ fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
     mask
 }
 
-/// Draws `digits` (cell index 0..81 in reading order of the upright grid,
-/// digit 1-9) onto `photo`. `grid_to_photo` maps the upright rectified grid,
-/// a square of side `grid_side` pixels, onto photo pixel coordinates.
+/// Draws `digits` (cell index in reading order of an upright `n` x `n`
+/// grid, value 1-9 or 10 and up for `A`, ...) onto `photo`. `grid_to_photo`
+/// maps the upright rectified grid, a square of side `grid_side` pixels,
+/// onto photo pixel coordinates.
 pub fn draw_digits(
     photo: &mut RgbImage,
     grid_to_photo: &Homography,
     grid_side: f32,
+    n: usize,
     digits: &[(usize, u8)],
 ) -> Result<(), OverlayError> {
-    let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
-    // Rendered once per process: every photo of a batch draws the same nine glyphs.
+    // Rendered once per process: every photo of a batch draws the same glyphs.
     static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
     let glyphs = GLYPHS.get_or_init(Glyphs::render);
-    let cell = grid_side / 9.0;
-    let (w, h) = photo.dimensions();
     for &(index, digit) in digits {
-        if !(1..=9).contains(&digit) || index >= 81 {
+        if !(1..=MAX_SYMBOL).contains(&digit) || index >= n * n {
             continue;
         }
-        let (r, c) = ((index / 9) as f32, (index % 9) as f32);
-        let corners = [(c, r), (c + 1.0, r), (c + 1.0, r + 1.0), (c, r + 1.0)]
-            .map(|(x, y)| grid_to_photo.map(x * cell, y * cell));
-        if corners
-            .iter()
-            .any(|(x, y)| !x.is_finite() || !y.is_finite())
-        {
-            continue;
-        }
-        let (min_x, min_y, max_x, max_y) = pixel_bounds(&corners, w, h);
-        for y in min_y..max_y {
-            for x in min_x..max_x {
-                let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
-                let (u, v) = (gx / cell - c, gy / cell - r);
-                if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
-                    continue;
-                }
-                let a = glyphs.sample(digit, u * MASK as f32, v * MASK as f32);
-                if a <= 0.0 {
-                    continue;
-                }
-                let p = photo.get_pixel_mut(x, y);
-                *p = Rgb(std::array::from_fn(|i| {
-                    (p.0[i] as f32 * (1.0 - a) + INK[i] as f32 * a).round() as u8
-                }));
+        paint_cell(photo, grid_to_photo, grid_side, n, index, INK, |u, v| {
+            glyphs.sample(digit, u * MASK as f32, v * MASK as f32)
+        })?;
+    }
+    Ok(())
+}
+
+/// The colour of marks around cells to check and wrong entries: a red
+/// that stands out from black print, blue answers and pencil grey.
+pub const MARK: [u8; 3] = [220, 30, 30];
+
+/// Line width of a mark, as a fraction of the cell.
+const MARK_WIDTH: f32 = 0.07;
+
+/// Radius of a mark's ring, as a fraction of the cell.
+const MARK_RADIUS: f32 = 0.42;
+
+/// Rings cells (index in reading order of an upright `n` x `n` grid) in
+/// red, in perspective: the cells a person should check, or their wrong
+/// entries.
+pub fn mark_cells(
+    photo: &mut RgbImage,
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    cells: &[usize],
+) -> Result<(), OverlayError> {
+    for &index in cells.iter().filter(|&&i| i < n * n) {
+        paint_cell(photo, grid_to_photo, grid_side, n, index, MARK, |u, v| {
+            let d = ((u - 0.5).powi(2) + (v - 0.5).powi(2)).sqrt();
+            // Anti-aliased ring: full inside the band, fading over a twentieth of a cell.
+            let edge = (d - MARK_RADIUS).abs() - MARK_WIDTH / 2.0;
+            (1.0 - edge * 20.0).clamp(0.0, 1.0)
+        })?;
+    }
+    Ok(())
+}
+
+/// Blends `colour` into the photo pixels of one cell with the coverage
+/// `alpha(u, v)` of the cell's own coordinates (0..1 across, 0..1 down),
+/// found for each photo pixel through the inverse homography.
+fn paint_cell(
+    photo: &mut RgbImage,
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    index: usize,
+    colour: [u8; 3],
+    alpha: impl Fn(f32, f32) -> f32,
+) -> Result<(), OverlayError> {
+    let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
+    let cell = grid_side / n as f32;
+    let (w, h) = photo.dimensions();
+    let (r, c) = ((index / n) as f32, (index % n) as f32);
+    let corners = [(c, r), (c + 1.0, r), (c + 1.0, r + 1.0), (c, r + 1.0)]
+        .map(|(x, y)| grid_to_photo.map(x * cell, y * cell));
+    if corners
+        .iter()
+        .any(|(x, y)| !x.is_finite() || !y.is_finite())
+    {
+        return Ok(());
+    }
+    let (min_x, min_y, max_x, max_y) = pixel_bounds(&corners, w, h);
+    for y in min_y..max_y {
+        for x in min_x..max_x {
+            let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
+            let (u, v) = (gx / cell - c, gy / cell - r);
+            if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
+                continue;
             }
+            let a = alpha(u, v);
+            if a <= 0.0 {
+                continue;
+            }
+            let p = photo.get_pixel_mut(x, y);
+            *p = Rgb(std::array::from_fn(|i| {
+                (p.0[i] as f32 * (1.0 - a) + colour[i] as f32 * a).round() as u8
+            }));
         }
     }
     Ok(())
@@ -185,7 +240,7 @@ mod tests {
         // A grid seen at an angle: the right side is shorter than the left.
         let quad = Quad::new([(40.0, 20.0), (360.0, 50.0), (350.0, 250.0), (50.0, 280.0)]);
         let h = Homography::square_to_quad(432.0, &quad).unwrap();
-        draw_digits(&mut photo, &h, 432.0, &[(0, 8), (80, 1)]).unwrap();
+        draw_digits(&mut photo, &h, 432.0, 9, &[(0, 8), (80, 1)]).unwrap();
         let inked = |index: usize| {
             let (r, c) = ((index / 9) as f32, (index % 9) as f32);
             let cell = 432.0 / 9.0;

@@ -1,8 +1,9 @@
 //! The photo pipeline: chains the stages and times each one.
 //!
 //! ```text
-//! bytes -> decode -> locate -> rectify -> cells -> classify (+ orientation)
-//!       -> decide (repair) -> solve -> overlay
+//! bytes -> decode -> locate (every grid) -> layout (Samurai from five grids)
+//!       -> rectify + cells (per grid) -> classify (+ orientation)
+//!       -> decide (per puzzle) -> overlay
 //! ```
 //!
 //! Nothing here does image work of its own; each stage lives in its module
@@ -13,14 +14,17 @@ use std::time::Instant;
 
 use image::GrayImage;
 
-use crate::cells::{self, Cells, Tile};
+use snap_solver::Shape;
+
+use crate::cells::{self, Cells, Tile, CELL_PX, INNER, INSET};
 use crate::classify::{kind_probs, Classifier, OcrError, CLASSES};
 use crate::debug;
-use crate::decide::{self, CellProbs, Decision, CELLS};
+use crate::decide::{self, CellEvidence, Decision};
 use crate::decode::{self, DecodeError, Decoded};
 use crate::geometry::{Homography, Quad};
+use crate::layout::{self, Found, Layout};
 use crate::locate;
-use crate::rectify::{self, GRID_PX};
+use crate::rectify;
 
 /// Time spent in each stage, in milliseconds, in the order they ran.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -80,34 +84,71 @@ pub enum ReadError {
     Model(#[from] OcrError),
 }
 
-/// A photo read into cell probabilities.
+/// One square grid of a puzzle as read.
 #[derive(Debug, Clone)]
-pub struct Reading {
-    /// The decoded photo, pixels as stored.
-    pub photo: Decoded,
-    /// The grid's outer corners in photo pixels, labelled for the upright grid
-    /// (tl is the top-left corner of the puzzle as it reads).
-    pub quad: Quad,
+pub struct PartReading {
+    /// Maps the upright part (a square of `n * CELL_PX` pixels, `n` cells
+    /// per side) onto photo pixels.
+    pub grid_to_photo: Homography,
+    /// Cells per side.
+    pub n: usize,
+    /// (row, column) of the part's top-left cell in the puzzle's layout.
+    pub origin: (usize, usize),
+    /// The tiles, upright, row-major, as the classifier saw them.
+    pub tiles: Vec<Tile>,
+    /// The classifier's probabilities per tile, same order.
+    pub classes: Vec<[f32; CLASSES]>,
+}
+
+/// One puzzle of a page as read: its layout, upright, and what each cell holds.
+#[derive(Debug, Clone)]
+pub struct GridReading {
+    /// Shape and parts, upright (parts in layout order).
+    pub layout: Layout,
     /// Clockwise quarter turns that make the stored grid upright.
     pub quarter_turns: u8,
     /// How many orientations were classified before one was chosen (1 for
     /// most photos; up to 4).
     pub orientations_tried: u8,
-    /// Maps the upright rectified grid (`GRID_PX` square) onto the photo.
-    pub grid_to_photo: Homography,
-    /// The 81 tiles, upright, as the classifier saw them.
-    pub tiles: Box<[Tile; CELLS]>,
-    /// The classifier's probabilities per cell, upright order.
-    pub classes: Vec<[f32; CLASSES]>,
-    /// Time per stage.
-    pub timings: Timings,
+    /// The parts as read, in the layout's order.
+    pub parts: Vec<PartReading>,
+    /// What each layout position holds (outside a Samurai's grids: empty).
+    pub cells: Vec<CellEvidence>,
 }
 
-impl Reading {
-    /// Per-cell probabilities over empty and 1-9.
-    pub fn cell_probs(&self) -> [CellProbs; CELLS] {
-        std::array::from_fn(|i| decide::cell_probs(&self.classes[i]))
+impl GridReading {
+    /// The puzzle's shape.
+    pub fn shape(&self) -> Shape {
+        self.layout.shape
     }
+
+    /// The puzzle's outline in photo pixels, labelled for the upright grid
+    /// (tl is the top-left corner of the puzzle as it reads).
+    pub fn quad(&self) -> Quad {
+        self.layout.outline()
+    }
+
+    /// Cut by the frame: reported as partial, never solved.
+    pub fn cut(&self) -> bool {
+        self.layout.cut()
+    }
+
+    /// The first part's 81 tiles and probabilities for a classic grid
+    /// (what `eval` measures and dumps).
+    pub fn classic_part(&self) -> Option<&PartReading> {
+        self.parts.first().filter(|p| p.n == 9)
+    }
+}
+
+/// A photo or page read: every puzzle on it, in reading order.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The decoded image, pixels as stored.
+    pub photo: Decoded,
+    /// Every puzzle found, in reading order.
+    pub grids: Vec<GridReading>,
+    /// Time per stage.
+    pub timings: Timings,
 }
 
 /// Reads photos: holds the digit model, loaded once per process.
@@ -134,7 +175,7 @@ impl Reader {
     }
 
     /// Reads the photo at `path`.
-    pub fn read_file(&self, path: &Path) -> Result<Reading, ReadError> {
+    pub fn read_file(&self, path: &Path) -> Result<Page, ReadError> {
         let bytes = decode::read_file(path).map_err(ReadError::Io)?;
         let debug = self.debug_dir.as_ref().map(|d| d.join(debug_name(path)));
         self.read_bytes(&bytes, debug.as_deref())
@@ -142,70 +183,154 @@ impl Reader {
 
     /// Reads a photo from its encoded bytes. `debug` is a folder for the
     /// intermediate images, if wanted.
-    pub fn read_bytes(&self, bytes: &[u8], debug: Option<&Path>) -> Result<Reading, ReadError> {
-        let mut timings = Timings::default();
+    pub fn read_bytes(&self, bytes: &[u8], debug: Option<&Path>) -> Result<Page, ReadError> {
         let start = Instant::now();
         let photo = decode::decode(bytes).map_err(ReadError::Decode)?;
-        let t = timings.lap("decode", start);
+        let mut timings = Timings::default();
+        timings.lap("decode", start);
+        self.read_decoded(photo, timings, debug)
+    }
+
+    /// Reads an image already decoded (a photo, or a rendered PDF page);
+    /// `timings` holds the stages already run. No grid at all is
+    /// [`ReadError::NoGrid`].
+    pub fn read_decoded(
+        &self,
+        photo: Decoded,
+        mut timings: Timings,
+        debug: Option<&Path>,
+    ) -> Result<Page, ReadError> {
+        let t = Instant::now();
         // With a debug folder, the detailed search also returns its
         // threshold and candidate images; otherwise skip building them.
-        let (found, search) = match debug {
+        let (located, search) = match debug {
             Some(_) => {
-                let (located, search) = locate::locate_detailed(&photo.gray);
-                (located.map(|l| l.quad), Some(search))
+                let (located, search) = locate::locate_all_detailed(&photo.gray);
+                (located, Some(search))
             }
-            None => (locate::locate(&photo.gray), None),
+            None => (locate::locate_all(&photo.gray), None),
         };
+        let found: Vec<Found> = located
+            .into_iter()
+            .map(|l| Found {
+                quad: l.quad,
+                n: l.n,
+                cut: l.cut,
+            })
+            .collect();
         let t = timings.lap("locate", t);
         if let (Some(dir), Some(search)) = (debug, &search) {
             // Best effort: debug images must never turn a result into an error.
             let _ = debug::write_search(dir, search);
         }
-        let Some(quad) = found else {
+        let layouts = layout::compose(&found);
+        if layouts.is_empty() {
             if let Some(dir) = debug {
                 let _ = debug::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
             }
             return Err(ReadError::NoGrid);
-        };
-        let rectified = rectify::rectify(&photo.gray, &quad).ok_or(ReadError::NoGrid)?;
-        let t = timings.lap("rectify", t);
-        let cells = cells::extract_cells(&rectified.image);
-        let t = timings.lap("cells", t);
-        let (quarter_turns, orientations_tried, tiles, classes) =
-            self.orient(&cells, photo.exif_orientation)?;
-        timings.lap("classify", t);
-        if let Some(dir) = debug {
-            let _ = write_debug(dir, &photo.gray, &quad, &rectified.image, &cells);
         }
-        let quad = quad.rotated(quarter_turns);
-        let grid_to_photo =
-            Homography::square_to_quad(GRID_PX as f64, &quad).ok_or(ReadError::NoGrid)?;
-        Ok(Reading {
+        let mut grids = Vec::with_capacity(layouts.len());
+        let mut t = t;
+        for (k, layout) in layouts.iter().enumerate() {
+            // Debug images show the first puzzle of the page.
+            let debug = debug.filter(|_| k == 0);
+            if let Some(grid) = self.read_layout(&photo, layout, debug, &mut timings, &mut t)? {
+                grids.push(grid);
+            }
+        }
+        if grids.is_empty() {
+            return Err(ReadError::NoGrid);
+        }
+        Ok(Page {
             photo,
-            quad,
-            quarter_turns,
-            orientations_tried,
-            grid_to_photo,
-            tiles,
-            classes,
+            grids,
             timings,
         })
     }
 
-    /// Finds the rotation that makes the grid read as upright digits, and
-    /// returns it with the rotated tiles and their probabilities.
+    /// Reads one puzzle: every part rectified and cut into tiles, the
+    /// orientation found on the part with most ink, every part classified
+    /// in that orientation. `None` for a degenerate outline.
+    fn read_layout(
+        &self,
+        photo: &Decoded,
+        layout: &Layout,
+        debug: Option<&Path>,
+        timings: &mut Timings,
+        t: &mut Instant,
+    ) -> Result<Option<GridReading>, ReadError> {
+        let mut stored: Vec<Vec<Tile>> = Vec::with_capacity(layout.parts.len());
+        for part in &layout.parts {
+            let Some(tiles) = part_tiles(&photo.gray, &part.found, debug) else {
+                return Ok(None);
+            };
+            stored.push(tiles);
+        }
+        *t = timings.lap("cells", *t);
+        // The Samurai's centre grid (or the one part) decides the
+        // orientation: it is always complete and holds clues.
+        let lead = if layout.parts.len() == 5 { 2 } else { 0 };
+        let (quarter_turns, orientations_tried, lead_classes) = self.orient(
+            &stored[lead],
+            layout.parts[lead].found.n,
+            photo.exif_orientation,
+        )?;
+        let upright = layout.rotated(quarter_turns);
+        let mut parts = Vec::with_capacity(layout.parts.len());
+        for (k, part) in layout.parts.iter().enumerate() {
+            let n = part.found.n;
+            let tiles = rotate_tiles(&stored[k], n, quarter_turns);
+            let classes = if k == lead {
+                lead_classes.clone()
+            } else {
+                self.classifier.classify(&tiles).map_err(ReadError::Model)?
+            };
+            let quad = part.found.quad.rotated(quarter_turns);
+            let Some(grid_to_photo) = Homography::square_to_quad((n * CELL_PX) as f64, &quad)
+            else {
+                return Ok(None);
+            };
+            let origin = upright
+                .parts
+                .iter()
+                .find(|p| p.found.quad == quad)
+                .map_or((0, 0), |p| p.origin);
+            parts.push(PartReading {
+                grid_to_photo,
+                n,
+                origin,
+                tiles,
+                classes,
+            });
+        }
+        parts.sort_by_key(|p| p.origin);
+        *t = timings.lap("classify", *t);
+        let cells = merge_evidence(upright.shape, &parts);
+        Ok(Some(GridReading {
+            layout: upright,
+            quarter_turns,
+            orientations_tried,
+            parts,
+            cells,
+        }))
+    }
+
+    /// Finds the rotation that makes a grid read as upright digits, and
+    /// returns it with the number of orientations tried and the rotated
+    /// tiles' probabilities.
     ///
     /// The stored orientation is tried first (it is right for nearly every
     /// photo, and the EXIF tag cannot be trusted: see the fixtures' README),
     /// then the rotation the EXIF tag suggests, then the rest. A reading
     /// whose every inked cell is a confident upright digit ends the search
     /// early, so upright photos pay for one batch only.
-    #[allow(clippy::type_complexity)]
     fn orient(
         &self,
-        cells: &Cells,
+        tiles: &[Tile],
+        n: usize,
         exif: u8,
-    ) -> Result<(u8, u8, Box<[Tile; CELLS]>, Vec<[f32; CLASSES]>), ReadError> {
+    ) -> Result<(u8, u8, Vec<[f32; CLASSES]>), ReadError> {
         let hint = match exif {
             6 => 1, // the camera says: turn 90 degrees clockwise to view
             3 => 2,
@@ -215,34 +340,118 @@ impl Reader {
         let mut order = vec![0u8, hint];
         order.extend([1u8, 2, 3].iter().filter(|&&k| k != hint));
         order.dedup();
-        let mut best: Option<(f32, u8, Box<[Tile; CELLS]>, Vec<[f32; CLASSES]>)> = None;
+        let mut best: Option<(f32, u8, Vec<[f32; CLASSES]>)> = None;
         let mut tried = 0u8;
         for k in order {
             tried += 1;
-            let tiles = if k == 0 {
-                let mut t = cells::blank_tiles();
-                t.copy_from_slice(&cells.tiles[..]);
-                t
-            } else {
-                cells::rotate_tiles(&cells.tiles, k)
-            };
+            let turned = rotate_tiles(tiles, n, k);
             let classes = self
                 .classifier
-                .classify(&tiles[..])
+                .classify(&turned)
                 .map_err(ReadError::Model)?;
             let (score, confident) = upright_score(&classes);
             if best.as_ref().is_none_or(|b| score > b.0) {
-                best = Some((score, k, tiles, classes));
+                best = Some((score, k, classes));
             }
             if confident {
                 break;
             }
         }
         match best {
-            Some((_, k, tiles, classes)) => Ok((k, tried, tiles, classes)),
+            Some((_, k, classes)) => Ok((k, tried, classes)),
             None => Err(ReadError::NoGrid),
         }
     }
+}
+
+/// The tiles of one square grid, as stored (row-major, not yet turned
+/// upright): a 9x9 through the rectifier and the line-following cell
+/// cutter, a larger grid on the perfect split of its rectified square.
+/// `None` for a degenerate quad. `debug` receives the 9x9 images.
+fn part_tiles(gray: &GrayImage, found: &Found, debug: Option<&Path>) -> Option<Vec<Tile>> {
+    if found.n == 9 {
+        let rectified = rectify::rectify(gray, &found.quad)?;
+        let cells = cells::extract_cells(&rectified.image);
+        if let Some(dir) = debug {
+            let _ = write_debug(dir, gray, &found.quad, &rectified.image, &cells);
+        }
+        return Some(cells.tiles.to_vec());
+    }
+    let side = found.n * CELL_PX;
+    let g2p = Homography::square_to_quad(side as f64, &found.quad)?;
+    let scale = found.quad.max_side() / side as f32;
+    let image = rectify::warp(gray, &g2p, side, scale);
+    let raw = image.as_raw();
+    let mut tiles = Vec::with_capacity(found.n * found.n);
+    let mut v = [0.0f32; INNER * INNER];
+    for r in 0..found.n {
+        for c in 0..found.n {
+            for y in 0..INNER {
+                let row = (r * CELL_PX + INSET + y) * side + c * CELL_PX + INSET;
+                for x in 0..INNER {
+                    v[y * INNER + x] = 1.0 - f32::from(raw[row + x]) / 255.0;
+                }
+            }
+            tiles.push(cells::normalise_cell(&v));
+        }
+    }
+    Some(tiles)
+}
+
+/// Turns an `n` x `n` grid of tiles clockwise by `quarter_turns` x 90
+/// degrees: cell (r, c) moves to (c, n - 1 - r) and each tile turns with it
+/// (the tile spec is symmetric, so this equals cutting a turned photo).
+fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
+    let mut cur = tiles.to_vec();
+    for _ in 0..quarter_turns % 4 {
+        let mut next = cur.clone();
+        for r in 0..n {
+            for c in 0..n {
+                next[c * n + (n - 1 - r)] = cells::rotate_tile(&cur[r * n + c]);
+            }
+        }
+        cur = next;
+    }
+    cur
+}
+
+/// Each layout position's evidence: from the part that holds it, averaged
+/// where a Samurai's grids overlap (the shared boxes are read twice).
+fn merge_evidence(shape: Shape, parts: &[PartReading]) -> Vec<CellEvidence> {
+    let side = shape.side();
+    let digits = shape.digits();
+    let mut sums: Vec<(Vec<f32>, Option<(u8, f32)>, usize)> =
+        vec![(vec![0.0; digits + 1], None, 0); side * side];
+    for part in parts {
+        for (k, classes) in part.classes.iter().enumerate() {
+            let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
+            let Some(slot) = sums.get_mut(r * side + c) else {
+                continue;
+            };
+            let e = decide::evidence(classes, digits);
+            for (s, p) in slot.0.iter_mut().zip(&e.clue) {
+                *s += p;
+            }
+            if slot
+                .1
+                .is_none_or(|(_, p)| e.entry.is_some_and(|(_, q)| q > p))
+            {
+                slot.1 = e.entry.or(slot.1);
+            }
+            slot.2 += 1;
+        }
+    }
+    sums.into_iter()
+        .map(|(clue, entry, count)| {
+            if count == 0 {
+                return CellEvidence::certain(0, digits);
+            }
+            CellEvidence {
+                clue: clue.into_iter().map(|s| s / count as f32).collect(),
+                entry,
+            }
+        })
+        .collect()
 }
 
 /// How much a reading looks like upright glyphs: the mean log probability
@@ -291,19 +500,8 @@ fn write_debug(
     debug::write_debug_images(dir, None, Some((gray, Some(quad))), Some(rect), Some(cells))
 }
 
-/// A photo taken all the way: read, decided (repaired), solved.
-#[derive(Debug, Clone)]
-pub struct Solved {
-    /// What was read.
-    pub reading: Reading,
-    /// The puzzle decided from it, with the solver's outcome.
-    pub decision: Decision,
-}
-
-/// Decides and solves a reading. `overrides` are the user's `--set` cells.
-pub fn solve_reading(mut reading: Reading, overrides: &[(usize, u8)], repair: bool) -> Solved {
-    let start = Instant::now();
-    let decision = decide::decide(&reading.cell_probs(), overrides, repair);
-    reading.timings.lap("solve", start);
-    Solved { reading, decision }
+/// Decides and solves one puzzle of a page. `overrides` are the user's
+/// `--set` cells (layout positions).
+pub fn decide_grid(grid: &GridReading, overrides: &[(usize, u8)]) -> Decision {
+    decide::decide(grid.shape(), &grid.cells, overrides)
 }

@@ -1,58 +1,85 @@
-//! Repair with solver feedback on a real photo: the reading of a fixture is
-//! corrupted in one cell (the classifier made to prefer a wrong digit, the
-//! true one its second choice) and the repair must find the true puzzle.
+//! The decision stage on a real reading (issue 9): the reading of a fixture
+//! photo is corrupted in one cell and the decision must either find the
+//! true puzzle (a likely misread) or say it is unsure — never invent a
+//! different puzzle, and never change a clue it read with confidence.
 
 use std::path::PathBuf;
 
-use snap_solver::{Board, Outcome, Shape};
-use snap_vision::decide::decide;
+use snap_solver::{Board, Shape};
+use snap_vision::decide::{decide, CellEvidence, Verdict};
 use snap_vision::pipeline::Reader;
 
-#[test]
-fn a_corrupted_cell_of_a_real_reading_is_repaired() {
+fn fixture_reading() -> (Board, Vec<CellEvidence>) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    let truth_text = std::fs::read_to_string(dir.join("image31.txt")).unwrap();
-    let truth = Board::parse(&truth_text.lines().collect::<String>(), Shape::classic()).unwrap();
-    let reader = Reader::new(None, None).unwrap();
-    let reading = reader.read_file(&dir.join("image31.jpg")).unwrap();
-    let mut probs = reading.cell_probs();
+    let truth_text = std::fs::read_to_string(dir.join("image31.txt")).expect("truth");
+    let truth = Board::parse(&truth_text.lines().collect::<String>(), Shape::classic())
+        .expect("truth parses");
+    let reader = Reader::new(None, None).expect("model loads");
+    let page = reader
+        .read_file(&dir.join("image31.jpg"))
+        .expect("grid found");
+    (truth, page.grids[0].cells.clone())
+}
 
-    let clean = decide(&probs, &[], true);
+/// Evidence for one cell: `probs` as (value, probability).
+fn cell(probs: &[(u8, f32)]) -> CellEvidence {
+    let mut clue = vec![0.0; 10];
+    for &(v, p) in probs {
+        clue[v as usize] = p;
+    }
+    CellEvidence { clue, entry: None }
+}
+
+#[test]
+fn the_real_reading_is_solved_as_read() {
+    let (truth, evidence) = fixture_reading();
+    let clean = decide(Shape::classic(), &evidence, &[]);
     assert_eq!(clean.givens, truth);
     assert!(clean.changes.is_empty());
+    assert_eq!(clean.verdict, Verdict::Solved);
+}
 
-    // Corrupt one clue: a wrong digit first, the true digit second. Take
-    // the first clue and wrong digit whose reading cannot be solved (some
-    // misreads still give a valid puzzle, which no repair could notice).
-    let corrupt = |cell: usize, wrong: usize| {
-        let mut p = probs;
-        p[cell] = [0.0; 10];
-        p[cell][wrong] = 0.6;
-        p[cell][truth.cells[cell] as usize] = 0.35;
-        p[cell][0] = 0.05;
-        p
-    };
-    let (cell, wrong) = (0..81)
+#[test]
+fn a_likely_misread_is_repaired_and_an_unlikely_one_is_not_invented() {
+    let (truth, evidence) = fixture_reading();
+    // The first clue and wrong digit whose reading cannot be solved (some
+    // misreads still give a valid puzzle, which only the classifier's
+    // doubt can reveal).
+    let (index, wrong) = (0..81)
         .filter(|&i| truth.cells[i] != 0)
         .flat_map(|i| {
-            let right = truth.cells[i] as usize;
-            (1..=9).filter(move |&d| d != right).map(move |d| (i, d))
+            let right = truth.cells[i];
+            (1..=9u8).filter(move |&d| d != right).map(move |d| (i, d))
         })
-        .find(|&(i, d)| decide(&corrupt(i, d), &[], false).problem.is_some())
+        .find(|&(i, d)| {
+            let mut e = evidence.clone();
+            e[i] = cell(&[(d, 0.97), (0, 0.03)]);
+            !matches!(decide(Shape::classic(), &e, &[]).verdict, Verdict::Solved)
+        })
         .expect("some misread makes the puzzle unsolvable");
-    let right = truth.cells[cell] as usize;
-    probs = corrupt(cell, wrong);
-    assert_eq!(decide(&probs, &[], false).read.cells[cell] as usize, wrong);
+    let right = truth.cells[index];
 
-    let repaired = decide(&probs, &[], true);
+    // Unsure between the wrong and the right digit: repaired to the truth.
+    let mut unsure = evidence.clone();
+    unsure[index] = cell(&[(wrong, 0.55), (right, 0.43), (0, 0.02)]);
+    let repaired = decide(Shape::classic(), &unsure, &[]);
+    assert_eq!(repaired.read.cells[index], wrong);
     assert_eq!(repaired.givens, truth);
-    assert!(matches!(repaired.outcome, Outcome::Unique(_)));
+    assert_eq!(repaired.verdict, Verdict::Solved);
+    assert!(repaired
+        .changes
+        .iter()
+        .any(|c| c.cell == index && c.to == right));
+
+    // Read with confidence as the wrong digit: nothing is invented; the
+    // puzzle is reported as it reads (no solution) or as unsure.
+    let mut sure = evidence.clone();
+    sure[index] = cell(&[(wrong, 0.97), (0, 0.03)]);
+    let d = decide(Shape::classic(), &sure, &[]);
     assert!(
-        repaired
-            .changes
-            .iter()
-            .any(|c| c.cell == cell && c.to as usize == right),
-        "{:?}",
-        repaired.changes
+        d.givens.cells[index] == wrong,
+        "a sure clue is never changed"
     );
+    assert_ne!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
+    assert!(d.solution().is_none() || d.givens != truth);
 }

@@ -1,0 +1,263 @@
+//! How the square grids found on a page make up puzzles: a lone 9x9 or
+//! 16x16 grid is a puzzle of its own; five 9x9 grids overlapping like a
+//! Samurai's (four corner grids each sharing one box with a centre grid)
+//! are one Samurai.
+//!
+//! Each puzzle is a [`Layout`]: its shape and its *parts*, the square grids
+//! drawn on the page, each with its place (`origin`, row and column) in the
+//! shape's layout. A classic grid is one part at (0, 0); a Samurai is five,
+//! at [`SAMURAI_GRIDS`].
+
+use snap_solver::{Shape, SAMURAI_GRIDS};
+
+use crate::geometry::{Homography, Quad};
+
+/// Cells a Samurai's corner grid shares with the centre grid along each
+/// side: one 3x3 box.
+const SAMURAI_OVERLAP: f64 = 3.0;
+
+/// How far (in cells of the centre grid) a corner grid's corner may be from
+/// where a Samurai puts it: the corners are located to a pixel or two, so a
+/// third of a cell only rejects grids that are not a Samurai's.
+const SAMURAI_TOLERANCE: f64 = 0.35;
+
+/// A square grid found on the page.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found {
+    /// Outer corners in photo pixels (tl, tr, br, bl as stored).
+    pub quad: Quad,
+    /// Cells per side: 9 or 16.
+    pub n: usize,
+    /// Cut by the frame (or a fold or a finger): reported, never solved.
+    pub cut: bool,
+}
+
+/// One square grid of a puzzle, placed in the puzzle's layout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Part {
+    /// The grid as found.
+    pub found: Found,
+    /// (row, column) of its top-left cell in the shape's layout.
+    pub origin: (usize, usize),
+}
+
+/// A puzzle on the page: its shape and the grids it is drawn with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// 9x9, 16x16 or Samurai.
+    pub shape: Shape,
+    /// One part (a square grid), or five for a Samurai.
+    pub parts: Vec<Part>,
+}
+
+impl Layout {
+    /// True when any part is cut by the frame.
+    pub fn cut(&self) -> bool {
+        self.parts.iter().any(|p| p.found.cut)
+    }
+
+    /// The outline of the whole puzzle in photo pixels: the part's quad, or
+    /// for a Samurai the corners of its four corner grids' outer corners.
+    pub fn outline(&self) -> Quad {
+        if self.parts.len() == 5 {
+            let corner = |k: usize, i: usize| self.parts[k].found.quad.corners[i];
+            Quad::new([corner(0, 0), corner(1, 1), corner(4, 2), corner(3, 3)])
+        } else {
+            self.parts[0].found.quad
+        }
+    }
+
+    /// The layout seen after turning the page clockwise by `quarter_turns`
+    /// x 90 degrees: each part's corner labels turn (see [`Quad::rotated`])
+    /// and its origin moves with the layout, so that the parts stay in
+    /// reading order of the upright puzzle.
+    pub fn rotated(&self, quarter_turns: u8) -> Layout {
+        let side = self.shape.side();
+        let mut parts: Vec<Part> = self
+            .parts
+            .iter()
+            .map(|p| {
+                let n = p.found.n;
+                let mut origin = p.origin;
+                for _ in 0..quarter_turns % 4 {
+                    // Cell (r, c) goes to (c, side - 1 - r); the part's
+                    // top-left corner is its old bottom-left.
+                    origin = (origin.1, side - origin.0 - n);
+                }
+                Part {
+                    found: Found {
+                        quad: p.found.quad.rotated(quarter_turns),
+                        ..p.found
+                    },
+                    origin,
+                }
+            })
+            .collect();
+        parts.sort_by_key(|p| p.origin);
+        Layout {
+            shape: self.shape,
+            parts,
+        }
+    }
+}
+
+/// Groups the grids of a page into puzzles, in the order of `found` (the
+/// locator's reading order; a Samurai takes the place of its first grid).
+pub fn compose(found: &[Found]) -> Vec<Layout> {
+    let mut used = vec![false; found.len()];
+    let mut samurai_at: Vec<(usize, Layout)> = Vec::new();
+    for (c, centre) in found.iter().enumerate() {
+        if centre.n != 9 || used[c] {
+            continue;
+        }
+        if let Some(corners) = samurai_corners(found, c, &used) {
+            let mut parts = Vec::with_capacity(5);
+            for (k, &i) in corners.iter().enumerate() {
+                used[i] = true;
+                parts.push(Part {
+                    found: found[i],
+                    origin: SAMURAI_GRIDS[if k < 2 { k } else { k + 1 }],
+                });
+            }
+            used[c] = true;
+            parts.insert(
+                2,
+                Part {
+                    found: *centre,
+                    origin: SAMURAI_GRIDS[2],
+                },
+            );
+            let first = corners.iter().copied().chain([c]).min().unwrap_or(c);
+            samurai_at.push((
+                first,
+                Layout {
+                    shape: Shape::Samurai,
+                    parts,
+                },
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for (i, f) in found.iter().enumerate() {
+        if let Some(k) = samurai_at.iter().position(|(first, _)| *first == i) {
+            out.push(samurai_at[k].1.clone());
+        } else if !used[i] {
+            let shape = Shape::square(f.n).unwrap_or_else(Shape::classic);
+            out.push(Layout {
+                shape,
+                parts: vec![Part {
+                    found: *f,
+                    origin: (0, 0),
+                }],
+            });
+        }
+    }
+    out
+}
+
+/// The four corner grids (top-left, top-right, bottom-left, bottom-right,
+/// as stored) that make a Samurai with grid `centre`, if there are.
+fn samurai_corners(found: &[Found], centre: usize, used: &[bool]) -> Option<[usize; 4]> {
+    let to_cells = Homography::square_to_quad(9.0, &found[centre].quad)?.inverse()?;
+    // Where each corner grid's four corners sit in centre-grid cells.
+    let reach = 9.0 - SAMURAI_OVERLAP;
+    let expected: [(f64, f64); 4] = [
+        (-reach, -reach),
+        (reach, -reach),
+        (-reach, reach),
+        (reach, reach),
+    ];
+    let mut out = [usize::MAX; 4];
+    for (slot, &(dx, dy)) in expected.iter().enumerate() {
+        let want = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 9.0)].map(|(x, y)| (x + dx, y + dy));
+        out[slot] = (0..found.len()).find(|&i| {
+            i != centre
+                && !used[i]
+                && found[i].n == 9
+                && found[i]
+                    .quad
+                    .corners
+                    .iter()
+                    .zip(want)
+                    .all(|(&(x, y), (wx, wy))| {
+                        let (u, v) = to_cells.map64(x as f64, y as f64);
+                        (u - wx).abs() < SAMURAI_TOLERANCE && (v - wy).abs() < SAMURAI_TOLERANCE
+                    })
+        })?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An axis-aligned 9x9 grid of 9 px cells with its top-left at (x, y).
+    fn grid(x: f32, y: f32) -> Found {
+        let s = 81.0;
+        Found {
+            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
+            n: 9,
+            cut: false,
+        }
+    }
+
+    #[test]
+    fn five_overlapping_grids_make_a_samurai_in_layout_order() {
+        // Samurai of 9 px cells at (100, 100): corner grids 12 cells apart.
+        let at = |r: f32, c: f32| grid(100.0 + 9.0 * c, 100.0 + 9.0 * r);
+        let found = vec![
+            grid(500.0, 500.0),
+            at(12.0, 12.0),
+            at(0.0, 0.0),
+            at(6.0, 6.0),
+            at(0.0, 12.0),
+            at(12.0, 0.0),
+        ];
+        let layouts = compose(&found);
+        assert_eq!(layouts.len(), 2);
+        assert_eq!(layouts[0].shape, Shape::classic());
+        let samurai = &layouts[1];
+        assert_eq!(samurai.shape, Shape::Samurai);
+        let origins: Vec<(usize, usize)> = samurai.parts.iter().map(|p| p.origin).collect();
+        assert_eq!(origins, SAMURAI_GRIDS.to_vec());
+        assert_eq!(samurai.parts[0].found, at(0.0, 0.0));
+        assert_eq!(samurai.parts[2].found, at(6.0, 6.0));
+        assert_eq!(samurai.parts[4].found, at(12.0, 12.0));
+        assert_eq!(
+            samurai.outline().corners[2],
+            (100.0 + 9.0 * 21.0, 100.0 + 9.0 * 21.0)
+        );
+    }
+
+    #[test]
+    fn grids_side_by_side_stay_separate() {
+        let layouts = compose(&[grid(0.0, 0.0), grid(100.0, 0.0), grid(0.0, 100.0)]);
+        assert_eq!(layouts.len(), 3);
+        assert!(layouts.iter().all(|l| l.parts.len() == 1));
+    }
+
+    #[test]
+    fn turning_a_samurai_moves_its_parts() {
+        let at = |r: f32, c: f32| grid(9.0 * c, 9.0 * r);
+        let found = [
+            at(0.0, 0.0),
+            at(0.0, 12.0),
+            at(6.0, 6.0),
+            at(12.0, 0.0),
+            at(12.0, 12.0),
+        ];
+        let samurai = &compose(&found)[0];
+        let turned = samurai.rotated(1);
+        let origins: Vec<(usize, usize)> = turned.parts.iter().map(|p| p.origin).collect();
+        assert_eq!(origins, SAMURAI_GRIDS.to_vec());
+        // After one clockwise turn the upright top-left grid is the one that
+        // was stored bottom-left.
+        assert_eq!(turned.parts[0].found.quad, at(12.0, 0.0).quad.rotated(1));
+        assert_eq!(samurai.rotated(4), {
+            let mut same = samurai.clone();
+            same.parts.sort_by_key(|p| p.origin);
+            same
+        });
+    }
+}
