@@ -70,6 +70,13 @@ pub struct PhotoArgs {
     #[arg(long)]
     pub force: bool,
 
+    /// Compare a person's pen entries with the solution: name each wrong
+    /// entry (and ring it in red on the answer image), or say "complete:
+    /// all correct". Without it, entries are left as they are and only
+    /// empty cells are drawn.
+    #[arg(long)]
+    pub check: bool,
+
     /// Correct a cell by hand before solving, e.g. `--set r3c4=7` or `--set r5c1=.`
     /// (repeatable).
     #[arg(long = "set", value_name = "rRcC=D")]

@@ -12,8 +12,15 @@ use crate::exit_codes::ExitCode;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
-    /// Exactly one solution.
+    /// Exactly one solution, read with confidence.
     Solved,
+    /// An answer (or none) that rests on cells the reader is unsure of:
+    /// `check` names them and `set` the `--set` that would settle each.
+    Unsure,
+    /// A grid cut by the frame, a fold or a finger: reported, never solved.
+    Partial,
+    /// A printed answer grid (every cell printed): checked, not solved.
+    Complete,
     /// No solution (including givens that clash).
     NoSolution,
     /// More than one solution.
@@ -32,6 +39,9 @@ impl Status {
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Solved => "solved",
+            Status::Unsure => "unsure",
+            Status::Partial => "partial",
+            Status::Complete => "complete",
             Status::NoSolution => "no_solution",
             Status::MultipleSolutions => "multiple_solutions",
             Status::NoGrid => "no_grid",
@@ -43,10 +53,15 @@ impl Status {
     /// The exit code this status asks for (DESIGN.md: 0 solved, 1 not solved, 2 unreadable).
     pub fn exit_code(self) -> ExitCode {
         match self {
-            Status::Solved => ExitCode::Success,
-            Status::NoSolution | Status::MultipleSolutions | Status::NoGrid | Status::Stuck => {
-                ExitCode::NotSolved
-            }
+            // A printed answer grid is nothing to solve: fine when it is valid
+            // (an invalid one carries an error and is reported as no_solution).
+            Status::Solved | Status::Complete => ExitCode::Success,
+            Status::Unsure
+            | Status::Partial
+            | Status::NoSolution
+            | Status::MultipleSolutions
+            | Status::NoGrid
+            | Status::Stuck => ExitCode::NotSolved,
             Status::Error => ExitCode::Error,
         }
     }
@@ -96,9 +111,25 @@ pub struct Report {
     pub ms: Timings,
 }
 
-/// The fields only a photo has.
+/// The fields only a photo or page has.
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct PhotoFields {
+    /// The PDF page (1-based); null for a photo.
+    pub page: Option<usize>,
+    /// The grid's number on its page or photo (1-based, reading order);
+    /// null when no grid was found.
+    pub grid: Option<usize>,
+    /// The render resolution of a PDF page, so that `quad * 72 / dpi` is in
+    /// PDF points (origin top-left); null for a photo.
+    pub dpi: Option<f32>,
+    /// A person's pen entries (never clues), each with whether it is right
+    /// (`--check`; null without it).
+    pub entries: Vec<EntryReport>,
+    /// Cells to check when the status is `unsure` (or the wrong entries
+    /// with `--check`).
+    pub check: Vec<String>,
+    /// The `--set` arguments that would settle an unsure reading.
+    pub set: Vec<String>,
     /// The most probable reading before any repair (overrides applied).
     pub read: Option<String>,
     /// Corrections the repair made: `r3c4 9 -> 4 (p=0.40)`.
@@ -115,6 +146,17 @@ pub struct PhotoFields {
     pub quad: Option<[(f32, f32); 4]>,
     /// Where the answer image was written.
     pub output: Option<String>,
+}
+
+/// A pen entry: `{"cell": "r2c5", "digit": 7, "correct": false}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct EntryReport {
+    /// `r2c5`.
+    pub cell: String,
+    /// The digit written.
+    pub digit: u8,
+    /// Whether it matches the solution (`--check` only).
+    pub correct: Option<bool>,
 }
 
 /// The fields of a logic solve (`solve --explain`, `--method logic`).

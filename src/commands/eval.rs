@@ -13,10 +13,10 @@ use serde::Serialize;
 use crate::cli::EvalArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use snap_solver::{solve, Outcome};
-use snap_solver::{Board, Shape};
+use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
+use snap_vision::decide::Verdict;
 use snap_vision::pipeline::{self, ReadError, Reader};
-use snap_vision::{cells, corner_error, decide, Quad};
+use snap_vision::{cells, corner_error, Quad};
 
 use super::photo::is_image_name;
 
@@ -33,6 +33,14 @@ struct PhotoResult {
     truth: Board,
     solved_before: bool,
     solved_after: bool,
+    /// The decision's verdict was `unsure`.
+    unsure: bool,
+    /// An answer was shown (solved or unsure) and it is wrong: the worst
+    /// outcome, which must never happen.
+    wrong_drawn: bool,
+    /// The decision's confidence and whether its answer was right, when
+    /// an answer was shown (for the calibration table).
+    answer: Option<(f32, bool)>,
     corner_error: Option<f32>,
     timings: Vec<(&'static str, f64)>,
 }
@@ -51,6 +59,8 @@ struct Totals {
     grids_right: usize,
     solved_before: usize,
     solved_after: usize,
+    unsure: usize,
+    wrong_drawn: usize,
 }
 
 /// Reads a ground-truth file: 9 lines of 9 (or one line of 81).
@@ -140,11 +150,14 @@ fn evaluate(
         truth,
         solved_before: false,
         solved_after: false,
+        unsure: false,
+        wrong_drawn: false,
+        answer: None,
         corner_error: None,
         timings: Vec::new(),
     };
-    let reading = match reader.read_file(photo) {
-        Ok(r) => r,
+    let page = match reader.read_file(photo) {
+        Ok(page) => page,
         Err(ReadError::NoGrid) => {
             result.error = Some("no grid found".into());
             return result;
@@ -154,26 +167,57 @@ fn evaluate(
             return result;
         }
     };
+    // The truth describes one grid; the photo may show others (a
+    // neighbouring grid, yesterday's solution): evaluate the classic grid
+    // whose reading agrees most with the truth.
+    let Some(grid) = page
+        .grids
+        .iter()
+        .filter(|g| g.classic_part().is_some())
+        .max_by_key(|g| agreement(g, &result.truth))
+    else {
+        result.error = Some("no 9x9 grid found".into());
+        return result;
+    };
     // Corner error in stored-pixel terms: undo the orientation relabelling.
-    let stored_quad = reading.quad.rotated((4 - reading.quarter_turns % 4) % 4);
+    let stored_quad = grid.quad().rotated((4 - grid.quarter_turns % 4) % 4);
     result.corner_error = corners.map(|c| corner_error(&stored_quad, c));
-    if let Some(dir) = dump {
-        dump_tiles(dir, &name, &reading.tiles, &result.truth);
+    if let (Some(dir), Some(part)) = (dump, grid.classic_part()) {
+        dump_tiles(dir, &name, &part.tiles, &result.truth);
     }
-    let probs = reading.cell_probs();
-    let before = decide::decide(&probs, &[], false);
-    let solved = pipeline::solve_reading(reading, &[], true);
+    let read = Board {
+        shape: Shape::classic(),
+        cells: grid.cells.iter().map(|e| e.best().0).collect(),
+    };
     let right =
         |o: &Outcome| matches!((o, &truth_solution), (Outcome::Unique(g), Some(t)) if g == t);
-    result.read = Some(before.read);
-    result.solved_before = right(&before.outcome);
-    result.solved_after = right(&solved.decision.outcome);
-    result.timings = solved.reading.timings.0.clone();
+    result.solved_before = solve(&read, DEFAULT_LIMIT).is_ok_and(|o| right(&o));
+    let decision = pipeline::decide_grid(grid, &[]);
+    let shown_right = decision
+        .solution()
+        .is_some_and(|s| Some(s) == truth_solution.as_ref());
+    result.solved_after = decision.verdict == Verdict::Solved && shown_right;
+    result.unsure = matches!(decision.verdict, Verdict::Unsure(_));
+    result.wrong_drawn = decision.solution().is_some() && !shown_right;
+    result.answer = decision
+        .solution()
+        .map(|_| (decision.confidence, shown_right));
+    result.read = Some(read);
+    result.timings = page.timings.0.clone();
     result
 }
 
+/// Cells of a grid's most likely reading that agree with the truth.
+fn agreement(grid: &pipeline::GridReading, truth: &Board) -> usize {
+    grid.cells
+        .iter()
+        .zip(&truth.cells)
+        .filter(|(e, &t)| e.best().0 == t)
+        .count()
+}
+
 /// Writes each tile as `<dir>/<label>/<photo>_rXcY.png` (label 0 = empty).
-fn dump_tiles(dir: &Path, photo: &str, tiles: &[cells::Tile; CELLS], truth: &Board) {
+fn dump_tiles(dir: &Path, photo: &str, tiles: &[cells::Tile], truth: &Board) {
     let stem = photo.rsplit_once('.').map_or(photo, |(s, _)| s);
     for (i, tile) in tiles.iter().enumerate() {
         let sub = dir.join(truth.cells[i].to_string());
@@ -197,6 +241,8 @@ fn tally(results: &[PhotoResult]) -> Totals {
         t.cells += CELLS;
         t.solved_before += r.solved_before as usize;
         t.solved_after += r.solved_after as usize;
+        t.unsure += r.unsure as usize;
+        t.wrong_drawn += r.wrong_drawn as usize;
         let Some(read) = &r.read else { continue };
         t.located += 1;
         let mut all = true;
@@ -385,9 +431,15 @@ fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
         t.grids_right, t.photos
     );
     s += &format!(
-        "  solved correctly          {}/{} before repair, {}/{} after repair\n",
+        "  solved right              {}/{} as read, {}/{} decided (status solved)\n",
         t.solved_before, t.photos, t.solved_after, t.photos
     );
+    s += &format!("  unsure                    {}\n", t.unsure);
+    s += &format!("  WRONG ANSWERS SHOWN       {}\n", t.wrong_drawn);
+    s += "  calibration (answers shown): confidence  answers  right\n";
+    for bin in calibration(results) {
+        s += &format!("    {:<34}{:>7}{:>7}\n", bin.range, bin.answers, bin.right);
+    }
     if let Some((median, p95, max)) = corner_stats(results) {
         s += &format!(
             "  corner error (px)         median {median:.1}, p95 {p95:.1}, max {max:.1}\n"
@@ -416,6 +468,45 @@ fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
     s
 }
 
+/// Confidence bins of the calibration table: a shown answer's confidence
+/// against how often it was right. `solved` starts at 0.9, so the top two
+/// bins are what "solved with confidence >= 0.9" promises.
+const CALIBRATION_BINS: [(f32, f32); 5] = [
+    (0.0, 0.5),
+    (0.5, 0.9),
+    (0.9, 0.99),
+    (0.99, 0.999),
+    (0.999, 1.01),
+];
+
+/// One bin of the calibration table.
+#[derive(Debug, Serialize)]
+struct CalibrationBin {
+    range: String,
+    answers: usize,
+    right: usize,
+}
+
+/// Shown answers per confidence bin, and how many were right.
+fn calibration(results: &[PhotoResult]) -> Vec<CalibrationBin> {
+    CALIBRATION_BINS
+        .iter()
+        .map(|&(lo, hi)| {
+            let inside: Vec<bool> = results
+                .iter()
+                .filter_map(|r| r.answer)
+                .filter(|&(c, _)| c >= lo && c < hi)
+                .map(|(_, right)| right)
+                .collect();
+            CalibrationBin {
+                range: format!("[{lo}, {})", hi.min(1.0)),
+                answers: inside.len(),
+                right: inside.iter().filter(|&&r| r).count(),
+            }
+        })
+        .collect()
+}
+
 /// The `eval --json` object for one folder.
 #[derive(Debug, Serialize)]
 struct EvalReport {
@@ -431,6 +522,9 @@ struct EvalReport {
     grids_correct: usize,
     solved_before_repair: usize,
     solved_after_repair: usize,
+    unsure: usize,
+    wrong_answers_shown: usize,
+    calibration: Vec<CalibrationBin>,
     /// Largest-corner error against `corners.csv`, in pixels.
     corner_error: Option<Spread>,
     /// Median and p95 time of each stage, in the order the stages run.
@@ -481,6 +575,9 @@ fn report_json(dir: &Path, results: &[PhotoResult]) -> EvalReport {
         grids_correct: t.grids_right,
         solved_before_repair: t.solved_before,
         solved_after_repair: t.solved_after,
+        unsure: t.unsure,
+        wrong_answers_shown: t.wrong_drawn,
+        calibration: calibration(results),
         corner_error: corner_stats(results).map(|(median, p95, max)| Spread { median, p95, max }),
         ms: stage_stats(results)
             .into_iter()

@@ -2,6 +2,7 @@
 //! [`ExitCode`]. Per-input errors are printed with the input's name and the
 //! run goes on; only usage errors stop it early.
 
+pub mod answer;
 pub mod eval;
 pub mod explain;
 pub mod generate;
@@ -120,7 +121,11 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode, Error> {
 /// The photo reader the options ask for: the embedded model or `--model`,
 /// loaded once for the whole run.
 fn reader(args: &ReaderArgs) -> Result<Reader, Error> {
-    if let Some(dir) = args.debug_dir.as_deref().filter(|d| d.exists() && !d.is_dir()) {
+    if let Some(dir) = args
+        .debug_dir
+        .as_deref()
+        .filter(|d| d.exists() && !d.is_dir())
+    {
         return Err(Error::Usage(format!(
             "--debug-dir {}: not a folder",
             dir.display()

@@ -12,20 +12,14 @@ use image::RgbImage;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use snap_vision::pipeline::{ReadError, Reader};
+
+use super::answer::{self, GridResult};
 use crate::cli::PhotoArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 use crate::output::{self, WriteError};
-use crate::report::{round4, PhotoFields, Report, Status};
-use snap_solver::Outcome as SolveOutcome;
-use snap_solver::{Board, Shape};
-use snap_vision::decide::Decision;
-use snap_vision::overlay;
-use snap_vision::pipeline::{self, ReadError, Reader, Solved};
-use snap_vision::rectify::GRID_PX;
-
-/// Cells of a classic grid, the only shape the photo side reads today.
-const CELLS: usize = 81;
+use crate::report::{Report, Status};
 
 /// File name endings taken from a folder.
 const IMAGE_EXTENSIONS: [&str; 8] = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "gif"];
@@ -71,15 +65,15 @@ pub fn is_image_name(path: &Path) -> bool {
     }
 }
 
-/// What became of one photo, ready to print.
+/// What became of one input (a photo), ready to print.
 struct Outcome {
-    status: Status,
-    /// Human-readable lines for standard output.
-    text: String,
-    /// The `--json` line.
-    json: Report,
-    /// An error line for standard error (with the photo's name), if any.
-    error: Option<String>,
+    /// One result per grid; empty when no grid was found or the input
+    /// could not be read.
+    grids: Vec<GridResult>,
+    /// The line(s) for an input without grids (no grid, unreadable).
+    failure: Option<(Status, Report, String)>,
+    /// Where the answer image went, or why it could not be written.
+    written: Option<Result<PathBuf, WriteError>>,
 }
 
 /// Runs the main job on every photo of `args`; returns the merged exit code.
@@ -118,17 +112,20 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     }
     output::install_interrupt_handler();
     let reader = super::reader(&args.reader)?;
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let options = answer::Options {
+        overrides,
+        check: args.check,
+    };
     let bar = progress_bar(photos.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let reports: Vec<Outcome> = pool.install(|| {
+    let outcomes: Vec<Outcome> = pool.install(|| {
         photos
             .par_iter()
             .map(|p| {
-                let r = process(&reader, p, args, &overrides, &photos, color);
+                let r = process(&reader, p, args, &options, &photos);
                 bar.inc(1);
                 r
             })
@@ -138,30 +135,115 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
-    let mut failed = Vec::new();
-    for (report, path) in reports.iter().zip(&photos) {
-        if let Some(e) = &report.error {
-            eprintln!("sudoku-snap: {e}");
-        }
-        let written = if args.json {
-            out.write_all(report.json.to_json_line().as_bytes())
-        } else {
-            out.write_all(report.text.as_bytes())
-        };
-        written.map_err(Error::Output)?;
-        code = code.merge(report.status.exit_code());
-        if report.status != Status::Solved {
-            failed.push(path.display().to_string());
-        }
+    let mut summary = Summary::default();
+    for (outcome, path) in outcomes.iter().zip(&photos) {
+        let name = path.display().to_string();
+        code = code.merge(print(&mut out, outcome, &name, args.json)?);
+        summary.add(&name, outcome);
     }
     if photos.len() > 1 && !args.json {
-        let solved = photos.len() - failed.len();
-        let _ = writeln!(out, "{solved} of {} photos solved", photos.len());
-        if !failed.is_empty() {
-            let _ = writeln!(out, "not solved: {}", failed.join(", "));
-        }
+        out.write_all(summary.text(photos.len()).as_bytes())
+            .map_err(Error::Output)?;
     }
     Ok(code)
+}
+
+/// Prints one input's lines (JSON or text) and its errors; returns its
+/// exit code.
+fn print(
+    out: &mut dyn Write,
+    outcome: &Outcome,
+    name: &str,
+    json: bool,
+) -> Result<ExitCode, Error> {
+    let mut code = ExitCode::Success;
+    let output = match &outcome.written {
+        Some(Ok(p)) => Some(p.display().to_string()),
+        Some(Err(e)) => {
+            eprintln!("sudoku-snap: {name}: {e}");
+            code = ExitCode::Error;
+            None
+        }
+        None => None,
+    };
+    if let Some((status, report, text)) = &outcome.failure {
+        if *status == Status::Error {
+            eprintln!(
+                "sudoku-snap: {name}: {}",
+                report.error.clone().unwrap_or_default()
+            );
+        }
+        let line = if json {
+            report.to_json_line()
+        } else {
+            text.clone()
+        };
+        out.write_all(line.as_bytes()).map_err(Error::Output)?;
+        return Ok(code.merge(status.exit_code()));
+    }
+    for grid in &outcome.grids {
+        let line = if json {
+            let mut report = grid.report.clone();
+            if let Some(fields) = report.photo.as_mut() {
+                fields.output = output.clone();
+            }
+            report.to_json_line()
+        } else {
+            grid.text.clone()
+        };
+        out.write_all(line.as_bytes()).map_err(Error::Output)?;
+        code = code.merge(grid.status.exit_code());
+    }
+    if let (Some(p), false) = (&output, json) {
+        writeln!(out, "  answer image: {p}").map_err(Error::Output)?;
+    }
+    Ok(code)
+}
+
+/// The batch summary: inputs, grids found and what became of them, with
+/// the place of every grid that was not solved.
+#[derive(Debug, Default)]
+struct Summary {
+    grids: usize,
+    solved: usize,
+    partial: usize,
+    problems: Vec<String>,
+}
+
+impl Summary {
+    fn add(&mut self, name: &str, outcome: &Outcome) {
+        if let Some((status, _, _)) = &outcome.failure {
+            self.problems
+                .push(format!("{name} ({})", status.as_str().replace('_', " ")));
+            return;
+        }
+        for g in &outcome.grids {
+            self.grids += 1;
+            match g.status {
+                Status::Solved | Status::Complete => self.solved += 1,
+                Status::Partial => self.partial += 1,
+                status => {
+                    let number = g.report.photo.as_ref().and_then(|f| f.grid).unwrap_or(1);
+                    self.problems.push(format!(
+                        "{name} grid {number} ({})",
+                        status.as_str().replace('_', " ")
+                    ));
+                }
+            }
+        }
+    }
+
+    fn text(&self, inputs: usize) -> String {
+        let not_solved = self.grids - self.solved - self.partial;
+        let mut s = format!(
+            "{inputs} inputs: {} grids found, {} solved, {} partial, {not_solved} not solved\n",
+            self.grids, self.solved, self.partial
+        );
+        if !self.problems.is_empty() {
+            s.push_str(&format!("not solved: {}\n", self.problems.join(", ")));
+        }
+        s
+    }
 }
 
 fn progress_bar(n: usize) -> ProgressBar {
@@ -195,77 +277,48 @@ fn process(
     reader: &Reader,
     path: &Path,
     args: &PhotoArgs,
-    overrides: &[(usize, u8)],
+    options: &answer::Options,
     inputs: &[PathBuf],
-    color: bool,
 ) -> Outcome {
     let name = path.display().to_string();
-    let reading = match output::unless_interrupted(|| reader.read_file(path)) {
-        Ok(r) => r,
+    let failure = |status: Status, message: String, text: String| Outcome {
+        grids: Vec::new(),
+        failure: Some((status, Report::failure(&name, status, message, true), text)),
+        written: None,
+    };
+    let mut page = match output::unless_interrupted(|| reader.read_file(path)) {
+        Ok(page) => page,
         Err(ReadError::NoGrid) => {
             let text = format!("{name}: no Sudoku grid found\n");
-            return Outcome {
-                status: Status::NoGrid,
-                json: Report::failure(&name, Status::NoGrid, "no Sudoku grid found".into(), true),
-                text,
-                error: None,
-            };
+            return failure(Status::NoGrid, "no Sudoku grid found".into(), text);
         }
-        Err(e) => {
-            let message = e.to_string();
-            return Outcome {
-                status: Status::Error,
-                error: Some(format!("{name}: {message}")),
-                json: Report::failure(&name, Status::Error, message, true),
-                text: String::new(),
-            };
-        }
+        Err(e) => return failure(Status::Error, e.to_string(), String::new()),
     };
-    let mut solved = pipeline::solve_reading(reading, overrides, true);
-    let mut written: Option<Result<PathBuf, WriteError>> = None;
-    if let (SolveOutcome::Unique(solution), false) = (&solved.decision.outcome, args.no_image) {
-        let out = output_path(path, args);
+    let start = Instant::now();
+    let grids = answer::grids(&page, &name, None, None, options);
+    page.timings.lap("solve", start);
+    if grids.is_empty() {
+        let text = format!("{name}: no Sudoku puzzle found (only empty or unreadable grids)\n");
+        return failure(Status::NoGrid, "no Sudoku puzzle found".into(), text);
+    }
+    let mut written = None;
+    if !args.no_image {
         let start = Instant::now();
-        let image = draw_answer(&solved, solution);
-        let t = solved.reading.timings.lap("overlay", start);
-        written = Some(encode_answer(&image, &out).and_then(|bytes| {
-            let r = output::write_atomic(&out, &bytes, args.force, inputs);
-            solved.reading.timings.lap("encode", t);
-            r.map(|_| out.clone())
-        }));
+        if let Some(image) = answer::draw(&page, &grids) {
+            let t = page.timings.lap("overlay", start);
+            let out = output_path(path, args);
+            written = Some(encode_answer(&image, &out).and_then(|bytes| {
+                let r = output::write_atomic(&out, &bytes, args.force, inputs);
+                page.timings.lap("encode", t);
+                r.map(|_| out.clone())
+            }));
+        }
     }
-    report(&name, &solved, written, color)
-}
-
-/// The photo with the missing digits drawn in, at full resolution. When the
-/// grid had to be turned to read upright and the EXIF tag says the same, the
-/// tag was right and the image is turned to how the user sees the photo;
-/// otherwise (no tag, or a stale one) pixels keep their stored orientation.
-fn draw_answer(solved: &Solved, solution: &Board) -> RgbImage {
-    let reading = &solved.reading;
-    let mut image = reading.photo.rgb.clone();
-    let givens = &solved.decision.givens;
-    let digits: Vec<(usize, u8)> = (0..CELLS)
-        .filter(|&i| givens.cells[i] == 0)
-        .map(|i| (i, solution.cells[i]))
-        .collect();
-    // The homography comes from a valid quad, so it inverts; if it somehow
-    // does not, the photo is returned without digits rather than failing.
-    let _ = overlay::draw_digits(&mut image, &reading.grid_to_photo, GRID_PX as f32, &digits);
-    let exif_turns = match reading.photo.exif_orientation {
-        6 => 1,
-        3 => 2,
-        8 => 3,
-        _ => 0,
-    };
-    if exif_turns != 0 && exif_turns == reading.quarter_turns {
-        image = match exif_turns {
-            1 => image::imageops::rotate90(&image),
-            2 => image::imageops::rotate180(&image),
-            _ => image::imageops::rotate270(&image),
-        };
+    Outcome {
+        grids,
+        failure: None,
+        written,
     }
-    image
 }
 
 /// The answer image encoded as its output's extension says (every output
@@ -273,138 +326,6 @@ fn draw_answer(solved: &Solved, solution: &Board) -> RgbImage {
 fn encode_answer(image: &RgbImage, out: &Path) -> Result<Vec<u8>, WriteError> {
     let kind = output::ImageKind::for_output(out).unwrap_or(output::ImageKind::Png);
     output::encode_image(image, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e))
-}
-
-/// The hint shown when a photo could not be solved.
-fn set_hint(decision: &Decision) -> String {
-    let cell = decision.read.clashes().first().map_or_else(
-        || "r1c1".to_string(),
-        |&(a, _)| Shape::classic().cell_name(a),
-    );
-    format!("if a cell was misread, correct it with --set {cell}=D (or {cell}=. for empty)")
-}
-
-fn report(
-    name: &str,
-    solved: &Solved,
-    written: Option<Result<PathBuf, WriteError>>,
-    color: bool,
-) -> Outcome {
-    let d = &solved.decision;
-    let status = Status::from_count(d.outcome.count());
-    let solution = match &d.outcome {
-        SolveOutcome::Unique(g) => Some(g),
-        _ => None,
-    };
-    let ms = solved.reading.timings.total();
-    let changes: Vec<String> = d.changes.iter().map(|c| c.to_string()).collect();
-    let mut text = String::new();
-    match (&d.problem, status) {
-        (None, Status::Solved) => text.push_str(&format!(
-            "{name}: solved in {ms:.0} ms, confidence {:.2}\n",
-            d.confidence
-        )),
-        (problem, _) => {
-            let why = problem
-                .clone()
-                .unwrap_or_else(|| status.as_str().replace('_', " "));
-            text.push_str(&format!(
-                "{name}: not solved, no repair found: {why}; {}\n",
-                set_hint(d)
-            ));
-        }
-    }
-    if !changes.is_empty() {
-        text.push_str(&format!("  repaired: {}\n", changes.join(", ")));
-    }
-    text.push_str(&side_by_side(&d.givens, solution, color));
-    let mut error = None;
-    let mut status = status;
-    let mut output = None;
-    match written {
-        Some(Ok(p)) => {
-            text.push_str(&format!("  answer image: {}\n", p.display()));
-            output = Some(p.display().to_string());
-        }
-        Some(Err(e)) => {
-            error = Some(format!("{name}: {e}"));
-            status = Status::Error;
-        }
-        None => {}
-    }
-    let json = Report {
-        path: name.to_string(),
-        line: None,
-        shape: Some(d.givens.shape.name()),
-        status,
-        givens: Some(d.givens.to_line()),
-        solution: solution.map(Board::to_line),
-        solutions: d.outcome.count(),
-        confidence: Some(round4(d.confidence)),
-        error: error.clone().or_else(|| d.problem.clone()),
-        photo: Some(PhotoFields {
-            read: Some(d.read.to_line()),
-            repairs: changes,
-            unsure: None,
-            rotation: Some(u32::from(solved.reading.quarter_turns) * 90),
-            orientations_tried: None,
-            quad: Some(solved.reading.quad.corners),
-            output,
-        }),
-        logic: None,
-        ms: solved.reading.timings.clone(),
-    };
-    Outcome {
-        status,
-        text,
-        json,
-        error,
-    }
-}
-
-/// The grid as read and the solution, side by side; filled-in digits are
-/// blue when the output is a terminal.
-fn side_by_side(givens: &Board, solution: Option<&Board>, color: bool) -> String {
-    let read = givens.to_pretty();
-    let solved = solution.map(|s| s.to_pretty());
-    let mut out = String::new();
-    out.push_str(&format!(
-        "  {:<24}{}\n",
-        "read",
-        if solved.is_some() { "solution" } else { "" }
-    ));
-    let solved_lines: Vec<&str> = solved
-        .as_deref()
-        .map_or_else(Vec::new, |s| s.lines().collect());
-    for (i, line) in read.lines().enumerate() {
-        out.push_str("  ");
-        out.push_str(line);
-        if let Some(sline) = solved_lines.get(i) {
-            out.push_str("   ");
-            out.push_str(&color_filled(sline, line, color));
-        }
-        out.push('\n');
-    }
-    out
-}
-
-/// Marks the characters of a solution line that were empty in the read
-/// line (the filled-in digits).
-fn color_filled(solution_line: &str, read_line: &str, color: bool) -> String {
-    if !color {
-        return solution_line.to_string();
-    }
-    solution_line
-        .chars()
-        .zip(read_line.chars())
-        .map(|(s, r)| {
-            if r == '.' && s.is_ascii_digit() {
-                format!("\x1b[1;34m{s}\x1b[0m")
-            } else {
-                s.to_string()
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -426,11 +347,5 @@ mod tests {
         assert!(is_image_name(Path::new("scan.tiff")));
         assert!(!is_image_name(Path::new("photo.solved.png")));
         assert!(!is_image_name(Path::new("notes.txt")));
-    }
-
-    #[test]
-    fn filled_digits_are_coloured_only_on_terminals() {
-        assert_eq!(color_filled("1 2", ". 2", false), "1 2");
-        assert_eq!(color_filled("1 2", ". 2", true), "\x1b[1;34m1\x1b[0m 2");
     }
 }

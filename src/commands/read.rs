@@ -2,23 +2,23 @@
 
 use std::io::Write;
 
+use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
+use snap_vision::decide::SURE;
+use snap_vision::pipeline::{GridReading, Page, ReadError};
+
 use crate::cli::ReadArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 use crate::report::{round4, PhotoFields, Report, Status};
-use snap_solver::{Board, Shape};
-use snap_vision::decide;
-use snap_vision::pipeline::{ReadError, Reading};
 
-/// Cells of a classic grid, the only shape the photo side reads today.
-const CELLS: usize = 81;
-
-/// A cell whose best value has less probability than this is marked `?`.
-pub const LOW_CONFIDENCE: f32 = 0.9;
+/// A cell whose best value has less probability than this is marked `?`:
+/// the same line as the one the decision stage draws between sure cells
+/// and cells a repair may change.
+pub const LOW_CONFIDENCE: f32 = SURE;
 
 /// The grid with low-confidence cells marked: each cell is its value (`.`
 /// for empty) followed by `?` when unsure, else a space.
-pub fn marked_grid(grid: &Board, confidence: &[f32; CELLS]) -> String {
+pub fn marked_grid(grid: &Board, confidence: &[f32]) -> String {
     let mut out = String::new();
     for r in 0..9 {
         if r == 3 || r == 6 {
@@ -43,52 +43,80 @@ pub fn marked_grid(grid: &Board, confidence: &[f32; CELLS]) -> String {
     out
 }
 
-fn describe(name: &str, reading: &Reading) -> (Status, String, Report) {
-    let probs = reading.cell_probs();
-    let decision = decide::decide(&probs, &[], false);
-    let grid = decision.read;
-    let confidence: [f32; CELLS] = std::array::from_fn(|i| probs[i][grid.cells[i] as usize]);
-    let status = Status::from_count(decision.outcome.count());
-    let unsure: Vec<String> = (0..CELLS)
-        .filter(|&i| confidence[i] < LOW_CONFIDENCE)
-        .map(|i| Shape::classic().cell_name(i))
+/// One grid of a page as read: its text and JSON line.
+fn describe(
+    name: &str,
+    page: &Page,
+    number: usize,
+    grid: &GridReading,
+) -> (Status, String, Report) {
+    let shape = grid.shape();
+    let read = Board {
+        shape,
+        cells: grid.cells.iter().map(|e| e.best().0).collect(),
+    };
+    let confidence: Vec<f32> = grid
+        .cells
+        .iter()
+        .zip(&read.cells)
+        .map(|(e, &v)| e.p(v))
         .collect();
+    let outcome = solve(&read, DEFAULT_LIMIT);
+    let (status, error) = match &outcome {
+        Ok(o) => (Status::from_count(o.count()), None),
+        Err(clash) => (Status::NoSolution, Some(clash.to_string())),
+    };
+    let unsure: Vec<String> = (0..read.cells.len())
+        .filter(|&i| shape.contains(i) && confidence[i] < LOW_CONFIDENCE)
+        .map(|i| shape.cell_name(i))
+        .collect();
+    let least = (0..read.cells.len())
+        .filter(|&i| shape.contains(i))
+        .map(|i| confidence[i])
+        .fold(1.0f32, f32::min);
+    let label = if page.grids.len() > 1 {
+        format!(" grid {number}")
+    } else {
+        String::new()
+    };
     let mut text = format!(
-        "{name}: {} clues, confidence {:.2}{}\n",
-        grid.givens(),
-        decision.confidence,
+        "{name}{label}: {} clues, least sure cell {least:.2}{}\n",
+        read.givens(),
         if unsure.is_empty() {
             String::new()
         } else {
             format!(", unsure: {}", unsure.join(" "))
         }
     );
-    text.push_str(&marked_grid(&grid, &confidence));
+    if shape == Shape::classic() {
+        text.push_str(&marked_grid(&read, &confidence));
+    } else {
+        text.push_str(&read.to_pretty());
+    }
     let json = Report {
         path: name.to_string(),
         line: None,
-        shape: Some(grid.shape.name()),
+        shape: Some(shape.name()),
         status,
-        givens: Some(grid.to_line()),
-        solution: decision
-            .outcome
-            .first()
-            .filter(|_| status == Status::Solved)
-            .map(Board::to_line),
-        solutions: decision.outcome.count(),
-        confidence: Some(round4(decision.confidence)),
-        error: decision.problem.clone(),
+        givens: Some(read.to_line()),
+        solution: match &outcome {
+            Ok(Outcome::Unique(s)) => Some(s.to_line()),
+            _ => None,
+        },
+        solutions: outcome.as_ref().map_or(0, Outcome::count),
+        confidence: Some(round4(least)),
+        error,
         photo: Some(PhotoFields {
-            read: Some(grid.to_line()),
-            repairs: Vec::new(),
+            grid: Some(number),
+            read: Some(read.to_line()),
             unsure: Some(unsure),
-            rotation: Some(u32::from(reading.quarter_turns) * 90),
-            orientations_tried: Some(reading.orientations_tried),
-            quad: Some(reading.quad.corners),
-            output: None,
+            rotation: Some(u32::from(grid.quarter_turns) * 90),
+            orientations_tried: Some(grid.orientations_tried),
+            quad: Some(grid.quad().corners),
+            ..PhotoFields::default()
         }),
         logic: None,
-        ms: reading.timings.clone(),
+        ms: page.timings.clone(),
     };
     (status, text, json)
 }
@@ -101,32 +129,39 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
     let mut code = ExitCode::Success;
     for path in super::photo::expand_inputs(&args.photos) {
         let name = path.display().to_string();
-        let (status, text, json) = match reader.read_file(&path) {
-            Ok(reading) => describe(&name, &reading),
-            Err(ReadError::NoGrid) => (
+        let lines: Vec<(Status, String, Report)> = match reader.read_file(&path) {
+            Ok(page) => page
+                .grids
+                .iter()
+                .enumerate()
+                .map(|(k, grid)| describe(&name, &page, k + 1, grid))
+                .collect(),
+            Err(ReadError::NoGrid) => vec![(
                 Status::NoGrid,
                 format!("{name}: no Sudoku grid found\n"),
                 Report::failure(&name, Status::NoGrid, "no Sudoku grid found".into(), true),
-            ),
+            )],
             Err(e) => {
                 eprintln!("sudoku-snap: {name}: {e}");
                 let json = Report::failure(&name, Status::Error, e.to_string(), true);
-                (Status::Error, String::new(), json)
+                vec![(Status::Error, String::new(), json)]
             }
         };
-        // A solvable or not-yet-solvable read is still a successful read:
-        // only a missing grid or an unreadable file count against it.
-        code = code.merge(match status {
-            Status::NoGrid => ExitCode::NotSolved,
-            Status::Error => ExitCode::Error,
-            _ => ExitCode::Success,
-        });
-        let written = if args.json {
-            out.write_all(json.to_json_line().as_bytes())
-        } else {
-            out.write_all(text.as_bytes())
-        };
-        written.map_err(Error::Output)?;
+        for (status, text, json) in lines {
+            // A solvable or not-yet-solvable read is still a successful read:
+            // only a missing grid or an unreadable file count against it.
+            code = code.merge(match status {
+                Status::NoGrid => ExitCode::NotSolved,
+                Status::Error => ExitCode::Error,
+                _ => ExitCode::Success,
+            });
+            let written = if args.json {
+                out.write_all(json.to_json_line().as_bytes())
+            } else {
+                out.write_all(text.as_bytes())
+            };
+            written.map_err(Error::Output)?;
+        }
     }
     Ok(code)
 }
@@ -139,7 +174,7 @@ mod tests {
     fn unsure_cells_are_marked() {
         let mut g = Board::empty(Shape::classic());
         g.cells[0] = 7;
-        let mut conf = [1.0f32; CELLS];
+        let mut conf = [1.0f32; 81];
         conf[0] = 0.5;
         let text = marked_grid(&g, &conf);
         assert!(text.starts_with("7?. . "), "{text}");

@@ -1,0 +1,382 @@
+//! One page (a photo, or a rendered PDF page) taken all the way: every grid
+//! decided and reported, and the answers drawn onto one image.
+
+use image::RgbImage;
+use snap_solver::Board;
+use snap_vision::decide::{Decision, Verdict};
+use snap_vision::overlay;
+use snap_vision::pipeline::{self, GridReading, Page, Timings};
+
+use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
+
+/// A grid with fewer printed clues than the cells over this is not a
+/// puzzle (an empty notes table beside a puzzle, a grid of a person's own
+/// entries): no published 9x9 has fewer than 17 clues (81 / 17 < 5), and
+/// 1 in 8 leaves room for clues the reader missed. Such grids are not
+/// reported.
+const MIN_CLUE_FRACTION: usize = 8;
+
+/// What the user asked of every grid.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--set` cells (layout positions), applied to every grid of a
+    /// single-grid input.
+    pub overrides: Vec<(usize, u8)>,
+    /// `--check`: compare a person's pen entries with the solution.
+    pub check: bool,
+}
+
+/// One grid's result.
+#[derive(Debug, Clone)]
+pub struct GridResult {
+    /// Its status.
+    pub status: Status,
+    /// The reading and decision (for drawing), `None` for a partial grid.
+    pub decision: Option<Decision>,
+    /// Wrong pen entries (`--check`), layout positions.
+    pub wrong_entries: Vec<usize>,
+    /// The JSON line (its `output` filled in by the caller).
+    pub report: Report,
+    /// Human-readable lines.
+    pub text: String,
+}
+
+/// Decides every grid of a page. `name` is the input's name, `page` the PDF
+/// page (1-based) and `dpi` its render resolution.
+pub fn grids(
+    page: &Page,
+    name: &str,
+    page_number: Option<usize>,
+    dpi: Option<f32>,
+    options: &Options,
+) -> Vec<GridResult> {
+    let mut out = Vec::new();
+    for grid in &page.grids {
+        let overrides: &[(usize, u8)] = if page.grids.len() == 1 {
+            &options.overrides
+        } else {
+            &[]
+        };
+        let decision = pipeline::decide_grid(grid, overrides);
+        if !grid.cut() && !is_puzzle(&decision.read) {
+            continue;
+        }
+        let number = out.len() + 1;
+        let fields = PhotoFields {
+            page: page_number,
+            grid: Some(number),
+            dpi,
+            rotation: Some(u32::from(grid.quarter_turns) * 90),
+            quad: Some(grid.quad().corners),
+            ..PhotoFields::default()
+        };
+        out.push(if grid.cut() {
+            partial(grid, name, fields, &page.timings)
+        } else {
+            decided(grid, decision, name, fields, &page.timings, options)
+        });
+    }
+    out
+}
+
+/// True when a reading has enough printed clues to be a puzzle (or an
+/// answer grid) rather than an empty table.
+fn is_puzzle(read: &Board) -> bool {
+    let cells = (0..read.cells.len())
+        .filter(|&i| read.shape.contains(i))
+        .count();
+    read.givens() * MIN_CLUE_FRACTION >= cells
+}
+
+/// A grid cut by the frame: reported with its quad, never solved or drawn on.
+fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timings) -> GridResult {
+    let message = "grid cut by the edge of the image: not solved".to_string();
+    let mut report = Report::failure(name, Status::Partial, message.clone(), true);
+    report.shape = Some(grid.shape().name());
+    report.photo = Some(fields);
+    report.ms = timings.clone();
+    GridResult {
+        status: Status::Partial,
+        decision: None,
+        wrong_entries: Vec::new(),
+        text: format!("{name}{}: partial, {message}\n", grid_label(&report)),
+        report,
+    }
+}
+
+/// ` grid 2` (and ` page 3`) when the input has more than one.
+fn grid_label(report: &Report) -> String {
+    let Some(fields) = &report.photo else {
+        return String::new();
+    };
+    let page = fields.page.map_or(String::new(), |p| format!(" page {p}"));
+    let grid = fields.grid.map_or(String::new(), |g| format!(" grid {g}"));
+    format!("{page}{grid}")
+}
+
+/// A decided grid: solved, unsure, broken, or a printed answer grid.
+fn decided(
+    grid: &GridReading,
+    d: Decision,
+    name: &str,
+    mut fields: PhotoFields,
+    timings: &Timings,
+    options: &Options,
+) -> GridResult {
+    let shape = grid.shape();
+    let full = (0..d.givens.cells.len())
+        .filter(|&i| shape.contains(i))
+        .all(|i| d.givens.cells[i] != 0);
+    let status = match (&d.verdict, full) {
+        (Verdict::Solved, true) | (Verdict::NoSolution(_), true) => Status::Complete,
+        (Verdict::Solved, false) => Status::Solved,
+        (Verdict::Unsure(_), _) => Status::Unsure,
+        (Verdict::NoSolution(_), false) => Status::NoSolution,
+        (Verdict::Multiple(_), _) => Status::MultipleSolutions,
+    };
+    let solution = d.solution().cloned();
+    let wrong_entries: Vec<usize> = match (&solution, options.check) {
+        (Some(s), true) => d
+            .entries
+            .iter()
+            .filter(|&&(cell, digit)| s.cells[cell] != digit)
+            .map(|&(cell, _)| cell)
+            .collect(),
+        _ => Vec::new(),
+    };
+    fields.read = Some(d.read.to_line());
+    fields.repairs = d
+        .changes
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} -> {} (p={:.2})",
+                shape.cell_name(c.cell),
+                snap_solver::digit_char(c.from),
+                snap_solver::digit_char(c.to),
+                c.probability
+            )
+        })
+        .collect();
+    fields.entries = d
+        .entries
+        .iter()
+        .map(|&(cell, digit)| EntryReport {
+            cell: shape.cell_name(cell),
+            digit,
+            correct: (options.check && solution.is_some()).then(|| !wrong_entries.contains(&cell)),
+        })
+        .collect();
+    let checks: Vec<usize> = match &d.verdict {
+        Verdict::Unsure(checks) => checks.iter().map(|c| c.cell).collect(),
+        _ => wrong_entries.clone(),
+    };
+    fields.check = checks.iter().map(|&c| shape.cell_name(c)).collect();
+    fields.set = d.settle();
+    let mut report = Report {
+        path: name.to_string(),
+        line: None,
+        shape: Some(shape.name()),
+        status,
+        givens: Some(d.givens.to_line()),
+        solution: solution.as_ref().map(Board::to_line),
+        solutions: d.outcome.count(),
+        confidence: Some(round4(d.confidence)),
+        error: d.problem(),
+        photo: Some(fields),
+        logic: None,
+        ms: timings.clone(),
+    };
+    if status == Status::Complete {
+        // An answer grid: valid, or the clash is the error.
+        report.solution = None;
+    }
+    let text = describe(grid, &d, &report, status, options, &wrong_entries);
+    GridResult {
+        status,
+        decision: Some(d),
+        wrong_entries,
+        report,
+        text,
+    }
+}
+
+/// The human-readable lines for one grid.
+fn describe(
+    grid: &GridReading,
+    d: &Decision,
+    report: &Report,
+    status: Status,
+    options: &Options,
+    wrong_entries: &[usize],
+) -> String {
+    let shape = grid.shape();
+    let label = grid_label(report);
+    let name = &report.path;
+    let ms = report.ms.total();
+    let mut text = match status {
+        Status::Solved => format!(
+            "{name}{label}: solved in {ms:.0} ms, confidence {:.2}\n",
+            d.confidence
+        ),
+        Status::Complete => match &d.verdict {
+            Verdict::NoSolution(why) => format!("{name}{label}: complete grid, not valid: {why}\n"),
+            _ => format!("{name}{label}: complete grid, valid\n"),
+        },
+        _ => format!(
+            "{name}{label}: {}: {}\n",
+            status.as_str().replace('_', " "),
+            d.problem().unwrap_or_default()
+        ),
+    };
+    let settle = d.settle();
+    if !settle.is_empty() {
+        text.push_str(&format!("  to settle it: {}\n", settle.join(" ")));
+    } else if matches!(status, Status::NoSolution | Status::MultipleSolutions) {
+        let cell = d.read.clashes().first().map_or_else(
+            || shape.cell_name(first_cell(&d.read)),
+            |&(a, _)| shape.cell_name(a),
+        );
+        text.push_str(&format!(
+            "  if a cell was misread, correct it with --set {cell}=D (or {cell}=. for empty)\n"
+        ));
+    }
+    if let Some(fields) = &report.photo {
+        if !fields.repairs.is_empty() {
+            text.push_str(&format!(
+                "  read otherwise: {}\n",
+                fields.repairs.join(", ")
+            ));
+        }
+    }
+    if options.check {
+        text.push_str(&check_line(d, wrong_entries, shape));
+    }
+    let solution = d.solution().filter(|_| status != Status::Complete);
+    text.push_str(&side_by_side(&d.givens, solution));
+    text
+}
+
+/// `--check`'s verdict on a person's entries.
+fn check_line(d: &Decision, wrong: &[usize], shape: snap_solver::Shape) -> String {
+    if d.solution().is_none() {
+        return "  check: no sure solution to compare the entries with\n".to_string();
+    }
+    let open = (0..d.givens.cells.len())
+        .filter(|&i| shape.contains(i) && d.givens.cells[i] == 0)
+        .count();
+    let names: Vec<String> = wrong
+        .iter()
+        .map(|&c| {
+            let digit = d.entries.iter().find(|e| e.0 == c).map_or(0, |e| e.1);
+            format!("{} ({} is wrong)", shape.cell_name(c), digit)
+        })
+        .collect();
+    match (names.is_empty(), d.entries.len() == open) {
+        (true, true) => "  complete: all correct\n".to_string(),
+        (true, false) => format!(
+            "  check: {} entries, all correct so far ({} cells to go)\n",
+            d.entries.len(),
+            open - d.entries.len()
+        ),
+        (false, _) => format!("  check: wrong entries: {}\n", names.join(", ")),
+    }
+}
+
+/// The first cell of the layout that is a cell of the puzzle.
+fn first_cell(board: &Board) -> usize {
+    (0..board.cells.len())
+        .find(|&i| board.shape.contains(i))
+        .unwrap_or(0)
+}
+
+/// The grid as read and the solution, side by side.
+fn side_by_side(givens: &Board, solution: Option<&Board>) -> String {
+    let read = givens.to_pretty();
+    let solved = solution.map(|s| s.to_pretty());
+    let width = read.lines().map(|l| l.chars().count()).max().unwrap_or(0) + 3;
+    let mut out = format!(
+        "  {:<width$}{}\n",
+        "read",
+        if solved.is_some() { "solution" } else { "" }
+    );
+    let solved_lines: Vec<&str> = solved
+        .as_deref()
+        .map_or_else(Vec::new, |s| s.lines().collect());
+    for (i, line) in read.lines().enumerate() {
+        match solved_lines.get(i) {
+            Some(s) => out.push_str(&format!("  {line:<width$}{s}\n")),
+            None => out.push_str(&format!("  {line}\n")),
+        }
+    }
+    out
+}
+
+/// The page with every answer drawn in: the missing digits of solved and
+/// unsure grids (never over a person's pen entries), cells to check and
+/// wrong entries ringed in red. `None` when nothing is to be drawn.
+pub fn draw(page: &Page, results: &[GridResult]) -> Option<RgbImage> {
+    let mut image: Option<RgbImage> = None;
+    let mut drawn = 0;
+    let mut grids = page.grids.iter();
+    for result in results {
+        // Results skip grids that are not puzzles; match them back by quad.
+        let quad = result.report.photo.as_ref().and_then(|f| f.quad);
+        let Some(grid) = grids.by_ref().find(|g| Some(g.quad().corners) == quad) else {
+            continue;
+        };
+        let Some(d) = &result.decision else { continue };
+        let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
+            continue;
+        };
+        let image = image.get_or_insert_with(|| page.photo.rgb.clone());
+        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        let mut marks: Vec<usize> = result.wrong_entries.clone();
+        if let Verdict::Unsure(checks) = &d.verdict {
+            marks.extend(checks.iter().map(|c| c.cell));
+        }
+        let side = grid.shape().side();
+        for part in &grid.parts {
+            let n = part.n;
+            let local = |cell: usize| {
+                let (r, c) = (cell / side, cell % side);
+                let (r0, c0) = part.origin;
+                (r >= r0 && r < r0 + n && c >= c0 && c < c0 + n).then(|| (r - r0) * n + (c - c0))
+            };
+            let digits: Vec<(usize, u8)> = (0..solution.cells.len())
+                .filter(|&i| d.givens.cells[i] == 0 && !entries.contains(&i))
+                .filter_map(|i| local(i).map(|k| (k, solution.cells[i])))
+                .collect();
+            let ring: Vec<usize> = marks.iter().filter_map(|&i| local(i)).collect();
+            let grid_side = (n * snap_vision::cells::CELL_PX) as f32;
+            // The homography comes from a valid quad, so it inverts; if it
+            // somehow does not, the part is left undrawn rather than failing.
+            let _ = overlay::draw_digits(image, &part.grid_to_photo, grid_side, n, &digits);
+            let _ = overlay::mark_cells(image, &part.grid_to_photo, grid_side, n, &ring);
+        }
+        drawn += 1;
+    }
+    let mut image = image.filter(|_| drawn > 0)?;
+    let turns = exif_turns(page);
+    if turns != 0 && page.grids.iter().all(|g| g.quarter_turns == turns) {
+        // The grids had to be turned to read upright, and the EXIF tag says
+        // the same: the tag was right, so the answer is turned the way the
+        // user sees the photo; otherwise pixels keep their stored orientation.
+        image = match turns {
+            1 => image::imageops::rotate90(&image),
+            2 => image::imageops::rotate180(&image),
+            _ => image::imageops::rotate270(&image),
+        };
+    }
+    Some(image)
+}
+
+/// The clockwise quarter turns the EXIF tag asks for (0 when absent).
+fn exif_turns(page: &Page) -> u8 {
+    match page.photo.exif_orientation {
+        6 => 1,
+        3 => 2,
+        8 => 3,
+        _ => 0,
+    }
+}
