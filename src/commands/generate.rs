@@ -82,7 +82,9 @@ pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> 
 /// The running title of a generated book: what is in it and how to make
 /// it again.
 fn book_title(args: &GenerateArgs, made: usize) -> String {
-    let level = args.difficulty.map_or(String::new(), |l| format!(" {}", l.name()));
+    let level = args
+        .difficulty
+        .map_or(String::new(), |l| format!(" {}", l.name()));
     format!(
         "{made}{level} {} Sudoku puzzles (sudoku-snap generate --seed {})",
         args.shape.name(),

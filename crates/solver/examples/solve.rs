@@ -18,7 +18,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     match solve(&puzzle, DEFAULT_LIMIT)? {
         Outcome::Unique(solution) => print!("one solution:\n{}", solution.to_pretty()),
         Outcome::Multiple { count, first } => {
-            print!("{count} or more solutions; the first:\n{}", first.to_pretty())
+            print!(
+                "{count} or more solutions; the first:\n{}",
+                first.to_pretty()
+            )
         }
         Outcome::NoSolution => println!("no solution"),
     }

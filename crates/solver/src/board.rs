@@ -341,7 +341,6 @@ mod tests {
         shared_lines(name, usize::MAX)
     }
 
-
     #[test]
     fn samurai_row_form_parses_with_spaces_and_short_rows() {
         let Some(puzzles) = read_lines("samurai.txt") else {

@@ -3,10 +3,12 @@
 //! grids), with their text forms and a streaming reader of puzzle files.
 //!
 //! One model serves every shape: a [`Board`] is the cells of a [`Shape`]'s
-//! layout. [`solve`] counts solutions up to a limit and picks the engine:
-//! a bitset fast path for 9x9 (propagation of singles and locked candidates
-//! on band bitboards, then guessing), a candidate-bitset solver for 16x16
-//! and up, and Dancing Links for the rest.
+//! layout. [`solve()`] counts solutions up to a limit and picks the engine:
+//! a bitset fast path for 9x9 (band bitboards, then guessing), a
+//! candidate solver with all-different propagation for 16x16 to 24x24, the
+//! CaDiCaL SAT solver for 25x25 and up, and Dancing Links for the rest.
+//! [`logic`] solves 9x9 puzzles step by step as a person would, [`grade`]
+//! rates them and [`generate`] makes new ones.
 //!
 //! ```
 //! use snap_solver::{solve, Board, Outcome, Shape};
@@ -23,10 +25,10 @@
 //! ```
 
 pub mod bench;
-pub mod generate;
 mod board;
 mod candidates;
 mod dlx;
+pub mod generate;
 pub mod grade;
 pub mod logic;
 pub mod overrides;

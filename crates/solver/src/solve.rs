@@ -327,7 +327,9 @@ mod tests {
         assert_eq!(solve(&Board::empty(shape), 10_000).unwrap().count(), 288);
         // 6x6 with 2x3 boxes: 28,200 grids; the limit stops the count.
         assert_eq!(
-            solve(&Board::empty(Shape::square(6).unwrap()), 10_000).unwrap().count(),
+            solve(&Board::empty(Shape::square(6).unwrap()), 10_000)
+                .unwrap()
+                .count(),
             10_000
         );
     }
@@ -391,8 +393,7 @@ mod tests {
         let shape = Shape::square(4).unwrap();
         let all_4x4 = Candidates::new(shape).solve(&Board::empty(shape), 10_000);
         assert_eq!(all_4x4.0, 288);
-        let samurai =
-            Candidates::new(Shape::Samurai).solve(&Board::empty(Shape::Samurai), 50);
+        let samurai = Candidates::new(Shape::Samurai).solve(&Board::empty(Shape::Samurai), 50);
         assert_eq!(samurai.0, 50);
         for name in ["gecode_16x16.txt", "samurai.txt"] {
             let Some(puzzles) = read_lines(name) else {

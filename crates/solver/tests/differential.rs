@@ -92,12 +92,13 @@ fn fast_path_and_dlx_agree_on_the_benchmark_sets() {
     ];
     let mut total = 0;
     for (name, expected) in sets {
-        let text = std::fs::read_to_string(dir.join(name))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text =
+            std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let lines: Vec<&str> = text.lines().filter(|l| l.len() >= 81).collect();
         let step = (lines.len() / PER_SET).max(1);
         for (i, line) in lines.iter().enumerate().step_by(step).take(PER_SET) {
-            let puzzle = Board::parse(&line[..81], Shape::classic()).expect("a benchmark puzzle parses");
+            let puzzle =
+                Board::parse(&line[..81], Shape::classic()).expect("a benchmark puzzle parses");
             let count = agree(&puzzle, &format!("{name} line {}", i + 1));
             match expected {
                 Some(n) => assert_eq!(count, n, "{name} line {}", i + 1),
