@@ -69,13 +69,6 @@ const HELVETICA_BOLD_WIDTHS: [u16; 95] = [
 
 /// One solved grid of a book that was read, for the answer key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the PDF batch job (issue 10) writes the key; remove once it does"
-    )
-)]
 pub struct KeyEntry {
     /// Page of the book, 1-based.
     pub page: usize,
@@ -156,13 +149,6 @@ pub fn puzzle_book(puzzles: &[(Board, Board)], title: &str) -> Vec<u8> {
 }
 
 /// The answer key of [`write_answer_key`], as PDF bytes.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the PDF batch job (issue 10) writes the key; remove once it does"
-    )
-)]
 pub fn answer_key(entries: &[KeyEntry], title: &str) -> Vec<u8> {
     let mut book = Book::new(title);
     let tiles: Vec<Tile> = entries

@@ -375,7 +375,7 @@ fn median(v: &[f32]) -> f32 {
 /// Rotates the grid clockwise by `quarter_turns` x 90 degrees: cell (r, c)
 /// moves to (c, 8 - r) and each tile's pixels rotate the same way. Because
 /// the tile spec is symmetric, this equals extracting tiles from a rotated
-/// photo. Use [`Quad::rotated`] with the same count for the matching quad.
+/// photo. Use `Quad::rotated` with the same count for the matching quad.
 pub fn rotate_tiles(tiles: &[Tile; 81], quarter_turns: u8) -> Box<[Tile; 81]> {
     let mut cur = blank_tiles();
     cur.copy_from_slice(tiles);

@@ -15,7 +15,7 @@
 //! read and really has no or several solutions" (printed puzzles can be
 //! broken), with prior weight [`BROKEN_PRIOR`]. The answer's confidence is
 //! the posterior share of the best hypothesis's *solution* among the
-//! hypotheses found within [`MARGIN`] of it (readings that differ only in
+//! hypotheses found within `MARGIN` of it (readings that differ only in
 //! ways that do not change the solution agree on the answer):
 //!
 //! ```text

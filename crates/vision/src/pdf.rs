@@ -532,7 +532,7 @@ mod tests {
             b"%PDF-1.7\n".to_vec(),
             b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n%%EOF".to_vec(),
             (0..4096u32)
-                .map(|i| (i * 2_654_435_761 >> 24) as u8)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8)
                 .collect(),
         ] {
             let err = PdfDoc::from_bytes(bytes, name).unwrap_err();

@@ -420,8 +420,19 @@ fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
 fn merge_evidence(shape: Shape, parts: &[PartReading]) -> Vec<CellEvidence> {
     let side = shape.side();
     let digits = shape.digits();
-    let mut sums: Vec<(Vec<f32>, Option<(u8, f32)>, usize)> =
-        vec![(vec![0.0; digits + 1], None, 0); side * side];
+    /// The evidence of one position summed over the parts that show it.
+    #[derive(Clone)]
+    struct Sum {
+        clue: Vec<f32>,
+        entry: Option<(u8, f32)>,
+        count: usize,
+    }
+    let empty = Sum {
+        clue: vec![0.0; digits + 1],
+        entry: None,
+        count: 0,
+    };
+    let mut sums = vec![empty; side * side];
     for part in parts {
         for (k, classes) in part.classes.iter().enumerate() {
             let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
@@ -429,26 +440,26 @@ fn merge_evidence(shape: Shape, parts: &[PartReading]) -> Vec<CellEvidence> {
                 continue;
             };
             let e = decide::evidence(classes, digits);
-            for (s, p) in slot.0.iter_mut().zip(&e.clue) {
+            for (s, p) in slot.clue.iter_mut().zip(&e.clue) {
                 *s += p;
             }
-            if slot
-                .1
-                .is_none_or(|(_, p)| e.entry.is_some_and(|(_, q)| q > p))
+            // Keep the surer pen reading where two grids show the cell.
+            if e.entry
+                .is_some_and(|(_, q)| slot.entry.is_none_or(|(_, p)| q > p))
             {
-                slot.1 = e.entry.or(slot.1);
+                slot.entry = e.entry;
             }
-            slot.2 += 1;
+            slot.count += 1;
         }
     }
     sums.into_iter()
-        .map(|(clue, entry, count)| {
-            if count == 0 {
+        .map(|sum| {
+            if sum.count == 0 {
                 return CellEvidence::certain(0, digits);
             }
             CellEvidence {
-                clue: clue.into_iter().map(|s| s / count as f32).collect(),
-                entry,
+                clue: sum.clue.into_iter().map(|s| s / sum.count as f32).collect(),
+                entry: sum.entry,
             }
         })
         .collect()

@@ -32,7 +32,7 @@ pub struct Rectified {
 /// (pixel (x, y) covers [x, x+1)). A grid more than twice the output size
 /// (12 MP photos) is first box-averaged over its bounding box by the integer
 /// factor `k = floor(scale)`; each output pixel then averages up to
-/// [`MAX_SUPERSAMPLE`]^2 bilinear samples, so nothing is aliased.
+/// `MAX_SUPERSAMPLE`^2 bilinear samples, so nothing is aliased.
 pub fn rectify(gray: &GrayImage, quad: &Quad) -> Option<Rectified> {
     let g2p = Homography::square_to_quad(GRID_PX as f64, quad)?;
     let p2g = g2p.inverse()?;

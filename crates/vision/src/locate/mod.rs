@@ -2,27 +2,27 @@
 //!
 //! One module per stage:
 //!
-//! 1. Search image ([`threshold`]): downscale (integer box filter, `geometry::downscale`)
+//! 1. Search image (`threshold`): downscale (integer box filter, `geometry::downscale`)
 //!    to at most [`WORK_MAX_SIDE`] pixels (a 12 MP photo is searched at
 //!    ~0.5 MP), then an adaptive threshold (ink = darker than the local mean
 //!    by a fraction of it, so shadows do not swallow the lines).
-//! 2. Candidates ([`candidates`]): 8-connected components; large ones are grid
+//! 2. Candidates (`candidates`): 8-connected components; large ones are grid
 //!    candidates (a printed grid's lines are one connected blob); per
 //!    candidate its convex hull and the largest inscribed quadrilateral.
-//! 3. Verification ([`verify`]): warp the candidate's darkness to a square and check the
+//! 3. Verification (`verify`): warp the candidate's darkness to a square and check the
 //!    projection profiles show the 10 evenly spaced lines of a 9x9 grid and
 //!    little line-like ink elsewhere (crosswords, tables, text fail this).
 //!    The largest verified candidate wins (yesterday's solution grid is a
 //!    smaller 9x9 beside the puzzle).
-//! 4. Refinement ([`sides`], [`refine`]): a grid on the image frame has its other
+//! 4. Refinement (`sides`, `refine`): a grid on the image frame has its other
 //!    sides moved onto the darkest line near them; then each side is
 //!    refined on the full-resolution image (outer edge of the border line,
 //!    robust line fit, corners at the intersections).
 //!
 //! [`locate`] returns the one best grid of a photo. [`locate_all`] returns
 //! every grid of a page: smaller candidates too, 9x9 and 16x16 combs, the
-//! grids inside a larger lattice ([`lattice`]: a Samurai's five) and the
-//! reading order of [`page`].
+//! grids inside a larger lattice (`lattice`: a Samurai's five) and the
+//! reading order of `page`.
 
 mod candidates;
 mod lattice;
@@ -161,7 +161,7 @@ struct Examined {
     passed: bool,
 }
 
-/// Every grid on a page, in reading order (see [`page`]'s docs: rows of
+/// Every grid on a page, in reading order (see `page`'s docs: rows of
 /// grids by vertical overlap, top to bottom, each left to right; a page of
 /// staggered columns column by column). Notes tables (empty 9x9 grids) are
 /// returned too; crosswords and tables fail the comb check.
