@@ -76,6 +76,11 @@ pub fn grids(
             decided(grid, decision, name, fields, &page.timings, options)
         });
     }
+    // A photo of one puzzle reads as it always has: `photo.jpg: solved ...`.
+    if let [only] = out.as_mut_slice() {
+        let numbered = format!("{name} grid 1:");
+        only.text = only.text.replacen(&numbered, &format!("{name}:"), 1);
+    }
     out
 }
 
