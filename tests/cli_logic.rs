@@ -168,4 +168,8 @@ fn generate_honours_difficulty_and_symmetry() {
     }
     let bad = run(&["generate", "--difficulty", "impossible"], "");
     assert_eq!(bad.status.code(), Some(2));
+    // 25x25 would take minutes per puzzle: a clear usage error instead.
+    let big = run(&["generate", "--shape", "25x25"], "");
+    assert_eq!(big.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&big.stderr).contains("not 25x25"));
 }

@@ -25,6 +25,16 @@ const DIFFICULTY_TRIES: usize = 200_000;
 /// JSON object each; with `--pdf`, also writes them as a printable book
 /// with their solutions at the back.
 pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> {
+    let supported = [Shape::classic(), Shape::Samurai].contains(&args.shape)
+        || args.shape == Shape::square(16).unwrap_or_else(Shape::classic);
+    if !supported {
+        // Larger squares take minutes per uniqueness check (25x25 went
+        // past five minutes for one puzzle): refuse rather than seem to hang.
+        return Err(Error::Usage(format!(
+            "generate makes 9x9, 16x16 and samurai puzzles, not {}",
+            args.shape.name()
+        )));
+    }
     if args.difficulty.is_some() && args.shape != Shape::classic() {
         return Err(Error::Usage(
             "--difficulty grades 9x9 puzzles only (the logic engine is 9x9)".to_string(),
@@ -70,8 +80,9 @@ pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> 
     }
     if made < args.count as usize {
         eprintln!(
-            "sudoku-snap: made {made} of {} puzzles: {DIFFICULTY_TRIES} candidates in a row were not {}",
+            "sudoku-snap: made {made} of {} puzzles: {} candidates in a row were not {}",
             args.count,
+            options.max_tries,
             wanted.map_or("new", Level::name)
         );
         return Ok(ExitCode::NotSolved);
