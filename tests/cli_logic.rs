@@ -1,8 +1,8 @@
 //! `solve --explain`, `solve --method logic`, `grade` and `generate`, run as
 //! a user would: the real binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::{run, stdout};
 
 const UNIQUE: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
@@ -11,27 +11,6 @@ const SOLUTION: &str =
 /// A forum "hardest" puzzle: logic without guessing gets nowhere near it.
 const HARDEST: &str =
     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start sudoku-snap");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 #[test]
 fn explain_prints_numbered_steps_and_the_solution() {

@@ -19,10 +19,7 @@ pub fn run(
     input: impl BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<ExitCode> {
-    let path = match &args.input {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-        _ => "-".to_string(),
-    };
+    let path = super::input_name(args.input.as_deref());
     let mut code = ExitCode::Success;
     for entry in PuzzleReader::new(input, None) {
         let entry = entry?;

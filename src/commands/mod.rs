@@ -79,6 +79,15 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, Error> {
     generate::run(args, &mut out)
 }
 
+/// The name a text command's input goes by in its reports: the path as
+/// given, or `-` for standard input (nothing or `-`).
+fn input_name(input: Option<&std::path::Path>) -> String {
+    match input {
+        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        _ => "-".to_string(),
+    }
+}
+
 /// Runs a text command over its input file (or standard input for `-` and
 /// nothing), writing to buffered standard output, and sorts its I/O errors
 /// into the input's and the output's.

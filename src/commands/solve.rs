@@ -69,10 +69,7 @@ impl Options {
             (_, _, true) => Mode::All,
             _ => Mode::Solution,
         };
-        let path = match &args.input {
-            Some(p) if p.as_os_str() != "-" => p.display().to_string(),
-            _ => "-".to_string(),
-        };
+        let path = super::input_name(args.input.as_deref());
         let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
         Options {
             mode,
