@@ -6,7 +6,7 @@
 //! grid it shows, and the mask is sampled there: the digit therefore follows
 //! the grid's perspective and size, as if it had been printed on the page.
 
-use ab_glyph::{Font, FontRef, PxScale};
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
 
 use crate::geometry::Homography;
@@ -260,5 +260,233 @@ mod tests {
         assert!(inked(80) > 3, "digit 1 drawn in r9c9");
         assert_eq!(inked(40), 0, "r5c5 untouched");
         assert_eq!(inked(1), 0, "r1c2 untouched");
+    }
+}
+
+// Hint marks (`sudoku-snap hint`): shaded cells, struck-out candidates and
+// a caption under the photo. Drawn in perspective like the answer's digits.
+
+/// Shades `cells` (index in reading order of an upright `n` x `n` grid)
+/// with `colour` at `opacity` (0..1), in perspective: the print stays
+/// readable through it. A hint shades the unit and cells that justify it.
+pub fn shade_cells(
+    photo: &mut RgbImage,
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    cells: &[usize],
+    colour: [u8; 3],
+    opacity: f32,
+) -> Result<(), OverlayError> {
+    let opacity = opacity.clamp(0.0, 1.0);
+    for &index in cells.iter().filter(|&&i| i < n * n) {
+        paint_cell(photo, grid_to_photo, grid_side, n, index, colour, |_, _| {
+            opacity
+        })?;
+    }
+    Ok(())
+}
+
+/// Width of the stroke through a removed candidate, as a fraction of its
+/// pencil-mark square (a third of a cell for 9x9).
+const STRIKE_WIDTH: f32 = 0.12;
+
+/// Draws each removed candidate `(cell, digit)` small, at its pencil-mark
+/// place (digit 1 top left, 9 bottom right of a 3 x 3 layout for 9x9), in
+/// red and struck through, in perspective: how a person crosses out a
+/// pencil mark.
+pub fn strike_candidates(
+    photo: &mut RgbImage,
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    candidates: &[(usize, u8)],
+) -> Result<(), OverlayError> {
+    static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
+    let glyphs = GLYPHS.get_or_init(Glyphs::render);
+    // Pencil marks sit in a k x k layout with k the box side (3 for 9x9).
+    let k = (n as f32).sqrt().ceil().max(1.0);
+    for &(index, digit) in candidates {
+        if !(1..=MAX_SYMBOL).contains(&digit) || usize::from(digit) > n || index >= n * n {
+            continue;
+        }
+        let slot = f32::from(digit - 1);
+        let (sc, sr) = (slot % k, (slot / k).floor());
+        paint_cell(photo, grid_to_photo, grid_side, n, index, MARK, |u, v| {
+            let (x, y) = (u * k - sc, v * k - sr);
+            if !(0.0..1.0).contains(&x) || !(0.0..1.0).contains(&y) {
+                return 0.0;
+            }
+            // The stroke runs corner to corner, bottom left to top right;
+            // distance from it in pencil-mark units, anti-aliased.
+            let off_line = (x + y - 1.0).abs() / std::f32::consts::SQRT_2;
+            let strike = (1.0 - (off_line - STRIKE_WIDTH / 2.0) * 20.0).clamp(0.0, 1.0);
+            let inset = 0.1;
+            let strike = if (inset..1.0 - inset).contains(&x) {
+                strike
+            } else {
+                0.0
+            };
+            strike.max(glyphs.sample(digit, x * MASK as f32, y * MASK as f32))
+        })?;
+    }
+    Ok(())
+}
+
+/// Colour of the caption's text: near black, as print.
+const CAPTION_INK: [u8; 3] = [20, 20, 20];
+
+/// Colour of the caption's band: white, as paper.
+const CAPTION_PAPER: [u8; 3] = [255, 255, 255];
+
+/// Caption text height (pixels per em) as a fraction of the image width:
+/// a 60-character line fits across, and on a 640-pixel photo the text is
+/// still 16 pixels, the size of a screen's body text.
+const CAPTION_EM_PER_WIDTH: f32 = 1.0 / 40.0;
+
+/// Smallest caption text, in pixels per em: below this it is unreadable.
+const CAPTION_MIN_EM: f32 = 14.0;
+
+/// The image with a white band below it holding `lines` in dark text,
+/// each wrapped at spaces to the image's width: a hint's one line of
+/// words, kept off the photo so that it hides nothing.
+pub fn caption(image: &RgbImage, lines: &[String]) -> RgbImage {
+    let Ok(font) = FontRef::try_from_slice(FONT) else {
+        return image.clone();
+    };
+    let (w, h) = image.dimensions();
+    let em = (w as f32 * CAPTION_EM_PER_WIDTH).max(CAPTION_MIN_EM);
+    let scaled = font.as_scaled(PxScale::from(em));
+    let margin = em * 0.6;
+    let width = |text: &str| -> f32 {
+        let mut x = 0.0;
+        let mut last = None;
+        for c in text.chars() {
+            let id = scaled.glyph_id(c);
+            if let Some(prev) = last {
+                x += scaled.kern(prev, id);
+            }
+            x += scaled.h_advance(id);
+            last = Some(id);
+        }
+        x
+    };
+    let room = (w as f32 - 2.0 * margin).max(em);
+    let wrapped: Vec<String> = lines
+        .iter()
+        .flat_map(|line| wrap(line, room, &width))
+        .collect();
+    let line_height = (scaled.height() + scaled.line_gap()).ceil();
+    let band = (wrapped.len() as f32 * line_height + 2.0 * margin).ceil() as u32;
+    let mut out = RgbImage::from_pixel(w, h + band, Rgb(CAPTION_PAPER));
+    image::imageops::replace(&mut out, image, 0, 0);
+    for (i, text) in wrapped.iter().enumerate() {
+        let baseline = h as f32 + margin + i as f32 * line_height + scaled.ascent();
+        let mut x = margin;
+        let mut last = None;
+        for c in text.chars() {
+            let id = scaled.glyph_id(c);
+            if let Some(prev) = last {
+                x += scaled.kern(prev, id);
+            }
+            let glyph = id.with_scale_and_position(em, ab_glyph::point(x, baseline));
+            x += scaled.h_advance(id);
+            last = Some(id);
+            let Some(outline) = font.outline_glyph(glyph) else {
+                continue;
+            };
+            let b = outline.px_bounds();
+            outline.draw(|gx, gy, coverage| {
+                let (px, py) = (b.min.x as i64 + gx as i64, b.min.y as i64 + gy as i64);
+                if px < 0 || py < 0 || px >= i64::from(w) || py >= i64::from(out.height()) {
+                    return;
+                }
+                let a = coverage.clamp(0.0, 1.0);
+                let p = out.get_pixel_mut(px as u32, py as u32);
+                *p = Rgb(std::array::from_fn(|k| {
+                    (p.0[k] as f32 * (1.0 - a) + CAPTION_INK[k] as f32 * a).round() as u8
+                }));
+            });
+        }
+    }
+    out
+}
+
+/// `text` cut at spaces into lines no wider than `room` by `width`; a word
+/// wider than `room` gets a line of its own.
+fn wrap(text: &str, room: f32, width: &dyn Fn(&str) -> f32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let candidate = if current.is_empty() {
+            word.to_string()
+        } else {
+            format!("{current} {word}")
+        };
+        if width(&candidate) <= room || current.is_empty() {
+            current = candidate;
+        } else {
+            lines.push(std::mem::replace(&mut current, word.to_string()));
+        }
+    }
+    lines.push(current);
+    lines
+}
+
+#[cfg(test)]
+mod hint_tests {
+    use super::*;
+    use crate::geometry::Quad;
+    use image::GenericImageView;
+
+    /// A white 400 x 300 photo with a grid seen at an angle.
+    fn setup() -> (RgbImage, Homography) {
+        let photo = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
+        let quad = Quad::new([(40.0, 20.0), (360.0, 50.0), (350.0, 250.0), (50.0, 280.0)]);
+        (photo, Homography::square_to_quad(432.0, &quad).unwrap())
+    }
+
+    /// The colour at point (u, v) of a cell (0..1 across and down).
+    fn at(photo: &RgbImage, h: &Homography, cell: usize, u: f32, v: f32) -> [u8; 3] {
+        let side = 432.0 / 9.0;
+        let (r, c) = ((cell / 9) as f32, (cell % 9) as f32);
+        let (x, y) = h.map((c + u) * side, (r + v) * side);
+        photo.get_pixel(x as u32, y as u32).0
+    }
+
+    #[test]
+    fn shading_tints_only_its_cells() {
+        let (mut photo, h) = setup();
+        shade_cells(&mut photo, &h, 432.0, 9, &[10], [255, 200, 0], 0.5).unwrap();
+        assert_eq!(at(&photo, &h, 10, 0.5, 0.5), [255, 228, 128]);
+        assert_eq!(at(&photo, &h, 11, 0.5, 0.5), [255, 255, 255]);
+    }
+
+    #[test]
+    fn a_struck_candidate_sits_in_its_pencil_mark_place() {
+        let (mut photo, h) = setup();
+        strike_candidates(&mut photo, &h, 432.0, 9, &[(40, 9)]).unwrap();
+        // Digit 9's place is the bottom-right third; its stroke crosses the
+        // place's centre. Digit 1's place, top left, stays blank.
+        assert_ne!(at(&photo, &h, 40, 5.0 / 6.0, 5.0 / 6.0), [255, 255, 255]);
+        assert_eq!(at(&photo, &h, 40, 1.0 / 6.0, 1.0 / 6.0), [255, 255, 255]);
+        assert_eq!(at(&photo, &h, 41, 5.0 / 6.0, 5.0 / 6.0), [255, 255, 255]);
+    }
+
+    #[test]
+    fn the_caption_adds_a_band_of_text_below_and_keeps_the_photo() {
+        let (photo, _) = setup();
+        let long = "r4c7 = 3 (hidden single in box 6) ".repeat(4);
+        let one = caption(&photo, &["r4c7 = 3".to_string()]);
+        let wrapped = caption(&photo, &[long]);
+        assert_eq!(one.width(), 400);
+        assert!(one.height() > 300);
+        assert!(wrapped.height() > one.height(), "a long line wraps");
+        assert_eq!(one.view(0, 0, 400, 300).to_image(), photo);
+        let inked = (300..one.height())
+            .flat_map(|y| (0..400).map(move |x| (x, y)))
+            .filter(|&(x, y)| one.get_pixel(x, y).0 != CAPTION_PAPER)
+            .count();
+        assert!(inked > 50, "the text is drawn: {inked} pixels");
     }
 }
