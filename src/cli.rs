@@ -41,6 +41,9 @@ pub enum Command {
     /// Make new puzzles with exactly one solution, minimal unless --clues
     /// asks for more; the same --seed gives the same puzzles.
     Generate(GenerateArgs),
+    /// Show only the next logical step of a puzzle (a photo, drawn onto it,
+    /// or a text puzzle): `r4c7 = 3 (hidden single in box 6)`.
+    Hint(HintArgs),
 }
 
 /// Options of the main job: photo in, answer image out.
@@ -215,6 +218,42 @@ pub struct GenerateArgs {
     /// Overwrite an existing --pdf book.
     #[arg(long, requires = "pdf")]
     pub force: bool,
+}
+
+/// `hint`: the next step, not the whole answer.
+#[derive(Debug, Args)]
+pub struct HintArgs {
+    /// A photo (JPEG, PNG, WebP, BMP, TIFF) or a text puzzle file (9x9, one
+    /// line of 81 or 9 lines of 9, as for `solve`); `-` or nothing reads
+    /// standard input. A photo's pen entries count as filled in.
+    pub input: Option<PathBuf>,
+
+    /// Print one JSON object per grid or puzzle (JSON Lines); `step` is the
+    /// object `solve --explain --json` prints for a step.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Where to write the hint image (photos only). Default:
+    /// `<stem>.hint.jpg` (`.png` for photos that are not JPEG) in the
+    /// current folder.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+
+    /// Do not write a hint image.
+    #[arg(long, conflicts_with = "output")]
+    pub no_image: bool,
+
+    /// Overwrite an existing hint image.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Correct a cell by hand before the hint, e.g. `--set r3c4=7` or
+    /// `--set r5c1=.` (repeatable; photos of one grid).
+    #[arg(long = "set", value_name = "rRcC=D")]
+    pub set: Vec<String>,
+
+    #[command(flatten)]
+    pub reader: ReaderArgs,
 }
 
 /// Text formats for `solve`.

@@ -275,3 +275,41 @@ pub fn json_line<T: Serialize>(value: &T) -> String {
 pub fn round4(value: f32) -> f32 {
     (value * 1e4).round() / 1e4
 }
+
+/// `hint --json`: the next step for one grid of a photo, or one text puzzle.
+/// Fields that do not apply are `null` or empty, never missing (but `line`
+/// is only in text puzzles' lines and `grid` only in photos').
+#[derive(Debug, Clone, Serialize)]
+pub struct HintReport {
+    /// The input as named on the command line (`-` for standard input).
+    pub path: String,
+    /// Text puzzles: the 1-based line where the puzzle starts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// Photos: the grid's number (1-based, reading order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid: Option<usize>,
+    /// What became of the puzzle, as the main job reports it (`solved`:
+    /// read with confidence and one solution, so a hint could be given).
+    pub status: Status,
+    /// The position the hint is for (givens and correct pen entries),
+    /// `.` for empty.
+    pub position: Option<String>,
+    /// The hint in words, as printed; null when none could be given.
+    pub hint: Option<String>,
+    /// The step (as in `solve --explain --json`); technique `solution` when
+    /// no technique applies and the digit is taken from the solution.
+    /// Null when the hint is not a step (wrong entries, a complete grid).
+    pub step: Option<StepReport>,
+    /// Pen entries that disagree with the solution: erase these first.
+    pub wrong: Vec<CellDigit>,
+    /// Cells to check when the reading is unsure.
+    pub check: Vec<String>,
+    /// The `--set` arguments that would settle an unsure reading.
+    pub set: Vec<String>,
+    /// Why no hint could be given.
+    pub error: Option<String>,
+    /// Where the hint image was written (null for text puzzles, and when
+    /// none was written).
+    pub output: Option<String>,
+}

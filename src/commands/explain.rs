@@ -204,8 +204,8 @@ fn summary(explanation: &Explanation) -> (&'static str, String) {
     }
 }
 
-/// A step as JSON data.
-fn step_report(step: &Step) -> StepReport {
+/// A step as JSON data (also `hint --json`'s `step`).
+pub(crate) fn step_report(step: &Step) -> StepReport {
     let cells = |list: &[Placement]| {
         list.iter()
             .map(|p| CellDigit {

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod explain;
 pub mod generate;
 pub mod grade;
+pub mod hint;
 pub mod photo;
 pub mod read;
 pub mod solve;
@@ -31,6 +32,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Grade(args)) => run_grade(&args),
         Some(Command::Generate(args)) => run_generate(&args),
+        Some(Command::Hint(args)) => hint::run(&args),
         None => photo::run(&cli.photo),
     };
     match result {

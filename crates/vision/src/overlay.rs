@@ -340,9 +340,9 @@ const CAPTION_INK: [u8; 3] = [20, 20, 20];
 const CAPTION_PAPER: [u8; 3] = [255, 255, 255];
 
 /// Caption text height (pixels per em) as a fraction of the image width:
-/// a 60-character line fits across, and on a 640-pixel photo the text is
-/// still 16 pixels, the size of a screen's body text.
-const CAPTION_EM_PER_WIDTH: f32 = 1.0 / 40.0;
+/// a 50-character line fits across, and on a 640-pixel photo the text is
+/// 20 pixels, a little above a screen's body text.
+const CAPTION_EM_PER_WIDTH: f32 = 1.0 / 32.0;
 
 /// Smallest caption text, in pixels per em: below this it is unreadable.
 const CAPTION_MIN_EM: f32 = 14.0;
