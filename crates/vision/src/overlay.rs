@@ -289,7 +289,16 @@ pub fn shade_cells(
 
 /// Width of the stroke through a removed candidate, as a fraction of its
 /// pencil-mark square (a third of a cell for 9x9).
-const STRIKE_WIDTH: f32 = 0.12;
+const STRIKE_WIDTH: f32 = 0.07;
+
+/// How much larger a pencil mark is drawn than the digit masks' own
+/// proportion ([`DIGIT_HEIGHT`]): a candidate fills nine tenths of its
+/// square's height, since a third of a photo's cell is only a few pixels.
+const CANDIDATE_ZOOM: f32 = 0.9 / DIGIT_HEIGHT;
+
+/// Colour of the stroke through a removed candidate: near black, so that
+/// the red digit under it stays readable.
+const STRIKE: [u8; 3] = [40, 40, 40];
 
 /// Draws each removed candidate `(cell, digit)` small, at its pencil-mark
 /// place (digit 1 top left, 9 bottom right of a 3 x 3 layout for 9x9), in
@@ -312,22 +321,28 @@ pub fn strike_candidates(
         }
         let slot = f32::from(digit - 1);
         let (sc, sr) = (slot % k, (slot / k).floor());
-        paint_cell(photo, grid_to_photo, grid_side, n, index, MARK, |u, v| {
+        // (x, y): the point's place in the candidate's square, 0..1 each,
+        // or None outside it.
+        let place = |u: f32, v: f32| {
             let (x, y) = (u * k - sc, v * k - sr);
-            if !(0.0..1.0).contains(&x) || !(0.0..1.0).contains(&y) {
-                return 0.0;
-            }
-            // The stroke runs corner to corner, bottom left to top right;
-            // distance from it in pencil-mark units, anti-aliased.
-            let off_line = (x + y - 1.0).abs() / std::f32::consts::SQRT_2;
-            let strike = (1.0 - (off_line - STRIKE_WIDTH / 2.0) * 20.0).clamp(0.0, 1.0);
-            let inset = 0.1;
-            let strike = if (inset..1.0 - inset).contains(&x) {
-                strike
-            } else {
-                0.0
-            };
-            strike.max(glyphs.sample(digit, x * MASK as f32, y * MASK as f32))
+            ((0.0..1.0).contains(&x) && (0.0..1.0).contains(&y)).then_some((x, y))
+        };
+        paint_cell(photo, grid_to_photo, grid_side, n, index, MARK, |u, v| {
+            place(u, v).map_or(0.0, |(x, y)| {
+                let zoom = |t: f32| ((t - 0.5) / CANDIDATE_ZOOM + 0.5) * MASK as f32;
+                glyphs.sample(digit, zoom(x), zoom(y))
+            })
+        })?;
+        paint_cell(photo, grid_to_photo, grid_side, n, index, STRIKE, |u, v| {
+            place(u, v).map_or(0.0, |(x, y)| {
+                // The stroke runs bottom left to top right, short of the
+                // square's corners; anti-aliased over a twentieth.
+                if !(0.1..0.9).contains(&x) {
+                    return 0.0;
+                }
+                let off_line = (x + y - 1.0).abs() / std::f32::consts::SQRT_2;
+                (1.0 - (off_line - STRIKE_WIDTH / 2.0) * 20.0).clamp(0.0, 1.0)
+            })
         })?;
     }
     Ok(())
