@@ -12,6 +12,7 @@
 //! stays at one page's worth of pixels, however long the book.
 
 use std::fmt;
+use std::io::Read;
 use std::ops::RangeInclusive;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -23,7 +24,7 @@ use hayro::vello_cpu::color::palette::css::WHITE;
 use hayro::{PixmapSettings, RenderCache, RenderSettings};
 use image::{GrayImage, ImageFormat, RgbImage};
 
-use crate::decode::{rgb_to_gray, Decoded};
+use crate::decode::{file_kind, rgb_to_gray, Decoded};
 
 /// PDF user-space units (points) per inch: a length of `p` points is
 /// `p * dpi / POINTS_PER_INCH` pixels.
@@ -46,6 +47,14 @@ pub const DEFAULT_DPI: f32 = 150.0;
 /// [`PdfDoc::effective_dpi`]), so one odd page cannot exhaust memory.
 /// 40 MP is an A3 page at 400 dpi: above anything a puzzle page needs.
 pub const MAX_RENDER_PIXELS: f64 = 40_000_000.0;
+
+/// Largest PDF file opened, in bytes: 512 MiB. [`PdfDoc`] keeps the whole
+/// file in memory while its pages are read, so this bounds what one file
+/// can cost before any page is rendered. Puzzle books are far smaller (the
+/// shared vector book is 9 KB; a 300-page book scanned at 300 dpi is
+/// 50-300 MB); a bigger file is refused before any of it is read, and the
+/// read itself stops at this bound (a file that grows while it is read).
+pub const MAX_PDF_BYTES: u64 = 512 << 20;
 
 /// The renderer's pixel buffers are indexed by `u16`: no side may exceed this.
 const MAX_SIDE_PX: f32 = u16::MAX as f32;
@@ -154,8 +163,11 @@ pub struct PageImage {
 
 impl PdfDoc {
     /// Opens the PDF at `path` and parses its page tree (no page is rendered).
+    ///
+    /// Only a regular file of at most [`MAX_PDF_BYTES`] is read (see
+    /// [`read_pdf_file`]); anything else is a [`PdfError::Io`].
     pub fn open(path: &Path) -> Result<PdfDoc, PdfError> {
-        let bytes = std::fs::read(path).map_err(|source| PdfError::Io {
+        let bytes = read_pdf_file(path).map_err(|source| PdfError::Io {
             path: path.to_path_buf(),
             source,
         })?;
@@ -289,6 +301,54 @@ impl PdfDoc {
         }
         Ok(page - 1)
     }
+}
+
+/// Reads a PDF file whole, with the same guards as photos
+/// ([`crate::decode::read_file`]): only a regular file (a FIFO with no
+/// writer would block forever, a device such as `/dev/zero` never ends), and
+/// at most [`MAX_PDF_BYTES`], both checked before the first byte is read.
+fn read_pdf_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    // The kind is checked on the path first: opening a FIFO blocks until a
+    // writer comes.
+    check_regular(&std::fs::metadata(path)?)?;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    check_regular(&meta)?;
+    if meta.len() > MAX_PDF_BYTES {
+        return Err(pdf_too_big(meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_PDF_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_PDF_BYTES {
+        return Err(pdf_too_big(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+/// An error unless `meta` is a regular file's.
+fn check_regular(meta: &std::fs::Metadata) -> std::io::Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "not a regular file ({}); PDFs are read from regular files only",
+            file_kind(&meta.file_type())
+        ),
+    ))
+}
+
+/// The error for a file over [`MAX_PDF_BYTES`].
+fn pdf_too_big(len: u64) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "file is {} MiB; the largest PDF read is {} MiB",
+            len >> 20,
+            MAX_PDF_BYTES >> 20
+        ),
+    )
 }
 
 /// Runs third-party parsing or rendering code and turns a panic into an
@@ -540,6 +600,104 @@ mod tests {
             assert!(msg.starts_with("book.pdf: "), "{msg}");
             assert!(!msg.contains('\n'), "{msg}");
         }
+    }
+
+    /// A one-page PDF with the given media box and content stream, its
+    /// cross-reference table at the right offsets (so the parser needs no
+    /// repair).
+    fn one_page_pdf(media_box: &str, content: &str) -> Vec<u8> {
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+            format!("<< /Type /Page /Parent 2 0 R /MediaBox [{media_box}] /Contents 4 0 R >>"),
+            format!(
+                "<< /Length {} >>\nstream\n{content}\nendstream",
+                content.len() + 1
+            ),
+        ];
+        let mut out = b"%PDF-1.4\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, body) in objects.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend(format!("{} 0 obj\n{body}\nendobj\n", i + 1).bytes());
+        }
+        let xref = out.len();
+        out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+        for offset in offsets {
+            out.extend(format!("{offset:010} 00000 n \n").bytes());
+        }
+        out.extend(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                objects.len() + 1
+            )
+            .bytes(),
+        );
+        out
+    }
+
+    #[test]
+    fn a_small_page_renders_at_the_asked_resolution() {
+        // A 1 x 0.5 inch page with a black square in its lower-left corner
+        // (PDF y grows upwards: the square is at the image's bottom).
+        let pdf = one_page_pdf("0 0 72 36", "0 g 0 0 18 18 re f");
+        let doc = PdfDoc::from_bytes(pdf, Path::new("tiny.pdf")).unwrap();
+        assert_eq!(doc.page_count(), 1);
+        let page = doc.render_page(1, 144.0).unwrap();
+        assert_eq!(page.dpi, 144.0);
+        assert_eq!(page.image.gray.dimensions(), (144, 72));
+        assert!(page.image.gray.get_pixel(5, 66).0[0] < 64);
+        assert!(page.image.gray.get_pixel(100, 10).0[0] > 192);
+    }
+
+    #[test]
+    fn poster_pages_render_smaller_empty_pages_as_a4() {
+        // 200 x 200 inches: 30000 x 30000 px (900 MP) at the default dpi.
+        let pdf = one_page_pdf("0 0 14400 14400", "");
+        let doc = PdfDoc::from_bytes(pdf, Path::new("poster.pdf")).unwrap();
+        let dpi = doc.effective_dpi(1, DEFAULT_DPI).unwrap();
+        let side = f64::from(200.0 * dpi);
+        assert!(side * side <= MAX_RENDER_PIXELS, "{dpi} dpi");
+        assert!(side * side > MAX_RENDER_PIXELS * 0.99, "{dpi} dpi");
+        // Long and thin: the side limit, not the area, sets the resolution.
+        let pdf = one_page_pdf("0 0 144000 72", "");
+        let doc = PdfDoc::from_bytes(pdf, Path::new("strip.pdf")).unwrap();
+        let dpi = doc.effective_dpi(1, DEFAULT_DPI).unwrap();
+        // (Within f32 rounding of the limit: the renderer's `as u16` side
+        // saturates, so a hair over is still 65535 px.)
+        assert!((2000.0 * dpi - MAX_SIDE_PX).abs() < 1.0, "{dpi} dpi");
+        // A page with no area is measured (and so rendered) as an A4 page,
+        // the renderer's fallback: bounded like any other.
+        let pdf = one_page_pdf("0 0 0 0", "");
+        let doc = PdfDoc::from_bytes(pdf, Path::new("empty.pdf")).unwrap();
+        let (w, h) = doc.page_size_pt(1).unwrap();
+        assert!(
+            (w - 595.3).abs() < 1.0 && (h - 841.9).abs() < 1.0,
+            "{w} x {h}"
+        );
+        assert!(matches!(
+            doc.render_page(1, 5000.0),
+            Err(PdfError::BadDpi { .. })
+        ));
+    }
+
+    #[test]
+    fn a_file_over_the_bound_or_not_a_file_is_refused_unread() {
+        let dir = std::env::temp_dir().join(format!("snap-pdf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.pdf");
+        // Sparse: no disk space used, and never read.
+        let file = std::fs::File::create(&path).unwrap();
+        file.set_len(MAX_PDF_BYTES + 1).unwrap();
+        let err = PdfDoc::open(&path).unwrap_err();
+        assert!(matches!(err, PdfError::Io { .. }));
+        assert!(
+            err.to_string().contains("the largest PDF read is 512 MiB"),
+            "{err}"
+        );
+        let err = PdfDoc::open(&dir).unwrap_err();
+        assert!(err.to_string().contains("a folder"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
