@@ -211,6 +211,8 @@ fn a_text_puzzle_gets_the_step_line() {
     );
     let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(entries.len(), 1, "no image for a text puzzle");
+    let o = run_in(&["hint", "puzzle.txt", "-o", "x.png"], &dir);
+    assert_eq!(o.status.code(), Some(2), "-o is for photos");
 
     let o = common::run(&["hint"], &format!("{PUZZLE}\n{LOCKED}\n"));
     let text = common::stdout(&o);

@@ -287,9 +287,10 @@ pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
     if is_photo {
         run_photo(args, path, &name, &bytes, &mut out)
     } else {
-        if args.output.is_some() {
+        if args.output.is_some() || !args.set.is_empty() {
             return Err(Error::Usage(format!(
-                "-o/--output: {name} is a text puzzle; its hint is printed, not drawn"
+                "-o/--output and --set are for photos; {name} is a text puzzle \
+                 (its hint is printed, not drawn; edit the text to change a cell)"
             )));
         }
         run_text(args, path.is_some(), &name, &bytes, &mut out)
