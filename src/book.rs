@@ -105,13 +105,6 @@ pub fn write_puzzle_book(
 /// scan's quality at best). The answer images per page are written
 /// separately for those who want them. Written atomically; never over one
 /// of `inputs`; an existing file is replaced only with `force`.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "the PDF batch job (issue 10) writes the key; remove once it does"
-    )
-)]
 pub fn write_answer_key(
     path: &Path,
     entries: &[KeyEntry],

@@ -49,27 +49,41 @@ pub enum Command {
 /// Options of the main job: photo in, answer image out.
 #[derive(Debug, Args)]
 pub struct PhotoArgs {
-    /// Photos (JPEG, PNG, WebP, BMP, TIFF) or folders of them.
+    /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books (every page is
+    /// read), or folders of them.
     pub photos: Vec<PathBuf>,
 
-    /// Print one JSON object per photo (JSON Lines) instead of grids.
+    /// Print one JSON object per grid (JSON Lines) instead of text.
     #[arg(long)]
     pub json: bool,
 
-    /// Where to write the answer image (one photo only). Default:
-    /// `<stem>.solved.png` in the current folder.
+    /// Where to write the answer image (one photo or page only). Default:
+    /// `<stem>.solved.png` (`.jpg` for a JPEG photo, `<stem>.p012.solved.png`
+    /// for page 12 of a PDF) in the current folder.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
-    /// Folder for the answer images when several photos are given.
+    /// Folder for the answer images (and a PDF's answer key). Finished
+    /// pages are recorded there: running the same command again resumes an
+    /// interrupted batch, skipping what is done (`--force` redoes all).
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
 
-    /// Do not write answer images.
+    /// PDF pages to read, e.g. `3-10,12` (`7-` to the end); every page by
+    /// default. Applies to every PDF given; photos are always read.
+    #[arg(long, value_name = "LIST")]
+    pub pages: Option<String>,
+
+    /// Resolution PDF pages are rendered at (dots per inch).
+    #[arg(long, value_name = "DPI", default_value_t = snap_vision::pdf::DEFAULT_DPI, value_parser = crate::limits::parse_dpi)]
+    pub dpi: f32,
+
+    /// Do not write answer images (nor a PDF's answer key).
     #[arg(long)]
     pub no_image: bool,
 
-    /// Overwrite an existing answer image.
+    /// Overwrite existing answer images, and redo pages already recorded
+    /// in --out-dir.
     #[arg(long)]
     pub force: bool,
 
@@ -88,7 +102,7 @@ pub struct PhotoArgs {
     #[command(flatten)]
     pub reader: ReaderArgs,
 
-    /// Photos processed at once (default: all cores).
+    /// Photos or pages processed at once (default: all cores).
     #[arg(short, long, value_name = "N", value_parser = crate::limits::parse_jobs)]
     pub jobs: Option<usize>,
 }

@@ -8,6 +8,10 @@
 //! - [`snap_vision::decode::MAX_PIXELS`] (2^26, about 67 MP): the most
 //!   pixels decoded, checked from the header before any pixel buffer.
 //! - [`MAX_JOBS`] (64): the most worker threads.
+//! - [`snap_vision::pdf::DPI_RANGE`] (18-1200 dpi): the PDF render
+//!   resolutions accepted (`--dpi`), and
+//!   [`snap_vision::pdf::MAX_RENDER_PIXELS`] (40 MP): the largest page
+//!   render (an oversized page is rendered at a lower resolution).
 //!
 //! Text input has no size bound: it is streamed, so its length costs time,
 //! not memory.
@@ -28,9 +32,33 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses `--dpi`: a resolution within [`snap_vision::pdf::DPI_RANGE`].
+pub fn parse_dpi(text: &str) -> Result<f32, String> {
+    let range = snap_vision::pdf::DPI_RANGE;
+    match text.trim().parse::<f32>() {
+        Ok(dpi) if range.contains(&dpi) => Ok(dpi),
+        _ => Err(format!(
+            "{text:?}: the resolution must be a number from {} to {} (dpi)",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dpi_is_bounded() {
+        assert_eq!(parse_dpi("150"), Ok(150.0));
+        for bad in ["0", "17", "5000", "NaN", "fine"] {
+            assert!(
+                parse_dpi(bad).unwrap_err().contains("from 18 to 1200"),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn jobs_are_bounded() {

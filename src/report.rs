@@ -2,14 +2,14 @@
 //! input when no grid is found), as `#[derive(Serialize)]` types. The text
 //! output is made from the same values.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use snap_vision::pipeline::Timings;
 
 use crate::exit_codes::ExitCode;
 
 /// What became of one grid or input (DESIGN.md's `status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Exactly one solution, read with confidence.

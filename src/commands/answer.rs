@@ -228,6 +228,8 @@ fn describe(
             Verdict::NoSolution(why) => format!("{name}{label}: complete grid, not valid: {why}\n"),
             _ => format!("{name}{label}: complete grid, valid\n"),
         },
+        // The problem of an unsure reading starts with "unsure" itself.
+        Status::Unsure => format!("{name}{label}: {}\n", d.problem().unwrap_or_default()),
         _ => format!(
             "{name}{label}: {}: {}\n",
             status.as_str().replace('_', " "),

@@ -8,8 +8,10 @@ pub mod explain;
 pub mod generate;
 pub mod grade;
 pub mod hint;
+pub mod inputs;
 pub mod photo;
 pub mod read;
+pub mod resume;
 pub mod solve;
 
 use std::io::{BufRead, BufReader, Write};

@@ -1,9 +1,17 @@
-//! The main job, `sudoku-snap photo.jpg ...`: read, repair, solve, draw.
+//! The main job, `sudoku-snap photo.jpg book.pdf ...`: read, decide, solve,
+//! draw, for every grid of every photo and PDF page.
 //!
-//! Photos are processed in parallel (rayon) with a progress bar for
-//! batches; results print in input order. A photo that fails is reported
-//! with its name and the reason, and the batch goes on.
+//! The inputs become a list of pages (`inputs.rs`: a photo is one page, a
+//! PDF one per selected page, rendered only when its turn comes). Pages are
+//! processed in parallel (rayon) a few at a time per thread, and their
+//! results printed in input order as each group finishes, so a long book
+//! streams its results and holds only a few pages in memory. A page that
+//! fails is reported with its name and the reason, and the batch goes on.
+//! With `--out-dir`, finished pages are recorded (`resume.rs`) and a re-run
+//! skips them. A PDF's solved grids end in an answer key
+//! (`<stem>.answers.pdf`, `book.rs`).
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -11,83 +19,120 @@ use std::time::Instant;
 use image::RgbImage;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
-use snap_vision::pipeline::{ReadError, Reader};
+use snap_solver::{Board, Shape};
+use snap_vision::pipeline::{Page, ReadError, Reader, Timings};
 
 use super::answer::{self, GridResult};
+pub use super::inputs::is_image_name;
+use super::inputs::{self, Unit};
+use super::resume::{self, Fingerprint, Records};
+use crate::book::{self, KeyEntry};
 use crate::cli::PhotoArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 use crate::output::{self, WriteError};
 use crate::report::{Report, Status};
 
-/// File name endings taken from a folder.
-const IMAGE_EXTENSIONS: [&str; 8] = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "gif"];
+/// Pages handed to each worker thread per group. Results are printed (and
+/// memory freed) group by group; a few pages per thread keep both threads
+/// busy while one page of a group takes longer than the others.
+const PAGES_PER_THREAD: usize = 4;
 
 /// Parses `--set` values: `r3c4=7` sets a digit, `r5c1=.` (or `0`) empties a cell.
 pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, Error> {
     snap_solver::overrides::parse_overrides(values).map_err(Error::Usage)
 }
 
-/// The photos named on the command line, folders expanded to the images in
-/// them (sorted by name, not recursive).
-pub fn expand_inputs(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for path in paths {
-        match std::fs::read_dir(path) {
-            Ok(entries) if path.is_dir() => {
-                let mut found: Vec<PathBuf> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| is_image_name(p))
-                    .collect();
-                found.sort();
-                out.extend(found);
-            }
-            // Files, and folders that cannot be listed, go through as they
-            // are: reading them reports the problem with their name.
-            _ => out.push(path.clone()),
+/// One printed result: a grid, or a page without one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Line {
+    status: Status,
+    /// The JSON line, newline included.
+    json: String,
+    /// The text lines.
+    text: String,
+    /// Where it is, for the summary: `book.pdf page 3 grid 2`.
+    place: String,
+    /// A message for standard error (an input that could not be read).
+    stderr: Option<String>,
+}
+
+/// A solved grid of a PDF page, for the answer key.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct KeyRecord {
+    page: usize,
+    grid: usize,
+    givens: String,
+    solution: String,
+}
+
+/// What became of one page, ready to print (and to record for a resume).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Outcome {
+    /// One line per grid; empty when none was found or the page failed.
+    grids: Vec<Line>,
+    /// The line for a page without grids (no grid, unreadable).
+    failure: Option<Line>,
+    /// Where the answer image went.
+    output: Option<PathBuf>,
+    /// The solved grids, for a PDF's answer key.
+    key: Vec<KeyRecord>,
+    /// Why the answer image could not be written (never recorded: a page
+    /// whose image failed is done again on a resume).
+    #[serde(skip)]
+    write_error: Option<String>,
+}
+
+impl Outcome {
+    /// An outcome for a page without grids.
+    fn failed(unit: &Unit, dpi: Option<f32>, status: Status, message: String) -> Outcome {
+        let name = unit.path().display().to_string();
+        let mut report = Report::failure(&name, status, message.clone(), true);
+        if let Some(fields) = report.photo.as_mut() {
+            fields.page = unit.page();
+            fields.dpi = dpi;
+        }
+        let label = unit.label();
+        let (text, stderr) = match status {
+            Status::Error => (String::new(), Some(format!("{label}: {message}"))),
+            _ => (format!("{label}: {message}\n"), None),
+        };
+        Outcome {
+            failure: Some(Line {
+                status,
+                json: report.to_json_line(),
+                text,
+                place: label,
+                stderr,
+            }),
+            ..Outcome::default()
         }
     }
-    out
 }
 
-/// True when the path ends in an image extension and is not one of our outputs.
-pub fn is_image_name(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase());
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match (name, ext) {
-        (Some(n), Some(e)) => IMAGE_EXTENSIONS.contains(&e.as_str()) && !n.contains(".solved."),
-        _ => false,
-    }
+/// Everything `run` needs per page, fixed for the whole batch.
+struct Job<'a> {
+    reader: &'a Reader,
+    args: &'a PhotoArgs,
+    options: answer::Options,
+    /// The input files: never written over.
+    inputs: Vec<PathBuf>,
+    /// Records for a resume (`--out-dir` without `--force`), and where to
+    /// write new ones (`--out-dir`).
+    records: Option<Records>,
+    /// The options that change results, for the records' fingerprints.
+    fingerprint_options: Vec<String>,
 }
 
-/// What became of one input (a photo), ready to print.
-struct Outcome {
-    /// One result per grid; empty when no grid was found or the input
-    /// could not be read.
-    grids: Vec<GridResult>,
-    /// The line(s) for an input without grids (no grid, unreadable).
-    failure: Option<(Status, Report, String)>,
-    /// Where the answer image went, or why it could not be written.
-    written: Option<Result<PathBuf, WriteError>>,
-}
-
-/// Runs the main job on every photo of `args`; returns the merged exit code.
+/// Runs the main job on every input of `args`; returns the merged exit code.
 pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     let overrides = parse_overrides(&args.set)?;
-    let photos = expand_inputs(&args.photos);
-    if photos.is_empty() {
+    let inputs = inputs::expand(&args.photos);
+    if inputs.is_empty() {
         return Err(Error::Usage(
             "no photos given (try `sudoku-snap --help`)".to_string(),
-        ));
-    }
-    if args.output.is_some() && photos.len() > 1 {
-        return Err(Error::Usage(
-            "-o/--output names one file; with several photos use --out-dir".to_string(),
         ));
     }
     if let Some(dir) = &args.out_dir {
@@ -98,123 +143,412 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             )));
         }
     }
-    if !args.no_image {
-        // Every output is known before any work starts: a bad name, or two
-        // photos that would write one file, stop the run here.
-        let pairs: Vec<(PathBuf, PathBuf)> = photos
-            .iter()
-            .map(|p| (p.clone(), output_path(p, args)))
-            .collect();
-        for (_, out) in &pairs {
-            output::ImageKind::for_output(out).map_err(Error::Usage)?;
-        }
-        output::check_distinct_outputs(&pairs).map_err(Error::Usage)?;
+    let units = inputs::plan(&inputs, args.pages.as_deref());
+    if args.output.is_some() && units.len() > 1 {
+        return Err(Error::Usage(
+            "-o/--output names one file; with several photos or pages use --out-dir".to_string(),
+        ));
     }
+    check_outputs(&units, args)?;
     output::install_interrupt_handler();
     let reader = super::reader(&args.reader)?;
-    let options = answer::Options {
-        overrides,
-        check: args.check,
+    let job = Job {
+        reader: &reader,
+        args,
+        options: answer::Options {
+            overrides,
+            check: args.check,
+        },
+        records: args.out_dir.as_deref().map(Records::new),
+        fingerprint_options: fingerprint_options(args),
+        inputs,
     };
-    let bar = progress_bar(photos.len());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
-    let outcomes: Vec<Outcome> = pool.install(|| {
-        photos
-            .par_iter()
-            .map(|p| {
-                let r = process(&reader, p, args, &options, &photos);
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
+    let any_pdf = units.iter().any(|u| u.page().is_some());
+    let bar = progress_bar(units.len(), if any_pdf { "pages" } else { "photos" });
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
     let mut summary = Summary::default();
-    for (outcome, path) in outcomes.iter().zip(&photos) {
-        let name = path.display().to_string();
-        code = code.merge(print(&mut out, outcome, &name, args.json)?);
-        summary.add(&name, outcome);
+    let mut books: BTreeMap<PathBuf, Book> = BTreeMap::new();
+    let group = pool.current_num_threads() * PAGES_PER_THREAD;
+    for units in units.chunks(group.max(1)) {
+        let outcomes: Vec<(Outcome, bool)> = pool.install(|| {
+            units
+                .par_iter()
+                .map(|unit| {
+                    let r = resume_or_process(&job, unit);
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        for ((outcome, resumed), unit) in outcomes.iter().zip(units) {
+            let printed = bar.suspend(|| print(&mut out, outcome, unit, args.json))?;
+            code = code.merge(printed);
+            summary.add(outcome, *resumed);
+            if unit.page().is_some() {
+                books
+                    .entry(unit.path().to_path_buf())
+                    .or_default()
+                    .add(outcome, *resumed);
+            }
+        }
     }
-    if photos.len() > 1 && !args.json {
-        out.write_all(summary.text(photos.len()).as_bytes())
+    bar.finish_and_clear();
+    for (path, book) in &books {
+        code = code.merge(book.finish(path, args, &job.inputs, &mut out)?);
+    }
+    if summary.resumed > 0 {
+        eprintln!(
+            "sudoku-snap: resumed: {} of {} pages were already done in {}",
+            summary.resumed,
+            units.len(),
+            args.out_dir.as_deref().unwrap_or(Path::new(".")).display()
+        );
+    }
+    if units.len() > 1 && !args.json {
+        out.write_all(summary.text(job.inputs.len(), units.len()).as_bytes())
             .map_err(Error::Output)?;
     }
     Ok(code)
 }
 
-/// Prints one input's lines (JSON or text) and its errors; returns its
-/// exit code.
+/// Stops the run before any work when an output name is bad or two pages
+/// (or two answer keys) would write one file.
+fn check_outputs(units: &[Unit], args: &PhotoArgs) -> Result<(), Error> {
+    let mut pairs: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for unit in units {
+        let out = output_path(unit, args);
+        if !args.no_image {
+            output::ImageKind::for_output(&out).map_err(Error::Usage)?;
+        }
+        // The records are named like the images, so this also keeps two
+        // photos from sharing one record under --no-image.
+        pairs.push((unit.path().to_path_buf(), out));
+    }
+    let mut keys: Vec<(PathBuf, PathBuf)> = units
+        .iter()
+        .filter(|u| u.page().is_some())
+        .map(|u| (u.path().to_path_buf(), key_path(u.path(), args)))
+        .collect();
+    keys.dedup();
+    pairs.extend(keys);
+    output::check_distinct_outputs(&pairs).map_err(Error::Usage)
+}
+
+/// The options that change a page's results, as text for fingerprints.
+fn fingerprint_options(args: &PhotoArgs) -> Vec<String> {
+    let mut options = vec![format!("--dpi {}", args.dpi)];
+    if args.check {
+        options.push("--check".to_string());
+    }
+    options.extend(args.set.iter().map(|s| format!("--set {s}")));
+    if let Some(model) = &args.reader.model {
+        let stamp = resume::file_stamp(model).unwrap_or_default();
+        options.push(format!("--model {} {stamp:?}", model.display()));
+    }
+    if args.no_image {
+        // A record made without an image must not stand in for a page
+        // whose image is wanted now.
+        options.push("--no-image".to_string());
+    }
+    options
+}
+
+/// The page's recorded outcome when a resume allows it, else the page
+/// processed (and recorded). The flag says whether it was resumed.
+fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
+    let fingerprint = Fingerprint::of(unit.path(), unit.page(), job.fingerprint_options.clone());
+    let name = output_path(unit, job.args)
+        .file_name()
+        .map_or_else(|| unit.output_stem(), |n| n.to_string_lossy().into_owned());
+    if let (Some(records), Some(print), false) = (&job.records, &fingerprint, job.args.force) {
+        if let Some(outcome) = records.load::<Outcome>(&name, print) {
+            return (outcome, true);
+        }
+    }
+    let outcome = process(job, unit);
+    let finished = outcome.write_error.is_none()
+        && !outcome
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.status == Status::Error)
+        && !output::interrupted();
+    if let (Some(records), Some(print), true) = (&job.records, &fingerprint, finished) {
+        if let Err(e) = records.save(&name, print, &outcome) {
+            eprintln!(
+                "sudoku-snap: {}: not recorded for a resume: {e}",
+                unit.label()
+            );
+        }
+    }
+    (outcome, false)
+}
+
+/// Reads one page and decides, draws and writes its grids.
+fn process(job: &Job, unit: &Unit) -> Outcome {
+    let args = job.args;
+    let (mut page, dpi) = match read(job, unit) {
+        Ok(read) => read,
+        Err((dpi, ReadError::NoGrid)) => {
+            return Outcome::failed(unit, dpi, Status::NoGrid, "no Sudoku grid found".into())
+        }
+        Err((dpi, e)) => return Outcome::failed(unit, dpi, Status::Error, e.to_string()),
+    };
+    let name = unit.path().display().to_string();
+    let start = Instant::now();
+    let mut grids = answer::grids(&page, &name, unit.page(), dpi, &job.options);
+    page.timings.lap("solve", start);
+    if grids.is_empty() {
+        return Outcome::failed(
+            unit,
+            dpi,
+            Status::NoGrid,
+            "no Sudoku puzzle found (only empty or unreadable grids)".into(),
+        );
+    }
+    let mut outcome = Outcome::default();
+    if !args.no_image {
+        let start = Instant::now();
+        if let Some(image) = answer::draw(&page, &grids) {
+            let t = page.timings.lap("overlay", start);
+            let out = output_path(unit, args);
+            let written = encode_answer(&image, &out).and_then(|bytes| {
+                let r = output::write_atomic(&out, &bytes, args.force, &job.inputs);
+                page.timings.lap("encode", t);
+                r
+            });
+            match written {
+                Ok(()) => outcome.output = Some(out),
+                Err(e) => outcome.write_error = Some(e.to_string()),
+            }
+        }
+    }
+    for grid in &mut grids {
+        if let Some(fields) = grid.report.photo.as_mut() {
+            fields.output = outcome.output.as_ref().map(|p| p.display().to_string());
+        }
+        grid.report.ms = page.timings.clone();
+    }
+    outcome.key = key_records(unit, &grids);
+    outcome.grids = grids.into_iter().map(|g| line(unit, g)).collect();
+    outcome
+}
+
+/// Reads a photo, or renders and reads a PDF page (the render resolution
+/// comes back with the page, and with the error when there is one).
+fn read(job: &Job, unit: &Unit) -> Result<(Page, Option<f32>), (Option<f32>, ReadError)> {
+    match unit {
+        Unit::Photo(path) => output::unless_interrupted(|| job.reader.read_file(path))
+            .map(|page| (page, None))
+            .map_err(|e| (None, e)),
+        Unit::PdfPage { doc, page, .. } => {
+            let start = Instant::now();
+            let rendered = output::unless_interrupted(|| {
+                doc.render_page(*page, job.args.dpi)
+                    .map_err(|e| std::io::Error::other(inputs::reason(&e, doc.path())))
+            })
+            .map_err(|e| (None, ReadError::Io(e)))?;
+            let dpi = Some(rendered.dpi);
+            let mut timings = Timings::default();
+            timings.lap("render", start);
+            let debug = job
+                .args
+                .reader
+                .debug_dir
+                .as_ref()
+                .map(|d| d.join(unit.output_stem()));
+            job.reader
+                .read_decoded(rendered.image, timings, debug.as_deref())
+                .map(|page| (page, dpi))
+                .map_err(|e| (dpi, e))
+        }
+        Unit::Broken { reason, .. } => Err((None, std::io::Error::other(reason.clone()).into())),
+    }
+}
+
+/// A grid's printed line.
+fn line(unit: &Unit, grid: GridResult) -> Line {
+    let number = grid.report.photo.as_ref().and_then(|f| f.grid).unwrap_or(1);
+    Line {
+        status: grid.status,
+        json: grid.report.to_json_line(),
+        text: grid.text,
+        place: format!("{} grid {number}", unit.label()),
+        stderr: None,
+    }
+}
+
+/// The solved grids of a PDF page, for its book's answer key. Only a sure
+/// answer goes in the key: an unsure grid's answer is for checking.
+fn key_records(unit: &Unit, grids: &[GridResult]) -> Vec<KeyRecord> {
+    let Some(page) = unit.page() else {
+        return Vec::new();
+    };
+    grids
+        .iter()
+        .filter(|g| g.status == Status::Solved)
+        .filter_map(|g| {
+            let d = g.decision.as_ref()?;
+            let solution = d.solution()?;
+            Some(KeyRecord {
+                page,
+                grid: g.report.photo.as_ref()?.grid?,
+                givens: d.givens.to_line(),
+                solution: solution.to_line(),
+            })
+        })
+        .collect()
+}
+
+/// Prints one page's lines (JSON or text) and its errors; returns its exit
+/// code. A PDF page without a grid (a cover, a page of text) is normal in a
+/// book and does not change the exit code; the book as a whole does (see
+/// [`Book::finish`]).
 fn print(
     out: &mut dyn Write,
     outcome: &Outcome,
-    name: &str,
+    unit: &Unit,
     json: bool,
 ) -> Result<ExitCode, Error> {
     let mut code = ExitCode::Success;
-    let output = match &outcome.written {
-        Some(Ok(p)) => Some(p.display().to_string()),
-        Some(Err(e)) => {
-            eprintln!("sudoku-snap: {name}: {e}");
-            code = ExitCode::Error;
-            None
-        }
-        None => None,
-    };
-    if let Some((status, report, text)) = &outcome.failure {
-        if *status == Status::Error {
-            eprintln!(
-                "sudoku-snap: {name}: {}",
-                report.error.clone().unwrap_or_default()
-            );
-        }
-        let line = if json {
-            report.to_json_line()
-        } else {
-            text.clone()
-        };
-        out.write_all(line.as_bytes()).map_err(Error::Output)?;
-        return Ok(code.merge(status.exit_code()));
+    if let Some(e) = &outcome.write_error {
+        eprintln!("sudoku-snap: {}: {e}", unit.label());
+        code = ExitCode::Error;
     }
-    for grid in &outcome.grids {
-        let line = if json {
-            let mut report = grid.report.clone();
-            if let Some(fields) = report.photo.as_mut() {
-                fields.output = output.clone();
-            }
-            report.to_json_line()
-        } else {
-            grid.text.clone()
-        };
-        out.write_all(line.as_bytes()).map_err(Error::Output)?;
-        code = code.merge(grid.status.exit_code());
+    for line in outcome.failure.iter().chain(&outcome.grids) {
+        if let Some(message) = &line.stderr {
+            eprintln!("sudoku-snap: {message}");
+        }
+        let text = if json { &line.json } else { &line.text };
+        out.write_all(text.as_bytes()).map_err(Error::Output)?;
+        if !(line.status == Status::NoGrid && unit.page().is_some()) {
+            code = code.merge(line.status.exit_code());
+        }
     }
-    if let (Some(p), false) = (&output, json) {
-        writeln!(out, "  answer image: {p}").map_err(Error::Output)?;
+    if let (Some(p), false) = (&outcome.output, json) {
+        writeln!(out, "  answer image: {}", p.display()).map_err(Error::Output)?;
     }
     Ok(code)
 }
 
-/// The batch summary: inputs, grids found and what became of them, with
-/// the place of every grid that was not solved.
+/// What a PDF gave over all its pages: its grids, and its answer key.
+#[derive(Debug, Default)]
+struct Book {
+    grids: usize,
+    pages_read: usize,
+    key: Vec<KeyRecord>,
+    resumed: bool,
+}
+
+impl Book {
+    fn add(&mut self, outcome: &Outcome, resumed: bool) {
+        self.grids += outcome.grids.len();
+        if !outcome
+            .failure
+            .as_ref()
+            .is_some_and(|f| f.status == Status::Error)
+        {
+            self.pages_read += 1;
+        }
+        self.key.extend(outcome.key.iter().cloned());
+        self.resumed |= resumed;
+    }
+
+    /// Writes the answer key (unless `--no-image`) and returns the book's
+    /// exit code: not solved when pages were read and none had a grid.
+    fn finish(
+        &self,
+        path: &Path,
+        args: &PhotoArgs,
+        inputs: &[PathBuf],
+        out: &mut dyn Write,
+    ) -> Result<ExitCode, Error> {
+        let name = path.display();
+        if self.grids == 0 && self.pages_read > 0 {
+            if !args.json {
+                writeln!(out, "{name}: no Sudoku grid found on the pages read")
+                    .map_err(Error::Output)?;
+            }
+            return Ok(ExitCode::NotSolved);
+        }
+        if args.no_image || self.key.is_empty() {
+            return Ok(ExitCode::Success);
+        }
+        let entries: Vec<KeyEntry> = self.key.iter().filter_map(key_entry).collect();
+        let key = key_path(path, args);
+        let title = format!(
+            "Answers: {}",
+            path.file_name()
+                .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned())
+        );
+        // A resumed run rewrites the key its earlier part may have left.
+        let force = args.force || self.resumed;
+        match book::write_answer_key(&key, &entries, &title, force, inputs) {
+            Ok(()) => {
+                if !args.json {
+                    writeln!(
+                        out,
+                        "{name}: answer key ({}): {}",
+                        plural(entries.len(), "grid"),
+                        key.display()
+                    )
+                    .map_err(Error::Output)?;
+                }
+                Ok(ExitCode::Success)
+            }
+            Err(e) => {
+                eprintln!("sudoku-snap: {name}: {e}");
+                Ok(ExitCode::Error)
+            }
+        }
+    }
+}
+
+/// `1 grid`, `6 grids`.
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// A recorded key grid as the key writer takes it.
+fn key_entry(record: &KeyRecord) -> Option<KeyEntry> {
+    let shape = Shape::detect(record.givens.chars().count())?;
+    Some(KeyEntry {
+        page: record.page,
+        grid: record.grid,
+        givens: Board::parse(&record.givens, shape).ok()?,
+        solution: Board::parse(&record.solution, shape).ok()?,
+    })
+}
+
+/// The batch summary: inputs, pages, grids found and what became of them,
+/// with the place of every grid that was not solved.
 #[derive(Debug, Default)]
 struct Summary {
     grids: usize,
     solved: usize,
     partial: usize,
+    resumed: usize,
     problems: Vec<String>,
 }
 
 impl Summary {
-    fn add(&mut self, name: &str, outcome: &Outcome) {
-        if let Some((status, _, _)) = &outcome.failure {
-            self.problems
-                .push(format!("{name} ({})", status.as_str().replace('_', " ")));
+    fn add(&mut self, outcome: &Outcome, resumed: bool) {
+        self.resumed += usize::from(resumed);
+        if let Some(line) = &outcome.failure {
+            self.problems.push(format!(
+                "{} ({})",
+                line.place,
+                line.status.as_str().replace('_', " ")
+            ));
             return;
         }
         for g in &outcome.grids {
@@ -222,21 +556,24 @@ impl Summary {
             match g.status {
                 Status::Solved | Status::Complete => self.solved += 1,
                 Status::Partial => self.partial += 1,
-                status => {
-                    let number = g.report.photo.as_ref().and_then(|f| f.grid).unwrap_or(1);
-                    self.problems.push(format!(
-                        "{name} grid {number} ({})",
-                        status.as_str().replace('_', " ")
-                    ));
-                }
+                status => self.problems.push(format!(
+                    "{} ({})",
+                    g.place,
+                    status.as_str().replace('_', " ")
+                )),
             }
         }
     }
 
-    fn text(&self, inputs: usize) -> String {
+    fn text(&self, inputs: usize, pages: usize) -> String {
         let not_solved = self.grids - self.solved - self.partial;
+        let pages = if pages == inputs {
+            String::new()
+        } else {
+            format!(", {pages} pages")
+        };
         let mut s = format!(
-            "{inputs} inputs: {} grids found, {} solved, {} partial, {not_solved} not solved\n",
+            "{inputs} inputs{pages}: {} grids found, {} solved, {} partial, {not_solved} not solved\n",
             self.grids, self.solved, self.partial
         );
         if !self.problems.is_empty() {
@@ -246,78 +583,43 @@ impl Summary {
     }
 }
 
-fn progress_bar(n: usize) -> ProgressBar {
+fn progress_bar(n: usize, what: &str) -> ProgressBar {
     if n < 2 || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(n as u64);
-    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} photos {elapsed}") {
+    let template = format!("{{bar:40}} {{pos}}/{{len}} {what} {{elapsed}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar
 }
 
-/// Where the answer image for `photo` goes.
-fn output_path(photo: &Path, args: &PhotoArgs) -> PathBuf {
+/// Where the answer image for a page goes: `-o`, or `<stem>.solved.<ext>`
+/// (`<stem>.p012.solved.png` for PDF page 12) in `--out-dir` or the
+/// current folder. A JPEG photo's answer is JPEG; PDF pages are PNG.
+fn output_path(unit: &Unit, args: &PhotoArgs) -> PathBuf {
     if let Some(o) = &args.output {
         return o.clone();
     }
-    let stem = photo
-        .file_stem()
-        .map_or_else(|| "photo".into(), |s| s.to_string_lossy().into_owned());
-    let kind = output::ImageKind::for_input(photo);
-    let name = format!("{stem}.solved.{}", kind.extension());
+    let kind = match unit {
+        Unit::Photo(photo) => output::ImageKind::for_input(photo),
+        _ => output::ImageKind::Png,
+    };
+    let name = format!("{}.solved.{}", unit.output_stem(), kind.extension());
     match &args.out_dir {
         Some(dir) => dir.join(name),
         None => PathBuf::from(name),
     }
 }
 
-fn process(
-    reader: &Reader,
-    path: &Path,
-    args: &PhotoArgs,
-    options: &answer::Options,
-    inputs: &[PathBuf],
-) -> Outcome {
-    let name = path.display().to_string();
-    let failure = |status: Status, message: String, text: String| Outcome {
-        grids: Vec::new(),
-        failure: Some((status, Report::failure(&name, status, message, true), text)),
-        written: None,
-    };
-    let mut page = match output::unless_interrupted(|| reader.read_file(path)) {
-        Ok(page) => page,
-        Err(ReadError::NoGrid) => {
-            let text = format!("{name}: no Sudoku grid found\n");
-            return failure(Status::NoGrid, "no Sudoku grid found".into(), text);
-        }
-        Err(e) => return failure(Status::Error, e.to_string(), String::new()),
-    };
-    let start = Instant::now();
-    let grids = answer::grids(&page, &name, None, None, options);
-    page.timings.lap("solve", start);
-    if grids.is_empty() {
-        let text = format!("{name}: no Sudoku puzzle found (only empty or unreadable grids)\n");
-        return failure(Status::NoGrid, "no Sudoku puzzle found".into(), text);
-    }
-    let mut written = None;
-    if !args.no_image {
-        let start = Instant::now();
-        if let Some(image) = answer::draw(&page, &grids) {
-            let t = page.timings.lap("overlay", start);
-            let out = output_path(path, args);
-            written = Some(encode_answer(&image, &out).and_then(|bytes| {
-                let r = output::write_atomic(&out, &bytes, args.force, inputs);
-                page.timings.lap("encode", t);
-                r.map(|_| out.clone())
-            }));
-        }
-    }
-    Outcome {
-        grids,
-        failure: None,
-        written,
+/// Where a PDF's answer key goes: `<stem>.answers.pdf` beside its answer
+/// images.
+fn key_path(pdf: &Path, args: &PhotoArgs) -> PathBuf {
+    let name = format!("{}.answers.pdf", inputs::file_stem(pdf));
+    match &args.out_dir {
+        Some(dir) => dir.join(name),
+        None => PathBuf::from(name),
     }
 }
 
@@ -339,13 +641,5 @@ mod tests {
         for bad in ["r0c1=1", "r3c4", "r3c4=10", "x3c4=1", "r3c10=1", "r3c4=a"] {
             assert!(parse_overrides(&[bad.into()]).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn image_names() {
-        assert!(is_image_name(Path::new("a/photo.JPG")));
-        assert!(is_image_name(Path::new("scan.tiff")));
-        assert!(!is_image_name(Path::new("photo.solved.png")));
-        assert!(!is_image_name(Path::new("notes.txt")));
     }
 }

@@ -127,7 +127,7 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
-    for path in super::photo::expand_inputs(&args.photos) {
+    for path in super::inputs::expand(&args.photos) {
         let name = path.display().to_string();
         let lines: Vec<(Status, String, Report)> = match reader.read_file(&path) {
             Ok(page) => page

@@ -1,0 +1,257 @@
+//! What the main job reads: photos and PDF books, given one by one or as
+//! folders, turned into a list of *pages* to process. A photo is one page;
+//! a PDF is one page per selected page, rendered only when its turn comes
+//! (so a book of hundreds of pages never sits in memory as pixels).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use snap_vision::pdf::{PageRange, PdfDoc, PdfError};
+
+/// File name endings taken from a folder: images, and PDF books.
+const INPUT_EXTENSIONS: [&str; 9] = [
+    "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "gif", "pdf",
+];
+
+/// A PDF file starts with `%PDF-`; readers accept the marker anywhere in
+/// the first 1024 bytes (some files carry junk before it), and so do we.
+const PDF_MARKER: &[u8] = b"%PDF-";
+
+/// How far into a file the PDF marker is looked for (see [`PDF_MARKER`]).
+const PDF_MARKER_WINDOW: usize = 1024;
+
+/// One unit of work of the main job.
+#[derive(Debug, Clone)]
+pub enum Unit {
+    /// A photo (or any image file): one page.
+    Photo(PathBuf),
+    /// One page of an opened PDF.
+    PdfPage {
+        /// The book.
+        doc: Arc<PdfDoc>,
+        /// The page, 1-based.
+        page: usize,
+        /// Digits of the book's last page number, at least 3: page numbers
+        /// in file names are zero-padded to it so that they sort.
+        width: usize,
+    },
+    /// An input that could not be opened (a damaged PDF, a bad `--pages`
+    /// for it): reported with its name and reason; the batch goes on.
+    Broken {
+        /// The input.
+        path: PathBuf,
+        /// One line: why.
+        reason: String,
+    },
+}
+
+impl Unit {
+    /// The input file this unit comes from.
+    pub fn path(&self) -> &Path {
+        match self {
+            Unit::Photo(path) | Unit::Broken { path, .. } => path,
+            Unit::PdfPage { doc, .. } => doc.path(),
+        }
+    }
+
+    /// The PDF page number, `None` for a photo.
+    pub fn page(&self) -> Option<usize> {
+        match self {
+            Unit::PdfPage { page, .. } => Some(*page),
+            _ => None,
+        }
+    }
+
+    /// The stem of this unit's output names: `photo` for `photo.jpg`,
+    /// `book.p012` for page 12 of `book.pdf`.
+    pub fn output_stem(&self) -> String {
+        let stem = file_stem(self.path());
+        match self {
+            Unit::PdfPage { page, width, .. } => format!("{stem}.p{page:0width$}"),
+            _ => stem,
+        }
+    }
+
+    /// How the unit is named in messages: `book.pdf page 12`, `photo.jpg`.
+    pub fn label(&self) -> String {
+        match self.page() {
+            Some(page) => format!("{} page {page}", self.path().display()),
+            None => self.path().display().to_string(),
+        }
+    }
+}
+
+/// The file stem, `photo` for a nameless path.
+pub fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "photo".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The inputs named on the command line, folders expanded to the images
+/// and PDFs in them (sorted by name, not recursive).
+pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        match std::fs::read_dir(path) {
+            Ok(entries) if path.is_dir() => {
+                let mut found: Vec<PathBuf> = entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| is_input_name(p))
+                    .collect();
+                found.sort();
+                out.extend(found);
+            }
+            // Files, and folders that cannot be listed, go through as they
+            // are: reading them reports the problem with their name.
+            _ => out.push(path.clone()),
+        }
+    }
+    out
+}
+
+/// True when the path ends in an image extension and is not one of our
+/// answer images.
+pub fn is_image_name(path: &Path) -> bool {
+    is_input_name(path)
+        && !path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
+}
+
+/// True when the path ends in an image or PDF extension and is not one of
+/// our own outputs (answer images, answer keys).
+pub fn is_input_name(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match (name, ext) {
+        (Some(n), Some(e)) => {
+            INPUT_EXTENSIONS.contains(&e.as_str())
+                && !n.contains(".solved.")
+                && !n.ends_with(".answers.pdf")
+        }
+        _ => false,
+    }
+}
+
+/// True when the file is a PDF: by its first bytes, whatever its name (a
+/// file that cannot be read is not, and fails later as a photo with the
+/// reason named).
+pub fn is_pdf(path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::with_capacity(PDF_MARKER_WINDOW);
+    if file
+        .take(PDF_MARKER_WINDOW as u64)
+        .read_to_end(&mut head)
+        .is_err()
+    {
+        return false;
+    }
+    head.windows(PDF_MARKER.len()).any(|w| w == PDF_MARKER)
+}
+
+/// A PDF error's message without the file name it starts with (the
+/// batch's messages name the input themselves).
+pub fn reason(e: &PdfError, path: &Path) -> String {
+    let text = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    text.strip_prefix(&prefix).unwrap_or(&text).to_string()
+}
+
+/// The units of work for `inputs`: each photo as it is, each PDF opened
+/// (its page tree parsed, nothing rendered) and split into the pages
+/// `pages` selects (`--pages`, every page when `None`).
+pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for path in inputs {
+        if !is_pdf(path) {
+            units.push(Unit::Photo(path.clone()));
+            continue;
+        }
+        let broken = |reason: String| Unit::Broken {
+            path: path.clone(),
+            reason,
+        };
+        let doc = match PdfDoc::open(path) {
+            Ok(doc) => Arc::new(doc),
+            Err(e) => {
+                units.push(broken(reason(&e, path)));
+                continue;
+            }
+        };
+        let count = doc.page_count();
+        let range = match pages {
+            Some(text) => match PageRange::parse(text, count) {
+                Ok(range) => range,
+                Err(e) => {
+                    units.push(broken(format!("--pages {text}: {e}")));
+                    continue;
+                }
+            },
+            None => PageRange::all(count),
+        };
+        let width = count.to_string().len().max(3);
+        units.extend(range.pages().map(|page| Unit::PdfPage {
+            doc: Arc::clone(&doc),
+            page,
+            width,
+        }));
+    }
+    units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_names() {
+        assert!(is_input_name(Path::new("a/photo.JPG")));
+        assert!(is_input_name(Path::new("scan.tiff")));
+        assert!(is_input_name(Path::new("book.PDF")));
+        assert!(!is_input_name(Path::new("photo.solved.png")));
+        assert!(!is_input_name(Path::new("book.answers.pdf")));
+        assert!(!is_input_name(Path::new("notes.txt")));
+    }
+
+    #[test]
+    fn pdfs_are_known_by_their_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let named_jpg = dir.path().join("scan.jpg");
+        std::fs::write(&named_jpg, b"\n%PDF-1.7\n...").unwrap();
+        assert!(is_pdf(&named_jpg));
+        let photo = dir.path().join("photo.pdf");
+        std::fs::write(&photo, [0xff, 0xd8, 0xff, 0xe0]).unwrap();
+        assert!(!is_pdf(&photo));
+        assert!(!is_pdf(&dir.path().join("missing.pdf")));
+    }
+
+    #[test]
+    fn a_damaged_pdf_is_one_broken_unit() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.pdf");
+        std::fs::write(&bad, b"%PDF-1.4\nnot really a pdf").unwrap();
+        let units = plan(std::slice::from_ref(&bad), None);
+        assert!(
+            matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("not a readable PDF"))
+        );
+    }
+
+    #[test]
+    fn pages_are_numbered_so_they_sort() {
+        let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pdf/postonwj_puzzles.pdf");
+        let units = plan(&[book], Some("2"));
+        let [unit] = units.as_slice() else {
+            panic!("{units:?}")
+        };
+        assert_eq!(unit.page(), Some(2));
+        assert_eq!(unit.output_stem(), "postonwj_puzzles.p002");
+        assert!(unit.label().ends_with("postonwj_puzzles.pdf page 2"));
+    }
+}
