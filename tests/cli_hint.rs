@@ -232,6 +232,20 @@ fn a_text_puzzle_gets_the_step_line() {
 }
 
 #[test]
+fn where_no_technique_applies_the_hint_is_the_solutions_digit() {
+    // A forum "hardest" puzzle after its one hidden single: logic is stuck.
+    const STUCK: &str =
+        "........8..3...4.2.9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    let o = common::run(&["hint", "--json"], &format!("{STUCK}\n"));
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(common::stdout(&o).trim()).unwrap();
+    assert_eq!(v["step"]["technique"], "solution", "{v}");
+    assert_eq!(v["step"]["placements"].as_array().unwrap().len(), 1, "{v}");
+    assert_step_agrees(&v["step"], &solution(STUCK));
+    assert!(v["hint"].as_str().unwrap().contains("no technique applies"));
+}
+
+#[test]
 fn puzzles_without_one_solution_get_no_hint_and_exit_1() {
     let o = common::run(&["hint"], &format!("{}\n", ".".repeat(81)));
     assert_eq!(o.status.code(), Some(1));

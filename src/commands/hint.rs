@@ -29,7 +29,6 @@ use snap_vision::pipeline::{Page, ReadError};
 
 use super::answer::{self, GridResult};
 use super::explain::step_report;
-use super::photo;
 use crate::cli::HintArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -283,7 +282,10 @@ pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
     }
     let stdout = std::io::stdout();
     let mut out = super::OutputErrors(stdout.lock());
-    let is_photo = path.is_some_and(photo::is_image_name) || image::guess_format(&bytes).is_ok();
+    // By content first; a name with an image extension counts too, so that a
+    // broken photo is reported as one, not as an unreadable puzzle.
+    let is_photo = image::guess_format(&bytes).is_ok()
+        || path.is_some_and(|p| image::ImageFormat::from_path(p).is_ok());
     if is_photo {
         run_photo(args, path, &name, &bytes, &mut out)
     } else {
@@ -399,7 +401,7 @@ fn run_photo(
     bytes: &[u8],
     out: &mut dyn Write,
 ) -> Result<ExitCode, Error> {
-    let overrides = photo::parse_overrides(&args.set)?;
+    let overrides = snap_solver::overrides::parse_overrides(&args.set).map_err(Error::Usage)?;
     let target = (!args.no_image).then(|| output_path(path, args));
     if let Some(target) = &target {
         ImageKind::for_output(target).map_err(Error::Usage)?;
