@@ -246,10 +246,19 @@ fn where_no_technique_applies_the_hint_is_the_solutions_digit() {
 }
 
 #[test]
-fn puzzles_without_one_solution_get_no_hint_and_exit_1() {
+fn puzzles_without_one_solution_or_not_9x9_get_no_hint_and_exit_1() {
     let o = common::run(&["hint"], &format!("{}\n", ".".repeat(81)));
     assert_eq!(o.status.code(), Some(1));
     assert!(common::stdout(&o).starts_with("several solutions"));
+
+    let sixteen = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/16x16.txt");
+    let o = run_in(&["hint", p(&sixteen)], Path::new("."));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        common::stdout(&o).contains("works on 9x9 puzzles only"),
+        "{}",
+        common::stdout(&o)
+    );
 }
 
 #[test]

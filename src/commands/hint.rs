@@ -352,23 +352,24 @@ fn run_text(
         let text = if args.json {
             json_line(&hint.report(name, Some(entry.line), None))
         } else {
-            let mut label = if named {
-                name.to_string()
-            } else {
-                String::new()
-            };
-            if several {
-                label = format!("{label} line {}", entry.line)
-                    .trim_start()
-                    .to_string();
-            }
-            let sep = if label.is_empty() { "" } else { ": " };
-            format!("{label}{sep}{}\n", hint.words())
+            let part = several.then(|| format!("line {}", entry.line));
+            format!("{}{}\n", label(named.then_some(name), part), hint.words())
         };
         out.write_all(text.as_bytes()).map_err(Error::Output)?;
     }
     out.flush().map_err(Error::Output)?;
     Ok(code)
+}
+
+/// `photo.jpg grid 2: `, `puzzle.txt line 3: `: the input's name (none for
+/// standard input) and which grid or puzzle, when it holds several.
+fn label(name: Option<&str>, part: Option<String>) -> String {
+    let words: Vec<String> = name.map(str::to_string).into_iter().chain(part).collect();
+    if words.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", words.join(" "))
+    }
 }
 
 /// The hint for a text puzzle: it must have one solution.
@@ -413,7 +414,14 @@ fn run_photo(
     let page = match reader.read_bytes(bytes, debug.as_deref()) {
         Ok(page) => page,
         Err(ReadError::NoGrid) => {
-            return no_hint(args, name, "no Sudoku grid found", Status::NoGrid, out)
+            return no_hint(
+                args,
+                path,
+                name,
+                "no Sudoku grid found",
+                Status::NoGrid,
+                out,
+            )
         }
         Err(ReadError::Model(e)) => return Err(Error::Model(e)),
         Err(e) => return Err(unreadable(name, &e.to_string())),
@@ -425,7 +433,7 @@ fn run_photo(
     let results = answer::grids(&page, name, None, None, &options);
     if results.is_empty() {
         let why = "no Sudoku puzzle found (only empty or unreadable grids)";
-        return no_hint(args, name, why, Status::NoGrid, out);
+        return no_hint(args, path, name, why, Status::NoGrid, out);
     }
     let hints: Vec<Hint> = results.iter().map(photo_hint).collect();
     let labels: Vec<Option<usize>> = results
@@ -461,8 +469,9 @@ fn run_photo(
             report.output = written.clone();
             json_line(&report)
         } else {
-            let label = grid.map_or(String::new(), |g| format!(" grid {g}"));
-            format!("{name}{label}: {}\n", hint.words())
+            let part = grid.map(|g| format!("grid {g}"));
+            let named = path.is_some().then_some(name);
+            format!("{}{}\n", label(named, part), hint.words())
         };
         out.write_all(text.as_bytes()).map_err(Error::Output)?;
     }
@@ -476,6 +485,7 @@ fn run_photo(
 /// A photo without a puzzle: one line, exit code 1.
 fn no_hint(
     args: &HintArgs,
+    path: Option<&Path>,
     name: &str,
     why: &str,
     status: Status,
@@ -485,7 +495,7 @@ fn no_hint(
     let text = if args.json {
         json_line(&hint.report(name, None, None))
     } else {
-        format!("{name}: {why}\n")
+        format!("{}{why}\n", label(path.is_some().then_some(name), None))
     };
     out.write_all(text.as_bytes()).map_err(Error::Output)?;
     out.flush().map_err(Error::Output)?;
