@@ -9,10 +9,9 @@ use std::process::Command;
 use snap_vision::pdf::{PdfDoc, DEFAULT_DPI, POINTS_PER_INCH};
 use snap_vision::pipeline::{decide_grid, Reader, Timings};
 
-/// Grids of the first page that must read exactly as generated. Today's
-/// locator returns one grid per image; with the multi-grid locator this
-/// becomes 6 (every puzzle on the page).
-const MUST_READ: usize = 1;
+/// Grids of the first page that must read exactly as generated: every
+/// puzzle on the page.
+const MUST_READ: usize = 6;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sudoku-snap-{name}-{}", std::process::id()));

@@ -1,0 +1,362 @@
+//! Pages with several grids, and PDF books, through the main job as a user
+//! runs it: every grid in reading order, partial grids, notes tables,
+//! answer grids, vector and raster PDF pages, `--pages`, the answer key,
+//! resuming an interrupted run, and a damaged PDF in a batch.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use image::{GrayImage, Luma};
+use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref};
+use snap_solver::{Board, Shape};
+
+// The printing helpers the vision tests use; not all of them are needed here.
+#[allow(dead_code)]
+#[path = "../crates/vision/tests/render/mod.rs"]
+mod render;
+
+/// A fresh scratch folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_books-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run sudoku-snap")
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Puzzles with one solution each (17-clue and newspaper puzzles), and the
+/// solution of the first.
+const PUZZLES: [&str; 6] = [
+    "...1.65.3...5..4....9.27.8.6..4.....84.....56.....2..7.3.27.9....7..1...9.46.3...",
+    "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
+    "..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759..",
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+    "6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....",
+];
+
+fn board(line: &str) -> Board {
+    Board::parse(line, Shape::classic()).unwrap()
+}
+
+fn solution(line: &str) -> Board {
+    match snap_solver::solve(&board(line), 2) {
+        Ok(snap_solver::Outcome::Unique(solution)) => solution,
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
+/// Pastes `tile` onto `page` with its top-left corner at (x, y).
+fn paste(page: &mut GrayImage, tile: &GrayImage, x: u32, y: u32) {
+    image::imageops::overlay(page, tile, i64::from(x), i64::from(y));
+}
+
+/// Cell size and margin of the printed grids: a 360 px grid, the size a
+/// puzzle has on a page scanned at 150 dpi.
+const CELL: u32 = 40;
+const MARGIN: u32 = 20;
+
+/// A page of three rows, each a puzzle, a second puzzle and an empty notes
+/// table (the kind books print beside puzzles for working).
+fn page_with_notes_tables() -> GrayImage {
+    let side = 9 * CELL + 2 * MARGIN;
+    let mut page = GrayImage::from_pixel(3 * side + 40, 3 * side + 40, Luma([250]));
+    let notes = render::print(&Board::empty(Shape::classic()), CELL, MARGIN);
+    for row in 0..3u32 {
+        for col in 0..2u32 {
+            let puzzle = render::print(&board(PUZZLES[(row * 2 + col) as usize]), CELL, MARGIN);
+            paste(&mut page, &puzzle, 20 + col * side, 20 + row * side);
+        }
+        paste(&mut page, &notes, 20 + 2 * side, 20 + row * side);
+    }
+    page
+}
+
+#[test]
+fn every_puzzle_on_a_page_in_reading_order_and_no_notes_table() {
+    let dir = scratch("page");
+    page_with_notes_tables().save(dir.join("page.png")).unwrap();
+    let out = run(&["--json", "--no-image", "page.png"], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 6, "{}", stderr(&out));
+    let notes_left = (2 * (9 * CELL + 2 * MARGIN)) as f64;
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["grid"], i + 1);
+        assert_eq!(line["page"], serde_json::Value::Null, "a photo has no page");
+        assert_eq!(line["read"], PUZZLES[i], "grid {} read", i + 1);
+        assert_eq!(line["status"], "solved");
+        assert_eq!(line["solution"], solution(PUZZLES[i]).to_line());
+        let left = line["quad"][0][0].as_f64().unwrap();
+        assert!(left < notes_left, "grid {} is a notes table", i + 1);
+    }
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_grid_cut_by_the_edge_is_partial_and_never_solved() {
+    let dir = scratch("partial");
+    let side = 9 * CELL + 2 * MARGIN;
+    let whole = render::print(&board(PUZZLES[0]), CELL, MARGIN);
+    let cut = render::print(&board(PUZZLES[1]), CELL, MARGIN);
+    // The second grid's right border falls on the image's edge (half of
+    // the line is gone), as when a page is scanned or photographed tight.
+    let mut page = GrayImage::from_pixel(2 * side - MARGIN, side, Luma([250]));
+    paste(&mut page, &whole, 0, 0);
+    paste(&mut page, &cut, side, 0);
+    page.save(dir.join("cut.png")).unwrap();
+    let out = run(&["--json", "cut.png", "--out-dir", "."], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{}", stderr(&out));
+    assert_eq!(lines[0]["status"], "solved");
+    assert_eq!(lines[1]["status"], "partial");
+    assert_eq!(lines[1]["solution"], serde_json::Value::Null);
+    assert!(
+        lines[1]["quad"].is_array(),
+        "a partial grid is reported with its quad"
+    );
+    assert_eq!(out.status.code(), Some(1), "a partial grid is not solved");
+    // Cut deeper (two columns gone), the rest of the grid is never solved
+    // as if it were a puzzle.
+    let mut deeper = GrayImage::from_pixel(2 * side - MARGIN - 2 * CELL, side, Luma([250]));
+    paste(&mut deeper, &whole, 0, 0);
+    paste(&mut deeper, &cut, side, 0);
+    deeper.save(dir.join("deeper.png")).unwrap();
+    let out = run(&["--json", "--no-image", "deeper.png"], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["status"], "solved");
+    for line in &lines[1..] {
+        assert_ne!(line["status"], "solved", "{line}");
+    }
+}
+
+#[test]
+fn answer_grids_are_complete_and_checked() {
+    let dir = scratch("answers");
+    let side = 9 * CELL + 2 * MARGIN;
+    let good = solution(PUZZLES[0]);
+    let mut bad = solution(PUZZLES[1]);
+    bad.cells.swap(0, 1); // two digits swapped: rows stay full, columns clash
+    let mut page = GrayImage::from_pixel(2 * side, side, Luma([250]));
+    paste(&mut page, &render::print(&good, CELL, MARGIN), 0, 0);
+    paste(&mut page, &render::print(&bad, CELL, MARGIN), side, 0);
+    page.save(dir.join("answers.png")).unwrap();
+    let out = run(&["--json", "--no-image", "answers.png"], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{}", stderr(&out));
+    for line in &lines {
+        assert_eq!(line["status"], "complete", "{line}");
+        assert_eq!(
+            line["solution"],
+            serde_json::Value::Null,
+            "an answer grid is never solved"
+        );
+    }
+    assert_eq!(
+        lines[0]["error"],
+        serde_json::Value::Null,
+        "a valid answer grid"
+    );
+    assert!(
+        lines[1]["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "the clash is named"
+    );
+}
+
+/// Generates a book of six puzzles (one page of puzzles, one of answers)
+/// and returns its path and the puzzles in order.
+fn generated_book(dir: &Path) -> (PathBuf, Vec<String>) {
+    let out = run(
+        &[
+            "generate", "--count", "6", "--seed", "11", "--json", "--pdf", "book.pdf",
+        ],
+        dir,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let puzzles = json_lines(&out)
+        .iter()
+        .map(|v| v["givens"].as_str().unwrap().to_string())
+        .collect();
+    (dir.join("book.pdf"), puzzles)
+}
+
+#[test]
+fn a_vector_pdf_page_gives_its_grids_with_page_and_dpi() {
+    let dir = scratch("vector");
+    let (_, puzzles) = generated_book(&dir);
+    let out = run(&["--json", "--no-image", "--pages", "1", "book.pdf"], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 6, "{}", stderr(&out));
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["page"], 1);
+        assert_eq!(line["grid"], i + 1);
+        assert_eq!(line["dpi"], 150.0);
+        assert_eq!(line["read"], puzzles[i].as_str(), "grid {} read", i + 1);
+        // quad * 72 / dpi is in points, on a US Letter page (612 x 792).
+        for corner in line["quad"].as_array().unwrap() {
+            let x = corner[0].as_f64().unwrap() * 72.0 / 150.0;
+            let y = corner[1].as_f64().unwrap() * 72.0 / 150.0;
+            assert!(
+                (0.0..=612.0).contains(&x) && (0.0..=792.0).contains(&y),
+                "{corner}"
+            );
+        }
+    }
+}
+
+/// A one-page PDF whose page is the JPEG `jpeg` (`width` x `height` px)
+/// placed at 150 dpi: what a scanned book is.
+fn raster_pdf(jpeg: &[u8], width: u32, height: u32) -> Vec<u8> {
+    let (catalog, tree, page, content, photo) = (
+        Ref::new(1),
+        Ref::new(2),
+        Ref::new(3),
+        Ref::new(4),
+        Ref::new(5),
+    );
+    let (w_pt, h_pt) = (width as f32 * 72.0 / 150.0, height as f32 * 72.0 / 150.0);
+    let mut pdf = Pdf::new();
+    pdf.catalog(catalog).pages(tree);
+    pdf.pages(tree).kids([page]).count(1);
+    let mut p = pdf.page(page);
+    p.parent(tree)
+        .media_box(Rect::new(0.0, 0.0, w_pt, h_pt))
+        .contents(content);
+    p.resources().x_objects().pair(Name(b"Im1"), photo);
+    p.finish();
+    let mut image = pdf.image_xobject(photo, jpeg);
+    image.filter(Filter::DctDecode);
+    image.width(width as i32);
+    image.height(height as i32);
+    image.color_space().device_rgb();
+    image.bits_per_component(8);
+    image.finish();
+    let mut draw = Content::new();
+    draw.save_state();
+    draw.transform([w_pt, 0.0, 0.0, h_pt, 0.0, 0.0]);
+    draw.x_object(Name(b"Im1"));
+    draw.restore_state();
+    pdf.stream(content, &draw.finish());
+    pdf.finish()
+}
+
+#[test]
+fn a_raster_pdf_page_reads_like_the_photo_in_it() {
+    let dir = scratch("raster");
+    let photo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/image18.jpg");
+    let jpeg = std::fs::read(&photo).unwrap();
+    let (w, h) = image::image_dimensions(&photo).unwrap();
+    std::fs::write(dir.join("scan.pdf"), raster_pdf(&jpeg, w, h)).unwrap();
+    let out = run(&["--json", "--out-dir", ".", "scan.pdf"], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "{}", stderr(&out));
+    let truth: String = std::fs::read_to_string(photo.with_extension("txt"))
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .collect();
+    assert_eq!(lines[0]["status"], "solved");
+    assert_eq!(lines[0]["givens"], truth.as_str());
+    assert_eq!(lines[0]["page"], 1);
+    assert!(dir.join("scan.p001.solved.png").is_file());
+    assert!(
+        dir.join("scan.answers.pdf").is_file(),
+        "a solved grid gives an answer key"
+    );
+}
+
+/// JSON lines without their timings, which differ from run to run.
+fn without_times(lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
+    lines
+        .into_iter()
+        .map(|mut v| {
+            v.as_object_mut().unwrap().remove("ms");
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn an_interrupted_book_resumes_and_ends_as_an_uninterrupted_run() {
+    let dir = scratch("resume");
+    generated_book(&dir);
+    for out_dir in ["whole", "resumed"] {
+        std::fs::create_dir(dir.join(out_dir)).unwrap();
+    }
+    let whole = run(&["--json", "--out-dir", "whole", "book.pdf"], &dir);
+    // The first run stops after page 1 (as Ctrl-C would after a page).
+    let first = run(
+        &["--json", "--out-dir", "resumed", "--pages", "1", "book.pdf"],
+        &dir,
+    );
+    assert!(!json_lines(&first).is_empty());
+    let again = run(&["--json", "--out-dir", "resumed", "book.pdf"], &dir);
+    assert!(
+        stderr(&again).contains("resumed: 1 of 2 pages"),
+        "{}",
+        stderr(&again)
+    );
+    let rename = |lines: Vec<serde_json::Value>| {
+        without_times(lines)
+            .into_iter()
+            .map(|v| v.to_string().replace("resumed/", "whole/"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rename(json_lines(&again)), rename(json_lines(&whole)));
+    assert_eq!(again.status.code(), whole.status.code());
+    for name in ["book.p001.solved.png", "book.answers.pdf"] {
+        let a = std::fs::read(dir.join("whole").join(name));
+        let b = std::fs::read(dir.join("resumed").join(name));
+        assert_eq!(a.is_ok(), b.is_ok(), "{name}");
+        assert!(a.ok() == b.ok(), "{name} differs");
+    }
+}
+
+#[test]
+fn a_damaged_pdf_is_one_clear_error_and_the_batch_goes_on() {
+    let dir = scratch("damaged");
+    let (book, _) = generated_book(&dir);
+    let bytes = std::fs::read(&book).unwrap();
+    std::fs::write(dir.join("torn.pdf"), &bytes[..bytes.len() / 3]).unwrap();
+    page_with_notes_tables().save(dir.join("page.png")).unwrap();
+    let out = run(&["--no-image", "torn.pdf", "page.png"], &dir);
+    let err = stderr(&out);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.starts_with("sudoku-snap: torn.pdf: "), "{err}");
+    assert!(first.contains("PDF"), "{err}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("page.png grid 6: solved"), "{text}");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unreadable input is exit code 2"
+    );
+    // A --pages list beyond the book is that book's error, not the run's.
+    let out = run(
+        &["--no-image", "--pages", "5", "book.pdf", "page.png"],
+        &dir,
+    );
+    assert!(
+        stderr(&out).contains("book.pdf: --pages 5"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("page.png grid 1: solved"));
+}
