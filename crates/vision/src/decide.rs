@@ -74,6 +74,12 @@ pub const BROKEN_PRIOR: f32 = 0.01;
 /// answers at or above it were right on held-out photos.
 pub const SOLVED_CONFIDENCE: f32 = 0.9;
 
+/// Least confidence at which an unsure answer is still shown (drawn, and
+/// given in JSON) with its cells to check: from here on the answer is more
+/// likely right than wrong. Below it an answer would more likely mislead
+/// than help, so only the cells to check are reported.
+pub const SHOW_CONFIDENCE: f32 = 0.5;
+
 /// Probability that a cell holds a pen entry from which it is reported as
 /// one (and never as a clue).
 pub const ENTRY_MIN: f32 = 0.5;
@@ -201,7 +207,10 @@ impl Decision {
     /// unsure with an answer); `None` otherwise.
     pub fn solution(&self) -> Option<&Board> {
         match (&self.verdict, &self.outcome) {
-            (Verdict::Solved | Verdict::Unsure(_), Outcome::Unique(b)) => Some(b),
+            (Verdict::Solved, Outcome::Unique(b)) => Some(b),
+            (Verdict::Unsure(_), Outcome::Unique(b)) if self.confidence >= SHOW_CONFIDENCE => {
+                Some(b)
+            }
             _ => None,
         }
     }
@@ -218,6 +227,12 @@ impl Decision {
                 Some(if self.solution().is_some() {
                     format!(
                         "unsure (confidence {:.2}): the answer rests on {}",
+                        self.confidence,
+                        cells.join(", ")
+                    )
+                } else if matches!(self.outcome, Outcome::Unique(_)) {
+                    format!(
+                        "unsure: no answer is likely enough to show (confidence {:.2}); check {}",
                         self.confidence,
                         cells.join(", ")
                     )
@@ -695,6 +710,36 @@ mod tests {
         );
         assert!(!d.settle().is_empty());
         assert!(d.problem().unwrap().contains("r1c7"), "{:?}", d.problem());
+    }
+
+    #[test]
+    fn an_unsure_answer_is_shown_only_when_more_likely_right_than_wrong() {
+        let g = board(PUZZLE);
+        let solution = match solve(&g, 2).unwrap() {
+            Outcome::Unique(s) => s,
+            other => panic!("{other:?}"),
+        };
+        let unsure = |confidence: f32| Decision {
+            read: g.clone(),
+            givens: g.clone(),
+            changes: Vec::new(),
+            entries: Vec::new(),
+            outcome: Outcome::Unique(solution.clone()),
+            confidence,
+            verdict: Verdict::Unsure(vec![Check {
+                cell: 0,
+                assumed: 4,
+                probability: 0.5,
+            }]),
+        };
+        assert_eq!(unsure(0.6).solution(), Some(&solution));
+        let doubtful = unsure(0.45);
+        assert_eq!(doubtful.solution(), None, "more likely wrong than right");
+        let problem = doubtful.problem().unwrap();
+        assert!(
+            problem.contains("no answer is likely enough") && problem.contains("r1c1"),
+            "{problem}"
+        );
     }
 
     #[test]
