@@ -10,7 +10,8 @@ use snap_solver::Shape;
 ///
 /// `sudoku-snap photo.jpg` does all of it. The subcommands do one part each:
 /// `solve` for text puzzles, `read` to only read a photo, `eval` to measure
-/// the reader on photos with known answers, `bench` to time the solver.
+/// the reader on photos with known answers, `bench` to time the solver,
+/// `hint` to see only the next step of a puzzle instead of its answer.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-snap", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {
@@ -299,7 +300,10 @@ pub struct ReadArgs {
 /// `eval`: accuracy of the reader on photos with known grids.
 #[derive(Debug, Args)]
 pub struct EvalArgs {
-    /// Folder of photos, each with `<name>.txt` (9 lines of 9, `.` for empty).
+    /// Folders of photos, each with `<name>.txt` (9 lines of 9, `.` for
+    /// empty); PDF books and page images with several grids, each with
+    /// `<stem>.truth.tsv` (one row per grid: page, box in points, kind,
+    /// digits; the format of fixtures/pdf), given as files or in folders.
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
 

@@ -1,5 +1,7 @@
 //! `sudoku-snap eval DIR...`: how well the reader does on photos whose
 //! grids are known (`<name>.txt` beside each photo: 9 lines of 9, `.` empty).
+//! PDF books and pages with several grids, known by a `<stem>.truth.tsv`,
+//! are measured by `eval_books.rs`.
 //!
 //! Photos are read one after another on one thread so that the per-stage
 //! times are single-core times, comparable between runs.
@@ -18,6 +20,7 @@ use snap_vision::decide::Verdict;
 use snap_vision::pipeline::{self, ReadError, Reader};
 use snap_vision::{cells, corner_error, Quad};
 
+use super::eval_books;
 use super::photo::is_image_name;
 
 /// Cells of a classic grid, the only shape the photo side reads today.
@@ -73,6 +76,27 @@ fn read_truth(path: &Path) -> Result<Board, Error> {
     let cells: String = text.lines().map(str::trim).collect();
     Board::parse(&cells, Shape::classic())
         .map_err(|e| input(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+}
+
+/// The sources with a multi-grid truth file (`<stem>.truth.tsv`): `path`
+/// itself, or the PDFs and images in the folder `path`, sorted by name.
+fn book_sources(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return if eval_books::has_book_truth(path) {
+            vec![path.to_path_buf()]
+        } else {
+            Vec::new()
+        };
+    }
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| super::inputs::is_input_name(p) && eval_books::has_book_truth(p))
+        .collect();
+    out.sort();
+    out
 }
 
 /// Photos in `dir` that have a ground-truth `.txt`, sorted by name.
@@ -340,7 +364,18 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for dir in &args.dirs {
+        // Books and pages with several grids: a truth.tsv beside each.
+        let books = book_sources(dir);
+        if !books.is_empty() {
+            eval_books::run(&reader, &books, args.json, &mut out)?;
+            if dir.is_file() {
+                continue;
+            }
+        }
         let photos = photos_with_truth(dir)?;
+        if photos.is_empty() && !books.is_empty() {
+            continue;
+        }
         if photos.is_empty() {
             return Err(Error::Usage(format!(
                 "{}: no photos with a ground-truth .txt beside them",

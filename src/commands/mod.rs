@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod eval;
+pub mod eval_books;
 pub mod explain;
 pub mod generate;
 pub mod grade;
