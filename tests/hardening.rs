@@ -320,13 +320,42 @@ fn ctrl_c_mid_batch_leaves_no_temporary_file_and_prints_the_summary() {
         "{:?}",
         temp_files(&out_dir)
     );
-    let written = std::fs::read_dir(&out_dir).unwrap().count();
+    // The records of finished photos (for a resume) are in a folder of
+    // their own; no temporary file is left there either.
+    let records = out_dir.join(".sudoku-snap");
+    assert!(
+        temp_files(&records).is_empty(),
+        "{:?}",
+        temp_files(&records)
+    );
+    let answers_in = |dir: &Path| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .collect()
+    };
+    let written = answers_in(&out_dir).len();
     assert!((1..40).contains(&written), "{written} answers");
     // Every answer in place is whole.
-    for entry in std::fs::read_dir(&out_dir).unwrap() {
-        let path = entry.unwrap().path();
+    for path in answers_in(&out_dir) {
         assert!(image::open(&path).is_ok(), "{}", path.display());
     }
+    // The same command again resumes: the photos done are not read again,
+    // the rest are, and the batch ends as an uninterrupted one would.
+    let again = bin().args(&args).current_dir(dir.path()).output().unwrap();
+    let stderr = text(&again.stderr);
+    assert!(
+        stderr.contains(&format!("resumed: {written} of 40 photos")),
+        "{stderr}"
+    );
+    assert_eq!(again.status.code(), Some(0), "{stderr}");
+    assert_eq!(answers_in(&out_dir).len(), 40);
+    let stdout = text(&again.stdout);
+    assert!(
+        stdout.contains("40 inputs: 40 grids found, 40 solved"),
+        "{stdout}"
+    );
 }
 
 // 7. Streaming: --all and sicily.

@@ -120,7 +120,7 @@ pub fn is_image_name(path: &Path) -> bool {
 }
 
 /// True when the path ends in an image or PDF extension and is not one of
-/// our own outputs (answer images, answer keys).
+/// our own outputs (answer images, hint images, answer keys).
 pub fn is_input_name(path: &Path) -> bool {
     let name = path
         .file_name()
@@ -132,6 +132,7 @@ pub fn is_input_name(path: &Path) -> bool {
         (Some(n), Some(e)) => {
             INPUT_EXTENSIONS.contains(&e.as_str())
                 && !n.contains(".solved.")
+                && !n.contains(".hint.")
                 && !n.ends_with(".answers.pdf")
         }
         _ => false,
@@ -139,9 +140,14 @@ pub fn is_input_name(path: &Path) -> bool {
 }
 
 /// True when the file is a PDF: by its first bytes, whatever its name (a
-/// file that cannot be read is not, and fails later as a photo with the
-/// reason named).
+/// file that cannot be read, or is not a regular file, is not, and fails
+/// later as a photo with the reason named).
 pub fn is_pdf(path: &Path) -> bool {
+    // Only a regular file is opened here: opening a FIFO with no writer
+    // would block, and the photo path refuses special files with a reason.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
@@ -217,6 +223,7 @@ mod tests {
         assert!(is_input_name(Path::new("book.PDF")));
         assert!(!is_input_name(Path::new("photo.solved.png")));
         assert!(!is_input_name(Path::new("book.answers.pdf")));
+        assert!(!is_input_name(Path::new("photo.hint.jpg")));
         assert!(!is_input_name(Path::new("notes.txt")));
     }
 

@@ -168,7 +168,8 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         .build()
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let any_pdf = units.iter().any(|u| u.page().is_some());
-    let bar = progress_bar(units.len(), if any_pdf { "pages" } else { "photos" });
+    let what = if any_pdf { "pages" } else { "photos" };
+    let bar = progress_bar(units.len(), what);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
@@ -204,7 +205,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     }
     if summary.resumed > 0 {
         eprintln!(
-            "sudoku-snap: resumed: {} of {} pages were already done in {}",
+            "sudoku-snap: resumed: {} of {} {what} were already done in {}",
             summary.resumed,
             units.len(),
             args.out_dir.as_deref().unwrap_or(Path::new(".")).display()
