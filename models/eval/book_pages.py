@@ -33,6 +33,7 @@ Usage, from the repository root after `cargo build --release`:
 
     python3 models/eval/book_pages.py make target/book-pages
     python3 models/eval/book_pages.py eval target/book-pages     # figures per kind
+    python3 models/eval/book_pages.py misreads target/book-pages/capture/cap-comp-001-grid.jpg
     ./target/release/sudoku-snap eval target/book-pages/capture  # eval's own text
 
 Generated images are not committed (target/ is ignored).
@@ -752,10 +753,50 @@ def evaluate(out, binary, extra):
     print(f"per-source details: {out}/eval-<kind>.jsonl (problems list each miss)")
 
 
+def misreads(images, binary, extra):
+    """Per grid of each image: the main job's status and every cell read
+    unlike the truth (`r3c7 5>6`: truth 5, read 6; `.` empty), the cells
+    it asked to check, and whether it showed an answer. For looking at why,
+    after `eval` said what."""
+    for image in images:
+        stem = os.path.splitext(image)[0]
+        truth = read_truth(stem + ".truth.tsv")
+        res = subprocess.run([binary, "--json", "--no-image", *extra, image],
+                             capture_output=True, text=True)
+        print(f"{image}:")
+        seen = set()
+        for line in res.stdout.splitlines():
+            g = json.loads(line)
+            if not g.get("quad"):
+                print(f"  no grid: {g.get('error')}")
+                continue
+            cx = sum(c[0] for c in g["quad"]) / 4
+            cy = sum(c[1] for c in g["quad"]) / 4
+            hit = [i for i, t in enumerate(truth) if t["bbox"][0] <= cx < t["bbox"][2]
+                   and t["bbox"][1] <= cy < t["bbox"][3]]
+            if not hit:
+                print(f"  FALSE grid at ({cx:.0f}, {cy:.0f}): {g['status']}")
+                continue
+            t = truth[hit[0]]
+            seen.add(hit[0])
+            read = g.get("read") or ""
+            wrong = [f"r{i // 9 + 1}c{i % 9 + 1} {a}>{b}"
+                     for i, (a, b) in enumerate(zip(t["grid"], read)) if a != b]
+            shown = g.get("solution")
+            verdict = ("" if not shown else " answer RIGHT" if shown == t["solution"]
+                       and t["nsol"] == "1" else " answer WRONG")
+            print(f"  grid {hit[0] + 1} ({t['kind']}): {g['status']}{verdict}, "
+                  f"{len(wrong)} misread {' '.join(wrong)}; check {' '.join(g['check'])}")
+        for i, t in enumerate(truth):
+            if i not in seen:
+                print(f"  grid {i + 1} ({t['kind']}) at {[round(v) for v in t['bbox']]}: missed")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("make", "eval"))
-    ap.add_argument("out", help="output folder, e.g. target/book-pages")
+    ap.add_argument("action", choices=("make", "eval", "misreads"))
+    ap.add_argument("out", nargs="+",
+                    help="output folder, e.g. target/book-pages (misreads: page images)")
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--books", type=int, default=2, help="books of our own (6 pages each)")
     ap.add_argument("--shared-pages", type=int, default=8, help="pages per shared book")
@@ -763,6 +804,10 @@ def main():
     ap.add_argument("--bin", default=os.environ.get(
         "SUDOKU_SNAP", os.path.join(ROOT, "target", "release", "sudoku-snap")))
     a, extra = ap.parse_known_args()
+    if a.action == "misreads":
+        misreads(a.out, a.bin, extra)
+        return
+    a.out = a.out[0]
     if a.action == "eval":
         evaluate(a.out, a.bin, extra)
         return
