@@ -8,6 +8,11 @@ Kinds of cell: printed digits 1-9 and letters A-G (typeset fonts), handwritten
 pen digits (handwriting fonts and MNIST digits, darker or blue ink, larger and
 less regular), pencil candidates (2-6 small digits, light grey), empty cells
 and other ink (rotated glyphs, strokes, blobs).
+
+Two styles of page: a photographed one (Renderer.cell: paper shading, blur,
+noise, JPEG) and a typeset "vector page" (Renderer.vector_cell: a PDF book
+rendered at 100-200 dpi, clean and crisp, small thin digits, some printed in
+light grey as answer grids do).
 """
 import glob
 import os
@@ -16,8 +21,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from common import (CELL_PX, HAND_BASE, OTHER, PENCIL, PRINTED_MAX, cell_to_tile, kind,
-                    motion, printed_symbol)
+from common import (CELL_PX, EMPTY, HAND_BASE, OTHER, PENCIL, PRINTED_MAX, cell_to_tile,
+                    kind, motion, printed_symbol)
 
 HI = 4  # supersampling factor for rendering
 # Rotations (in 90-degree counter-clockwise steps) that make an upright-looking
@@ -37,12 +42,15 @@ SKIP_DIRS = ("/cabinsketch/",)
 NOTO_KEEP = ("NotoSans-", "NotoSerif-", "NotoMono-", "NotoSansMono-",
              "NotoSansDisplay-", "NotoSerifDisplay-")
 SKIP = ("D050000L", "StandardSymbols", "Z003", "NotoSansSymbols", "NotoMusic",
-        "NotoSansMath")
+        "NotoSansMath", "texgyrechorus", "-math")
+# fonts-texgyre installs its OpenType files under TeX's tree, not /usr/share/fonts;
+# it has Heros (Helvetica metrics), the face most PDF books use for digits.
+FONT_DIRS = ("/usr/share/fonts", "/usr/share/texmf/fonts/opentype")
 
 
 def font_files(hand=False):
-    files = sorted(glob.glob("/usr/share/fonts/**/*.ttf", recursive=True)
-                   + glob.glob("/usr/share/fonts/**/*.otf", recursive=True))
+    files = sorted(f for d in FONT_DIRS for ext in ("ttf", "otf")
+                   for f in glob.glob(f"{d}/**/*.{ext}", recursive=True))
     out = []
     for f in files:
         base = os.path.basename(f)
@@ -222,6 +230,64 @@ class Renderer:
         ink = cv2.resize(ink, (CELL_PX * 2, CELL_PX * 2), interpolation=cv2.INTER_AREA)
         return self.compose(ink, style)
 
+    def vector_cell(self, label, rot=0):
+        """Render one 48x48 gray cell of a typeset page: a PDF puzzle book
+        rendered at 100-200 dpi (25-60 page pixels a cell), then cut from the
+        page by the rectifier's bilinear warp. Nothing of a photo: no blur,
+        noise, shading or perspective; crisp antialiased glyphs at the sizes
+        books use (20-45 % of the cell, some answer grids larger), the font's
+        own weight (regular or bold faces, never eroded), thin grid lines on
+        the cell edges. label: printed 1..16, EMPTY, or OTHER with rot in 1..3
+        (a turned printed glyph: the orientation search sees these)."""
+        r = self.rng
+        eff = int(r.integers(VECTOR_CELL_PX[0], VECTOR_CELL_PX[1] + 1))
+        margin = 2  # page pixels around the cell: the neighbours' edges
+        S = (eff + 2 * margin) * HI
+        ink = np.zeros((S, S), np.float32)
+        if label != EMPTY:
+            src = label
+            if label == OTHER:
+                while True:
+                    src = int(r.choice([r.integers(1, 10), r.integers(10, PRINTED_MAX + 1)],
+                                       p=[0.8, 0.2]))
+                    if src not in AMBIGUOUS_ROT[rot]:
+                        break
+            small = r.random() < 0.75
+            hfrac = r.uniform(0.2, 0.45) if small else r.uniform(0.45, 0.68)
+            fp = self.fonts[int(r.integers(len(self.fonts)))]
+            g = self.glyph(printed_symbol(src), fp, hfrac * eff * HI)
+            if rot:
+                g = np.ascontiguousarray(np.rot90(g, rot))
+            # typeset digits sit on a baseline in a centred box: close to the centre
+            cx = S / 2 + r.normal(0, 0.02) * eff * HI
+            cy = S / 2 + r.normal(0, 0.03) * eff * HI
+            self.place(ink, g, cx, cy)
+        # paper and ink: white or a light tint; black clues, or the light grey
+        # an answer grid prints its solution digits in (still printed)
+        paper = 255.0 if r.random() < 0.8 else r.uniform(215, 255)
+        inkv = r.uniform(0, 50) if r.random() < 0.7 else r.uniform(90, 215)
+        inkv = min(inkv, paper - 35)
+        img = paper * (1 - ink) + inkv * ink
+        # grid lines centred on the cell edges: thin cell lines, thicker box lines
+        linev = r.uniform(0, 60) if r.random() < 0.85 else r.uniform(60, 170)
+        a = np.arange(S, dtype=np.float32) + 0.5
+        for side in range(4):
+            th = (r.uniform(0.5, 1.5) if r.random() < 0.7 else r.uniform(1.5, 3.0)) * HI
+            edge = margin if side in (0, 2) else margin + eff
+            mask = np.clip(th / 2 + HI / 2 - np.abs(a - edge * HI), 0, 1)
+            m = np.broadcast_to(mask[:, None] if side < 2 else mask[None, :], (S, S))
+            img = img * (1 - m) + linev * m
+        page = cv2.resize(img, (eff + 2 * margin,) * 2, interpolation=cv2.INTER_AREA)
+        # the rectifier: bilinear from page pixels to 48 px cells, the grid's
+        # corners found to a fraction of a page pixel
+        s = eff / CELL_PX
+        dx, dy = np.clip(r.normal(0, 0.4, 2), -1.2, 1.2)
+        m = np.float32([[s, 0, margin + dx + 0.5 * s - 0.5], [0, s, margin + dy + 0.5 * s - 0.5]])
+        cell = cv2.warpAffine(page.astype(np.float32), m, (CELL_PX, CELL_PX),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+        return np.clip(np.round(cell), 0, 255)
+
     def stray(self, ink):
         r = self.rng
         S = ink.shape[0]
@@ -329,14 +395,25 @@ class Renderer:
             img = img * (1 - m) + linev * m
         return img
 
-    def tile(self, label, rot=0):
+    def tile(self, label, rot=0, vector=False):
+        if vector:
+            return cell_to_tile(self.vector_cell(label, rot))
         return cell_to_tile(self.cell(label, rot))
 
 
 # Share of each kind in a synthetic set (printed digits, printed letters,
-# handwritten digits, pencil, empty, rotated glyph, stray mark).
+# handwritten digits, pencil, empty, rotated glyph, stray mark), then the
+# typeset "vector page" style (v_): the photographed kinds keep their shares
+# of 1.0 and the vector kinds add a quarter on top (60 000 + 15 000 tiles by
+# default). Empty and turned vector cells are there so that a clean, crisp
+# cell does not by itself mean "printed digit", and the orientation search
+# still tells an upright book page from a turned one.
 MIX = {"digit": 0.30, "letter": 0.12, "hand": 0.22, "pencil": 0.08, "empty": 0.10,
-       "rotated": 0.12, "stray": 0.06}
+       "rotated": 0.12, "stray": 0.06,
+       "v_digit": 0.13, "v_letter": 0.02, "v_empty": 0.05, "v_rotated": 0.05}
+# Page pixels per cell of a rendered book page: a 9x9 grid of 3-4 inches
+# at 100-200 dpi, or a small grid of 6 to a page at 150 dpi (about 50 px).
+VECTOR_CELL_PX = (25, 60)
 
 
 def make(n, fonts, seed, hand_fonts=(), mnist=None):
@@ -349,6 +426,8 @@ def make(n, fonts, seed, hand_fonts=(), mnist=None):
     ys = np.empty(n, np.int64)
     for i in range(n):
         k = kinds[int(r.choice(len(kinds), p=p / p.sum()))]
+        vector = k.startswith("v_")
+        k = k.removeprefix("v_")
         rot = 0
         if k == "digit":
             lab = int(r.integers(1, 10))
@@ -363,7 +442,7 @@ def make(n, fonts, seed, hand_fonts=(), mnist=None):
         else:
             lab = OTHER
             rot = int(r.integers(1, 4)) if k == "rotated" else 0
-        xs[i] = rend.tile(lab, rot)
+        xs[i] = rend.tile(lab, rot, vector)
         ys[i] = lab
     return xs, ys
 
