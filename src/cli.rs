@@ -285,13 +285,17 @@ pub enum Format {
 /// `read`: photos to grids, no solving.
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// Photos (JPEG, PNG, WebP, BMP, TIFF).
+    /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books, or folders of them.
     #[arg(required = true)]
     pub photos: Vec<PathBuf>,
 
-    /// Print one JSON object per photo (JSON Lines).
+    /// Print one JSON object per grid (JSON Lines).
     #[arg(long)]
     pub json: bool,
+
+    /// PDF pages to read, e.g. `3-10,12`; every page by default.
+    #[arg(long, value_name = "LIST")]
+    pub pages: Option<String>,
 
     #[command(flatten)]
     pub reader: ReaderArgs,

@@ -6,8 +6,12 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use snap_vision::pdf::{PageRange, PdfDoc, PdfError};
+use snap_vision::pipeline::{Page, ReadError, Reader, Timings};
+
+use crate::output;
 
 /// File name endings taken from a folder: images, and PDF books.
 const INPUT_EXTENSIONS: [&str; 9] = [
@@ -70,6 +74,43 @@ impl Unit {
         match self {
             Unit::PdfPage { page, width, .. } => format!("{stem}.p{page:0width$}"),
             _ => stem,
+        }
+    }
+
+    /// Reads the unit: a photo from its file, a PDF page rendered at `dpi`
+    /// (lowered for an oversized page) and read. The render resolution
+    /// comes back with the page, and with the error when there is one.
+    /// `debug_dir` receives the intermediate images (`<debug_dir>/<stem>/`).
+    /// After Ctrl-C nothing new is started: the error says it was skipped.
+    pub fn read(
+        &self,
+        reader: &Reader,
+        dpi: f32,
+        debug_dir: Option<&Path>,
+    ) -> Result<(Page, Option<f32>), (Option<f32>, ReadError)> {
+        match self {
+            Unit::Photo(path) => output::unless_interrupted(|| reader.read_file(path))
+                .map(|page| (page, None))
+                .map_err(|e| (None, e)),
+            Unit::PdfPage { doc, page, .. } => {
+                let start = Instant::now();
+                let rendered = output::unless_interrupted(|| {
+                    doc.render_page(*page, dpi)
+                        .map_err(|e| std::io::Error::other(reason(&e, doc.path())))
+                })
+                .map_err(|e| (None, ReadError::Io(e)))?;
+                let dpi = Some(rendered.dpi);
+                let mut timings = Timings::default();
+                timings.lap("render", start);
+                let debug = debug_dir.map(|d| d.join(self.output_stem()));
+                reader
+                    .read_decoded(rendered.image, timings, debug.as_deref())
+                    .map(|page| (page, dpi))
+                    .map_err(|e| (dpi, e))
+            }
+            Unit::Broken { reason, .. } => {
+                Err((None, std::io::Error::other(reason.clone()).into()))
+            }
         }
     }
 

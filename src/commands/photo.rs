@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use snap_solver::{Board, Shape};
-use snap_vision::pipeline::{Page, ReadError, Reader, Timings};
+use snap_vision::pipeline::{ReadError, Reader};
 
 use super::answer::{self, GridResult};
 pub use super::inputs::is_image_name;
@@ -273,12 +273,13 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
         }
     }
     let outcome = process(job, unit);
+    // A page is finished when it was read (or found to have no grid) and its
+    // image is in place; a page skipped by Ctrl-C failed with an error.
     let finished = outcome.write_error.is_none()
         && !outcome
             .failure
             .as_ref()
-            .is_some_and(|f| f.status == Status::Error)
-        && !output::interrupted();
+            .is_some_and(|f| f.status == Status::Error);
     if let (Some(records), Some(print), true) = (&job.records, &fingerprint, finished) {
         if let Err(e) = records.save(&name, print, &outcome) {
             eprintln!(
@@ -293,7 +294,8 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
 /// Reads one page and decides, draws and writes its grids.
 fn process(job: &Job, unit: &Unit) -> Outcome {
     let args = job.args;
-    let (mut page, dpi) = match read(job, unit) {
+    let debug_dir = args.reader.debug_dir.as_deref();
+    let (mut page, dpi) = match unit.read(job.reader, args.dpi, debug_dir) {
         Ok(read) => read,
         Err((dpi, ReadError::NoGrid)) => {
             return Outcome::failed(unit, dpi, Status::NoGrid, "no Sudoku grid found".into())
@@ -338,38 +340,6 @@ fn process(job: &Job, unit: &Unit) -> Outcome {
     outcome.key = key_records(unit, &grids);
     outcome.grids = grids.into_iter().map(|g| line(unit, g)).collect();
     outcome
-}
-
-/// Reads a photo, or renders and reads a PDF page (the render resolution
-/// comes back with the page, and with the error when there is one).
-fn read(job: &Job, unit: &Unit) -> Result<(Page, Option<f32>), (Option<f32>, ReadError)> {
-    match unit {
-        Unit::Photo(path) => output::unless_interrupted(|| job.reader.read_file(path))
-            .map(|page| (page, None))
-            .map_err(|e| (None, e)),
-        Unit::PdfPage { doc, page, .. } => {
-            let start = Instant::now();
-            let rendered = output::unless_interrupted(|| {
-                doc.render_page(*page, job.args.dpi)
-                    .map_err(|e| std::io::Error::other(inputs::reason(&e, doc.path())))
-            })
-            .map_err(|e| (None, ReadError::Io(e)))?;
-            let dpi = Some(rendered.dpi);
-            let mut timings = Timings::default();
-            timings.lap("render", start);
-            let debug = job
-                .args
-                .reader
-                .debug_dir
-                .as_ref()
-                .map(|d| d.join(unit.output_stem()));
-            job.reader
-                .read_decoded(rendered.image, timings, debug.as_deref())
-                .map(|page| (page, dpi))
-                .map_err(|e| (dpi, e))
-        }
-        Unit::Broken { reason, .. } => Err((None, std::io::Error::other(reason.clone()).into())),
-    }
 }
 
 /// A grid's printed line.

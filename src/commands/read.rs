@@ -4,7 +4,10 @@ use std::io::Write;
 
 use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
 use snap_vision::decide::SURE;
+use snap_vision::pdf::DEFAULT_DPI;
 use snap_vision::pipeline::{GridReading, Page, ReadError};
+
+use super::inputs::Unit;
 
 use crate::cli::ReadArgs;
 use crate::error::Error;
@@ -43,13 +46,32 @@ pub fn marked_grid(grid: &Board, confidence: &[f32]) -> String {
     out
 }
 
-/// One grid of a page as read: its text and JSON line.
-fn describe(
-    name: &str,
-    page: &Page,
+/// Where a grid was read: its input, page and number.
+struct Place<'a> {
+    /// The input as named on the command line.
+    name: &'a str,
+    /// The input as named in messages (`book.pdf page 3`).
+    label: &'a str,
+    /// The PDF page, `None` for a photo.
+    page: Option<usize>,
+    /// The PDF page's render resolution.
+    dpi: Option<f32>,
+    /// The grid's number on its page (1-based).
     number: usize,
-    grid: &GridReading,
-) -> (Status, String, Report) {
+}
+
+/// The JSON line of an input or page without grids.
+fn failure(unit: &Unit, status: Status, message: String) -> Report {
+    let mut report = Report::failure(&unit.path().display().to_string(), status, message, true);
+    if let Some(fields) = report.photo.as_mut() {
+        fields.page = unit.page();
+    }
+    report
+}
+
+/// One grid of a page as read: its text and JSON line.
+fn describe(place: &Place, page: &Page, grid: &GridReading) -> (Status, String, Report) {
+    let (name, number) = (place.name, place.number);
     let shape = grid.shape();
     let read = Board {
         shape,
@@ -80,7 +102,8 @@ fn describe(
         String::new()
     };
     let mut text = format!(
-        "{name}{label}: {} clues, least sure cell {least:.2}{}\n",
+        "{}{label}: {} clues, least sure cell {least:.2}{}\n",
+        place.label,
         read.givens(),
         if unsure.is_empty() {
             String::new()
@@ -107,6 +130,8 @@ fn describe(
         confidence: Some(round4(least)),
         error,
         photo: Some(PhotoFields {
+            page: place.page,
+            dpi: place.dpi,
             grid: Some(number),
             read: Some(read.to_line()),
             unsure: Some(unsure),
@@ -127,24 +152,40 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
-    for path in super::inputs::expand(&args.photos) {
-        let name = path.display().to_string();
-        let lines: Vec<(Status, String, Report)> = match reader.read_file(&path) {
-            Ok(page) => page
+    let inputs = super::inputs::expand(&args.photos);
+    for unit in super::inputs::plan(&inputs, args.pages.as_deref()) {
+        let name = unit.path().display().to_string();
+        let label = unit.label();
+        let debug_dir = args.reader.debug_dir.as_deref();
+        let lines: Vec<(Status, String, Report)> = match unit.read(&reader, DEFAULT_DPI, debug_dir)
+        {
+            Ok((page, dpi)) => page
                 .grids
                 .iter()
                 .enumerate()
-                .map(|(k, grid)| describe(&name, &page, k + 1, grid))
+                .map(|(k, grid)| {
+                    let place = Place {
+                        name: &name,
+                        label: &label,
+                        page: unit.page(),
+                        dpi,
+                        number: k + 1,
+                    };
+                    describe(&place, &page, grid)
+                })
                 .collect(),
-            Err(ReadError::NoGrid) => vec![(
+            Err((_, ReadError::NoGrid)) => vec![(
                 Status::NoGrid,
-                format!("{name}: no Sudoku grid found\n"),
-                Report::failure(&name, Status::NoGrid, "no Sudoku grid found".into(), true),
+                format!("{label}: no Sudoku grid found\n"),
+                failure(&unit, Status::NoGrid, "no Sudoku grid found".into()),
             )],
-            Err(e) => {
-                eprintln!("sudoku-snap: {name}: {e}");
-                let json = Report::failure(&name, Status::Error, e.to_string(), true);
-                vec![(Status::Error, String::new(), json)]
+            Err((_, e)) => {
+                eprintln!("sudoku-snap: {label}: {e}");
+                vec![(
+                    Status::Error,
+                    String::new(),
+                    failure(&unit, Status::Error, e.to_string()),
+                )]
             }
         };
         for (status, text, json) in lines {

@@ -11,11 +11,10 @@
 //! records. A record is written after the page's answer image is in place,
 //! so a page interrupted half-way has no record and is done again.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-
-use crate::output;
 
 /// The folder inside `--out-dir` that holds the records; hidden, so that it
 /// does not clutter a listing of the answer images.
@@ -121,7 +120,18 @@ impl Records {
             outcome,
         };
         let bytes = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
-        output::write_atomic(&self.path(name), &bytes, true, &[]).map_err(|e| e.to_string())
+        // Written even after Ctrl-C (unlike answer images): the page is done
+        // and its image in place, and without its record a resume would
+        // meet that image and refuse to overwrite it.
+        let path = self.path(name);
+        let mut file = tempfile::NamedTempFile::new_in(&self.dir)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file.write_all(&bytes)
+            .and_then(|()| file.as_file().sync_all())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        file.persist(&path)
+            .map(|_| ())
+            .map_err(|e| format!("cannot write {}: {}", path.display(), e.error))
     }
 }
 
