@@ -336,13 +336,17 @@ pub fn draw(page: &Page, results: &[GridResult]) -> Option<RgbImage> {
         let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
             continue;
         };
-        let image = image.get_or_insert_with(|| page.photo.rgb.clone());
+        let image = image.get_or_insert_with(|| page.photo.rgb().clone());
         let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
         let mut marks: Vec<usize> = result.wrong_entries.clone();
         if let Verdict::Unsure(checks) = &d.verdict {
             marks.extend(checks.iter().map(|c| c.cell));
         }
         let side = grid.shape().side();
+        // A Samurai's corner boxes belong to two of its grids: each cell is
+        // drawn by the first part that holds it, so it is drawn once (two
+        // parts' homographies differ by a pixel or two, and twice would blur).
+        let mut done = vec![false; solution.cells.len()];
         for part in &grid.parts {
             let n = part.n;
             let local = |cell: usize| {
@@ -350,11 +354,23 @@ pub fn draw(page: &Page, results: &[GridResult]) -> Option<RgbImage> {
                 let (r0, c0) = part.origin;
                 (r >= r0 && r < r0 + n && c >= c0 && c < c0 + n).then(|| (r - r0) * n + (c - c0))
             };
-            let digits: Vec<(usize, u8)> = (0..solution.cells.len())
-                .filter(|&i| d.givens.cells[i] == 0 && !entries.contains(&i))
-                .filter_map(|i| local(i).map(|k| (k, solution.cells[i])))
+            let mine: Vec<(usize, usize)> = (0..solution.cells.len())
+                .filter(|&i| !done[i])
+                .filter_map(|i| local(i).map(|k| (i, k)))
                 .collect();
-            let ring: Vec<usize> = marks.iter().filter_map(|&i| local(i)).collect();
+            let digits: Vec<(usize, u8)> = mine
+                .iter()
+                .filter(|&&(i, _)| d.givens.cells[i] == 0 && !entries.contains(&i))
+                .map(|&(i, k)| (k, solution.cells[i]))
+                .collect();
+            let ring: Vec<usize> = mine
+                .iter()
+                .filter(|(i, _)| marks.contains(i))
+                .map(|&(_, k)| k)
+                .collect();
+            for &(i, _) in &mine {
+                done[i] = true;
+            }
             let grid_side = (n * snap_vision::cells::CELL_PX) as f32;
             // The homography comes from a valid quad, so it inverts; if it
             // somehow does not, the part is left undrawn rather than failing.
