@@ -132,18 +132,26 @@ fn a_vector_page_renders_at_the_size_the_reader_likes() {
 }
 
 #[test]
-#[ignore = "known gap (issue 10): the 28-class model splits some book fonts' clean printed digits between printed and pen (p ~ 0.5), so the grids come out unsure; run with --ignored to see the figures"]
+#[ignore = "slow in debug (about 5 s of CPU: two pages rendered, nine grids read); run with `cargo test --release -p snap-vision --test pdf -- --ignored`"]
 fn vector_and_raster_pages_read_right() {
     let reader = Reader::new(None, None).unwrap();
-    let mut books = vec![carried_book()];
-    books.extend(shared_pdf("knosmos_res.pdf"));
-    for book in books {
+    // (book, grids read right on page 1 at least): what the cell model
+    // with vector-page training reads (models/README.md, "PDF books"). One
+    // clue of the vector page (grid 1, r5c4, a 6) stays unsure and reads
+    // as 8 before the repair; the locator finds 3 of the raster page's 6.
+    let mut books = vec![(carried_book(), 5)];
+    books.extend(shared_pdf("knosmos_res.pdf").map(|book| (book, 3)));
+    for (book, least) in books {
         let (found, right) = read_page(&reader, &book, 1);
         eprintln!(
             "{}: page 1: {found} grids found, {right} read right",
             book.display()
         );
-        assert!(right >= 1, "{}: no grid read right", book.display());
+        assert!(
+            right >= least,
+            "{}: {right} grids read right, expected at least {least}",
+            book.display()
+        );
     }
 }
 
