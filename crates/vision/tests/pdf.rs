@@ -132,7 +132,7 @@ fn a_vector_page_renders_at_the_size_the_reader_likes() {
 }
 
 #[test]
-#[ignore = "slow in debug (about 5 s of CPU: two pages rendered, nine grids read); run with `cargo test --release -p snap-vision --test pdf -- --ignored`"]
+#[ignore = "slow in debug (about 5 s of CPU: two pages rendered, nine grids read); run with `cargo test -p snap-vision --test pdf -- --ignored`"]
 fn vector_and_raster_pages_read_right() {
     let reader = Reader::new(None, None).unwrap();
     // (book, grids read right on page 1 at least): what the cell model
