@@ -548,7 +548,8 @@ def compose_page(rng, fonts, text_fonts, puzzles, layout):
             x0 = margin + c * colw + colw * 0.05
             y0 = top + r * (h - top - margin) / 3 + 10
             pw = colw * 0.9
-            draw.rectangle([x0 - 8, y0 - 8, x0 + pw + 8, y0 + pw * 1.3 + 8], fill=paper)
+            gap = w * NEWSPAPER_GAP
+            draw.rectangle([x0 - gap, y0 - gap, x0 + pw + gap, y0 + pw * 1.3 + gap], fill=paper)
             if thing == "sudoku":
                 side = min(pw, max(NEWSPAPER_MIN_GRID, pw * rng.uniform(0.3, 1.0)))
                 puzzle(x0, y0 + pw * 0.12, side, rng.choice(("SUDOKU", "Sudoku", "")))
@@ -556,12 +557,15 @@ def compose_page(rng, fonts, text_fonts, puzzles, layout):
                 draw_crossword(draw, rng, text_fonts, x0, y0 + pw * 0.1, pw)
             else:
                 draw_number_table(draw, rng, text_fonts, x0, y0, x0 + pw, y0 + pw * 1.2)
-    return page, rows
+    return page, rows, st
 
 
 # The smallest grid drawn: about a newspaper page's grid in a capture of the
 # whole page (cells of 11 px).
 NEWSPAPER_MIN_GRID = 100.0
+# Paper cleared around a newspaper puzzle panel, a fraction of the page
+# width (~4 mm): papers set their puzzles apart from the running text.
+NEWSPAPER_GAP = 0.015
 LAYOUTS = ("notes", "grid", "answers", "poster", "newspaper")
 
 
@@ -569,13 +573,19 @@ def make_compose(out, binary, seed, count):
     fonts = font_paths(DIGIT_FONTS)
     text_fonts = font_paths(TEXT_FONTS)
     puzzles = Puzzles(binary, seed * 7919 + 1, 12 * count)
-    made = []
+    made, log = [], []
     for i in range(count):
         rng = random.Random(f"{seed}-compose-{i}")
         layout = LAYOUTS[i % len(LAYOUTS)]
-        page, rows = compose_page(rng, fonts, text_fonts, puzzles, layout)
+        page, rows, st = compose_page(rng, fonts, text_fonts, puzzles, layout)
         check_boxes(page, rows, f"compose {i}")
-        made.append(save_page(out, "compose", f"comp-{i:03d}-{layout}", page, rows))
+        stem = f"comp-{i:03d}-{layout}"
+        made.append(save_page(out, "compose", stem, page, rows))
+        log.append(f"{stem}.png\t{os.path.basename(st.font)}, digits {st.share:.2f} of a cell, "
+                   f"lines {st.thin}/{st.thick}/{st.outer} px{', shaded boxes' if st.shade else ''}"
+                   f", grey {st.grey}\n")
+    with open(os.path.join(out, "compose", "styles.txt"), "w") as f:
+        f.writelines(log)
     return made
 
 
@@ -785,8 +795,10 @@ def misreads(images, binary, extra):
             shown = g.get("solution")
             verdict = ("" if not shown else " answer RIGHT" if shown == t["solution"]
                        and t["nsol"] == "1" else " answer WRONG")
-            print(f"  grid {hit[0] + 1} ({t['kind']}): {g['status']}{verdict}, "
-                  f"{len(wrong)} misread {' '.join(wrong)}; check {' '.join(g['check'])}")
+            repairs = f"; repairs {', '.join(g['repairs'])}" if g.get("repairs") else ""
+            print(f"  grid {hit[0] + 1} ({t['kind']}): {g['status']} "
+                  f"(confidence {g.get('confidence')}){verdict}, {len(wrong)} misread "
+                  f"{' '.join(wrong)}; check {' '.join(g['check'])}{repairs}")
         for i, t in enumerate(truth):
             if i not in seen:
                 print(f"  grid {i + 1} ({t['kind']}) at {[round(v) for v in t['bbox']]}: missed")
@@ -821,6 +833,8 @@ def main():
         make_captures(a.out, a.seed, pages)
     for kind in KINDS:
         folder = os.path.join(a.out, kind)
+        if not os.path.isdir(folder):
+            continue
         images = [p for p in os.listdir(folder) if not p.endswith((".tsv", ".txt"))]
         grids = sum(len(read_truth(p)) for p in glob.glob(os.path.join(folder, "*.truth.tsv")))
         print(f"{kind}: {len(images)} images, {grids} grids")
