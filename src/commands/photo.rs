@@ -190,7 +190,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         for ((outcome, resumed), unit) in outcomes.iter().zip(units) {
             let printed = bar.suspend(|| print(&mut out, outcome, unit, args.json))?;
             code = code.merge(printed);
-            summary.add(outcome, *resumed);
+            summary.add(outcome, *resumed, unit.page().is_some());
             if unit.page().is_some() {
                 books
                     .entry(unit.path().to_path_buf())
@@ -508,13 +508,20 @@ struct Summary {
     solved: usize,
     partial: usize,
     resumed: usize,
+    /// PDF pages without a grid: counted, not listed (covers, text pages
+    /// and answer pages are normal in a book).
+    blank_pages: usize,
     problems: Vec<String>,
 }
 
 impl Summary {
-    fn add(&mut self, outcome: &Outcome, resumed: bool) {
+    fn add(&mut self, outcome: &Outcome, resumed: bool, pdf_page: bool) {
         self.resumed += usize::from(resumed);
         if let Some(line) = &outcome.failure {
+            if pdf_page && line.status == Status::NoGrid {
+                self.blank_pages += 1;
+                return;
+            }
             self.problems.push(format!(
                 "{} ({})",
                 line.place,
@@ -547,6 +554,9 @@ impl Summary {
             "{inputs} inputs{pages}: {} grids found, {} solved, {} partial, {not_solved} not solved\n",
             self.grids, self.solved, self.partial
         );
+        if self.blank_pages > 0 {
+            s.push_str(&format!("{} pages without a grid\n", self.blank_pages));
+        }
         if !self.problems.is_empty() {
             s.push_str(&format!("not solved: {}\n", self.problems.join(", ")));
         }
