@@ -555,7 +555,10 @@ impl Summary {
             self.grids, self.solved, self.partial
         );
         if self.blank_pages > 0 {
-            s.push_str(&format!("{} pages without a grid\n", self.blank_pages));
+            s.push_str(&format!(
+                "{} without a grid\n",
+                plural(self.blank_pages, "page")
+            ));
         }
         if !self.problems.is_empty() {
             s.push_str(&format!("not solved: {}\n", self.problems.join(", ")));
