@@ -60,7 +60,7 @@ fn render(doc: &PdfDoc, page: usize) {
     }
     if let Ok(image) = doc.render_page(page, dpi) {
         let (width, height) = image.image.gray.dimensions();
-        assert_eq!(image.image.rgb.dimensions(), (width, height));
+        assert_eq!(image.image.rgb().dimensions(), (width, height));
         assert!(width > 0 && height > 0);
         // The renderer truncates each side, so never more than asked for.
         let pixels = f64::from(width) * f64::from(height);

@@ -567,7 +567,7 @@ fn draw(
     hints: &[Hint],
     labels: &[Option<usize>],
 ) -> Option<RgbImage> {
-    let mut image = page.photo.rgb.clone();
+    let mut image = page.photo.rgb().clone();
     let mut drawn = false;
     let mut grids = page.grids.iter();
     for (result, hint) in results.iter().zip(hints) {

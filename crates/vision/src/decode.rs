@@ -8,8 +8,14 @@
 use std::fmt;
 use std::io::{Cursor, Read};
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
+use image::metadata::Orientation;
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
+use zune_core::bytestream::ZCursor;
+use zune_core::colorspace::ColorSpace;
+use zune_core::options::DecoderOptions;
+use zune_jpeg::JpegDecoder;
 
 /// Largest accepted image, in pixels (width * height): 2^26, about 67
 /// megapixels, above the 48-64 MP of the largest common phone photos.
@@ -64,21 +70,62 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 /// A decoded photo, pixels exactly as stored (no orientation applied).
+///
+/// Every vision stage reads only [`Decoded::gray`]; colour is wanted only to
+/// draw the answer back. So a JPEG is decoded to its luma plane alone (no
+/// chroma IDCT, upsampling or colour conversion: about a third of a full
+/// decode), and its colour is decoded from the kept bytes the first time
+/// [`Decoded::rgb`] is called. `--no-image` never pays for colour.
 #[derive(Debug, Clone)]
 pub struct Decoded {
-    /// Colour pixels (for drawing the answer back).
-    pub rgb: RgbImage,
-    /// Luma (Rec. 601 weights, see [`rgb_to_gray`]), what every vision
-    /// stage reads.
+    /// Luma, what every vision stage reads: for a YCbCr JPEG its Y plane
+    /// (JFIF's Y is Rec. 601 luma), otherwise Rec. 601 computed from the
+    /// colour pixels (see [`rgb_to_gray`]).
     pub gray: GrayImage,
     /// The EXIF orientation tag, 1..=8 (1 when absent). Not applied.
     pub exif_orientation: u8,
     /// Format the bytes were recognised as.
     pub format: ImageFormat,
+    /// The colour pixels, once decoded.
+    rgb: OnceLock<RgbImage>,
+    /// The JPEG the colour is decoded from on demand (`None` when `rgb`
+    /// was filled at construction).
+    jpeg: Option<Arc<[u8]>>,
+}
+
+impl Decoded {
+    /// A decoded image from its colour pixels; the luma is computed here.
+    pub fn from_rgb(rgb: RgbImage, exif_orientation: u8, format: ImageFormat) -> Decoded {
+        let gray = rgb_to_gray(&rgb);
+        Decoded {
+            gray,
+            exif_orientation,
+            format,
+            rgb: OnceLock::from(rgb),
+            jpeg: None,
+        }
+    }
+
+    /// The colour pixels (for drawing the answer back), decoded on the
+    /// first call for a JPEG.
+    ///
+    /// The luma of the same bytes decoded already, so the colour decode
+    /// fails only when memory runs out; then the gray image, in colour
+    /// form, stands in, so the answer is still drawn.
+    pub fn rgb(&self) -> &RgbImage {
+        self.rgb.get_or_init(|| {
+            self.jpeg
+                .as_deref()
+                .and_then(|bytes| jpeg_pixels(bytes, ColorSpace::RGB).ok())
+                .and_then(|(w, h, px)| RgbImage::from_raw(w, h, px))
+                .unwrap_or_else(|| DynamicImage::ImageLuma8(self.gray.clone()).to_rgb8())
+        })
+    }
 }
 
 /// Decodes `bytes` (JPEG, PNG, WebP, BMP, TIFF or GIF, recognised by
-/// content; the first frame of an animated GIF).
+/// content; the first frame of an animated GIF). A YCbCr or gray JPEG is
+/// decoded to luma only (colour later, on demand: see [`Decoded`]).
 /// Never panics on bad input; see [`DecodeError`].
 pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     if bytes.is_empty() {
@@ -102,6 +149,11 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     if format == ImageFormat::Jpeg && jpeg_is_truncated(bytes) {
         return Err(DecodeError::Truncated);
     }
+    if format == ImageFormat::Jpeg {
+        if let Some(decoded) = decode_jpeg_luma(bytes)? {
+            return Ok(decoded);
+        }
+    }
     let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
     let mut limits = Limits::default();
     // Room for the decoded RGB buffer plus decoder scratch.
@@ -109,9 +161,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     reader.limits(limits);
     let mut decoder = reader.into_decoder().map_err(map_err)?;
     let (width, height) = decoder.dimensions();
-    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
-        return Err(DecodeError::BadDimensions { width, height });
-    }
+    check_dimensions(width, height)?;
     // A broken EXIF block must not cost us the photo: treat it as "no tag".
     let exif_orientation = decoder.orientation().map(|o| o.to_exif()).unwrap_or(1);
     let img = DynamicImage::from_decoder(decoder).map_err(map_err)?;
@@ -119,20 +169,82 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
         DynamicImage::ImageRgb8(rgb) => rgb,
         other => other.to_rgb8(),
     };
-    let gray = rgb_to_gray(&rgb);
-    Ok(Decoded {
-        rgb,
+    Ok(Decoded::from_rgb(rgb, exif_orientation, format))
+}
+
+/// An error unless `width` x `height` is an accepted size.
+fn check_dimensions(width: u32, height: u32) -> Result<(), DecodeError> {
+    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(DecodeError::BadDimensions { width, height });
+    }
+    Ok(())
+}
+
+/// The luma of a YCbCr or gray JPEG, decoded by zune-jpeg (the decoder
+/// `image` uses too) asked for its Y plane only; its colour stays to be
+/// decoded on demand. `None` for the other colour spaces (CMYK, YCCK,
+/// Adobe RGB), whose luma needs the colour conversion: the caller decodes
+/// those through `image`, in colour.
+fn decode_jpeg_luma(bytes: &[u8]) -> Result<Option<Decoded>, DecodeError> {
+    let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), jpeg_options());
+    decoder.decode_headers().map_err(map_jpeg_err)?;
+    if !matches!(
+        decoder.input_colorspace(),
+        Some(ColorSpace::YCbCr | ColorSpace::Luma)
+    ) {
+        return Ok(None);
+    }
+    // A broken EXIF block must not cost us the photo: treat it as "no tag".
+    let exif_orientation = decoder
+        .exif()
+        .and_then(|exif| Orientation::from_exif_chunk(exif))
+        .map_or(1, |o| o.to_exif());
+    let (width, height, luma) = jpeg_pixels(bytes, ColorSpace::Luma)?;
+    let gray = GrayImage::from_raw(width, height, luma).ok_or_else(|| {
+        DecodeError::Corrupt("the decoder returned a short pixel buffer".to_string())
+    })?;
+    Ok(Some(Decoded {
         gray,
         exif_orientation,
-        format,
-    })
+        format: ImageFormat::Jpeg,
+        rgb: OnceLock::new(),
+        jpeg: Some(Arc::from(bytes)),
+    }))
+}
+
+/// Width, height and pixels of a JPEG decoded to `colour` (RGB or Luma),
+/// the size checked against [`MAX_PIXELS`] before any pixel is allocated.
+fn jpeg_pixels(bytes: &[u8], colour: ColorSpace) -> Result<(u32, u32, Vec<u8>), DecodeError> {
+    let options = jpeg_options().jpeg_set_out_colorspace(colour);
+    let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), options);
+    decoder.decode_headers().map_err(map_jpeg_err)?;
+    let (width, height) = decoder.dimensions().unwrap_or((0, 0));
+    // JPEG sizes are 16-bit, so these conversions never saturate.
+    let (width, height) = (
+        u32::try_from(width).unwrap_or(u32::MAX),
+        u32::try_from(height).unwrap_or(u32::MAX),
+    );
+    check_dimensions(width, height)?;
+    let pixels = decoder.decode().map_err(map_jpeg_err)?;
+    Ok((width, height, pixels))
+}
+
+/// The options `image` decodes JPEGs with: lenient about recoverable
+/// stream errors (phone and scanner files have them), no size limit of the
+/// decoder's own (ours, [`MAX_PIXELS`], is checked after the header).
+fn jpeg_options() -> DecoderOptions {
+    DecoderOptions::default()
+        .set_strict_mode(false)
+        .set_max_width(usize::MAX)
+        .set_max_height(usize::MAX)
 }
 
 /// Rec. 601 luma with integer weights (77, 150, 29)/256, rounded: NOT what
 /// `image`'s `to_luma8` computes (it uses the Rec. 709 / sRGB weights
 /// 0.2126, 0.7152, 0.0722 and truncates). Rec. 601 is kept because the
-/// training scripts compute exactly this gray (`models/train/common.py`,
-/// `luma`); the tight loop also vectorises (12 MP in a few ms).
+/// training scripts compute this gray (`models/train/common.py`, `luma`),
+/// and a JPEG's own Y plane (what a JPEG photo is read from) is the same
+/// luma up to rounding; the tight loop also vectorises (12 MP in a few ms).
 pub fn rgb_to_gray(rgb: &RgbImage) -> GrayImage {
     let (w, h) = rgb.dimensions();
     let src = rgb.as_raw();
@@ -226,19 +338,36 @@ fn map_err(e: image::ImageError) -> DecodeError {
             height: 0,
         },
         E::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => DecodeError::Truncated,
-        other => {
-            let s = other.to_string();
-            let low = s.to_ascii_lowercase();
-            if low.contains("eof")
-                || low.contains("end of file")
-                || low.contains("truncat")
-                || low.contains("exhausted")
-            {
-                DecodeError::Truncated
-            } else {
-                DecodeError::Corrupt(s)
-            }
-        }
+        other => from_message(other.to_string()),
+    }
+}
+
+/// zune-jpeg's errors in our terms, as [`map_err`] maps them when they
+/// come through `image`.
+fn map_jpeg_err(e: zune_jpeg::errors::DecodeErrors) -> DecodeError {
+    use zune_jpeg::errors::DecodeErrors as E;
+    match e {
+        E::Unsupported(u) => DecodeError::Unsupported(format!("{u:?}")),
+        E::LargeDimensions(_) => DecodeError::BadDimensions {
+            width: 0,
+            height: 0,
+        },
+        other => from_message(other.to_string()),
+    }
+}
+
+/// A decoder's message as [`DecodeError::Truncated`] when it speaks of the
+/// data ending early, else as [`DecodeError::Corrupt`].
+fn from_message(s: String) -> DecodeError {
+    let low = s.to_ascii_lowercase();
+    if low.contains("eof")
+        || low.contains("end of file")
+        || low.contains("truncat")
+        || low.contains("exhausted")
+    {
+        DecodeError::Truncated
+    } else {
+        DecodeError::Corrupt(s)
     }
 }
 
@@ -296,6 +425,24 @@ mod tests {
             assert_eq!(d.exif_orientation, 1);
             assert_eq!(d.format, fmt);
         }
+    }
+
+    #[test]
+    fn a_jpeg_is_read_as_luma_and_its_colour_decoded_on_demand() {
+        let bytes = encode(&sample(), ImageFormat::Jpeg);
+        let d = decode(&bytes).unwrap();
+        assert!(d.rgb.get().is_none(), "colour decoded before it was asked for");
+        let rgb = d.rgb().clone();
+        assert_eq!(rgb.dimensions(), (64, 48));
+        // The Y plane is the Rec. 601 luma of the decoded colour, up to the
+        // rounding of the colour conversion.
+        for (y, c) in d.gray.as_raw().iter().zip(rgb_to_gray(&rgb).as_raw()) {
+            assert!(y.abs_diff(*c) <= 2, "luma {y} vs {c} from colour");
+        }
+        // A PNG has its colour from the start.
+        let png = decode(&encode(&sample(), ImageFormat::Png)).unwrap();
+        assert!(png.rgb.get().is_some());
+        assert_eq!(png.gray, rgb_to_gray(png.rgb()));
     }
 
     #[test]

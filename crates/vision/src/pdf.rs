@@ -22,9 +22,9 @@ use hayro::hayro_interpret::InterpreterSettings;
 use hayro::hayro_syntax::{LoadPdfError, Pdf};
 use hayro::vello_cpu::color::palette::css::WHITE;
 use hayro::{PixmapSettings, RenderCache, RenderSettings};
-use image::{GrayImage, ImageFormat, RgbImage};
+use image::{ImageFormat, RgbImage};
 
-use crate::decode::{file_kind, rgb_to_gray, Decoded};
+use crate::decode::{file_kind, Decoded};
 
 /// PDF user-space units (points) per inch: a length of `p` points is
 /// `p * dpi / POINTS_PER_INCH` pixels.
@@ -276,16 +276,10 @@ impl PdfDoc {
                     reason: "the renderer returned a short pixel buffer".to_string(),
                 }
             })?;
-        let gray: GrayImage = rgb_to_gray(&rgb);
         Ok(PageImage {
             page,
             dpi,
-            image: Decoded {
-                rgb,
-                gray,
-                exif_orientation: 1,
-                format: ImageFormat::Png,
-            },
+            image: Decoded::from_rgb(rgb, 1, ImageFormat::Png),
         })
     }
 
