@@ -164,10 +164,8 @@ impl Reader {
             Some(path) => Classifier::from_file(path)?,
             None => Classifier::embedded()?,
         };
-        // The first run of a tract plan sets up its scratch buffers; doing
-        // it here keeps that one-off cost in model loading, not in the
-        // first photo's read time.
-        classifier.classify(&cells::blank_tiles()[..])?;
+        // No warm-up run here: a blank batch costs as much as a real one,
+        // and the one photo of most runs would pay it on top of its own.
         Ok(Reader {
             classifier,
             debug_dir: debug_dir.map(Path::to_path_buf),
