@@ -421,12 +421,11 @@ def ornament(page, rng, fonts, cx, cy, side):
     off = side * 0.25
     st = Style(rng, fonts)
     cells = "".join(str(rng.randint(1, 9)) if rng.random() < 0.3 else "." for _ in range(81))
-    ink = ImageDraw.Draw(layer)
     cell = side / 9
     for i in range(10):
         w = 4 if i % 3 == 0 else 1
-        ink.line([off + i * cell, off, off + i * cell, off + side], fill=255, width=w)
-        ink.line([off, off + i * cell, off + side, off + i * cell], fill=255, width=w)
+        d.line([off + i * cell, off, off + i * cell, off + side], fill=255, width=w)
+        d.line([off, off + i * cell, off + side, off + i * cell], fill=255, width=w)
     font = ImageFont.truetype(st.font, max(6, int(cell * 0.7)))
     for i, ch in enumerate(cells):
         if ch != ".":
