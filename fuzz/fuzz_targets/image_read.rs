@@ -1,11 +1,13 @@
 //! The photo path through snap-vision's public API: decode, locate, rectify,
-//! cells and classify (`Reader::read_bytes`). Any bytes must give a reading
-//! or an error, never a panic, within the decoder's pixel limit.
+//! cells and classify (`Reader::read_bytes`), and the lazy colour decode
+//! (`Decoded::rgb`). Any bytes must give a reading or an error, never a
+//! panic, within the decoder's pixel limit.
 #![no_main]
 
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
+use snap_vision::decode::decode;
 use snap_vision::pipeline::Reader;
 
 /// The embedded model, loaded once for the whole run.
@@ -15,5 +17,14 @@ fn reader() -> &'static Reader {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let _ = reader().read_bytes(data, None);
+    // The colour of a JPEG is decoded lazily from the kept bytes, on the
+    // first `rgb()` call (drawing the answer): that second decode must
+    // succeed or fall back, and agree with the luma's size. Checked on
+    // every decodable input, not only the few where a grid is read.
+    if let Ok(photo) = decode(data) {
+        assert_eq!(photo.rgb().dimensions(), photo.gray.dimensions());
+    }
+    if let Ok(page) = reader().read_bytes(data, None) {
+        assert!(!page.grids.is_empty(), "a reading has a grid");
+    }
 });
