@@ -268,13 +268,21 @@ class Renderer:
         inkv = r.uniform(0, 50) if r.random() < 0.7 else r.uniform(90, 215)
         inkv = min(inkv, paper - 35)
         img = paper * (1 - ink) + inkv * ink
-        # grid lines centred on the cell edges: thin cell lines, thicker box lines
+        # grid lines centred on the cell edges: thin cell lines, thicker box
+        # lines; a cell on the grid's edge has the outer border there, which
+        # the grid locator takes by its outside, so all of its width lies
+        # inside the cell (up to 8 px: 4 pt at 150 dpi)
         linev = r.uniform(0, 60) if r.random() < 0.85 else r.uniform(60, 170)
         a = np.arange(S, dtype=np.float32) + 0.5
         for side in range(4):
             th = (r.uniform(0.5, 1.5) if r.random() < 0.7 else r.uniform(1.5, 3.0)) * HI
-            edge = margin if side in (0, 2) else margin + eff
-            mask = np.clip(th / 2 + HI / 2 - np.abs(a - edge * HI), 0, 1)
+            inward = 0.0
+            if r.random() < OUTER_BORDER_SHARE:
+                th = r.uniform(2.0, 8.0) * HI
+                inward = th / 2 + r.normal(0, 0.5) * HI
+            inward = inward if side in (0, 2) else -inward
+            edge = (margin if side in (0, 2) else margin + eff) * HI + inward
+            mask = np.clip(th / 2 + HI / 2 - np.abs(a - edge), 0, 1)
             m = np.broadcast_to(mask[:, None] if side < 2 else mask[None, :], (S, S))
             img = img * (1 - m) + linev * m
         page = cv2.resize(img, (eff + 2 * margin,) * 2, interpolation=cv2.INTER_AREA)
@@ -414,6 +422,9 @@ MIX = {"digit": 0.30, "letter": 0.12, "hand": 0.22, "pencil": 0.08, "empty": 0.1
 # Page pixels per cell of a rendered book page: a 9x9 grid of 3-4 inches
 # at 100-200 dpi, or a small grid of 6 to a page at 150 dpi (about 50 px).
 VECTOR_CELL_PX = (25, 60)
+# Chance that a side of a vector cell is the grid's outer border: a 9x9
+# grid has 36 outer cell sides of 324.
+OUTER_BORDER_SHARE = 0.12
 
 
 def make(n, fonts, seed, hand_fonts=(), mnist=None):
