@@ -28,6 +28,31 @@
 //! CaDiCaL the leaves of a look-ahead tree (cube and conquer) did not help.
 //! 16x16 puzzles stay with the candidate engine, which solves each in well
 //! under a millisecond.
+//!
+//! # Where the time goes (issue 13, second round)
+//!
+//! On lines 9 and 10 about nine tenths of the time is the proof of
+//! uniqueness (the solve after the blocking clause), not the first
+//! solution: about 1.6 and 2.6 s to a solution, then 13.7 and 12.1 s to
+//! refute a second one (CPU, load average near 10). That proof takes as
+//! long from scratch (the formula plus the blocking clause alone) as
+//! incrementally, and it varies little with CaDiCaL's seed, while the
+//! first solve varies by up to 6x (CaDiCaL 1.9.5, the crate's version, as
+//! a command-line program and through pysat for the experiments below).
+//! Measured and rejected, none moving the
+//! proof by more than the noise of one run: the `unsat`, `plain` and
+//! default configurations (worse: 15-25 s on lines 9 and 10 where `sat`
+//! takes 11-14 s), and with `sat` the options `elim=0`, `chrono=0`,
+//! `stabilize=0`, `stabilizeonly=0`, `inprocessing=0`; variables for
+//! "digit in this row (column) segment of a box" with their exactly-one
+//! constraints (box-line reasoning by unit propagation); shrinking the
+//! formula by naked and hidden singles first (15% fewer variables);
+//! proving the solution's cells one by one under an assumption instead of
+//! the blocking clause (the first refutation costs as much as the whole).
+//! Starting CaDiCaL from phase false (the variables read as "the cell does
+//! not hold the digit") speeds up the first solve on average (35 to 23 s
+//! of CPU over the 18 first solves) but not the total, which the proof
+//! dominates (52.3 and 53.0 s CPU for the set in two runs at similar load).
 
 use crate::board::Board;
 
