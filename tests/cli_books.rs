@@ -4,43 +4,18 @@
 //! resuming an interrupted run, and a damaged PDF in a batch.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use image::{GrayImage, Luma};
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref};
 use snap_solver::{Board, Shape};
 
+mod common;
+use common::{json_lines, run_in, scratch, stderr};
+
 // The printing helpers the vision tests use; not all of them are needed here.
 #[allow(dead_code)]
 #[path = "../crates/vision/tests/render/mod.rs"]
 mod render;
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_books-{test}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run sudoku-snap")
-}
-
-fn json_lines(o: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Puzzles with one solution each (17-clue and newspaper puzzles), and the
 /// solution of the first.
@@ -92,9 +67,9 @@ fn page_with_notes_tables() -> GrayImage {
 
 #[test]
 fn every_puzzle_on_a_page_in_reading_order_and_no_notes_table() {
-    let dir = scratch("page");
+    let dir = scratch("cli_books-page");
     page_with_notes_tables().save(dir.join("page.png")).unwrap();
-    let out = run(&["--json", "--no-image", "page.png"], &dir);
+    let out = run_in(&["--json", "--no-image", "page.png"], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 6, "{}", stderr(&out));
     let notes_left = (2 * (9 * CELL + 2 * MARGIN)) as f64;
@@ -112,7 +87,7 @@ fn every_puzzle_on_a_page_in_reading_order_and_no_notes_table() {
 
 #[test]
 fn a_grid_cut_by_the_edge_is_partial_and_never_solved() {
-    let dir = scratch("partial");
+    let dir = scratch("cli_books-partial");
     let side = 9 * CELL + 2 * MARGIN;
     let whole = render::print(&board(PUZZLES[0]), CELL, MARGIN);
     let cut = render::print(&board(PUZZLES[1]), CELL, MARGIN);
@@ -122,7 +97,7 @@ fn a_grid_cut_by_the_edge_is_partial_and_never_solved() {
     paste(&mut page, &whole, 0, 0);
     paste(&mut page, &cut, side, 0);
     page.save(dir.join("cut.png")).unwrap();
-    let out = run(&["--json", "cut.png", "--out-dir", "."], &dir);
+    let out = run_in(&["--json", "cut.png", "--out-dir", "."], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 2, "{}", stderr(&out));
     assert_eq!(lines[0]["status"], "solved");
@@ -139,7 +114,7 @@ fn a_grid_cut_by_the_edge_is_partial_and_never_solved() {
     paste(&mut deeper, &whole, 0, 0);
     paste(&mut deeper, &cut, side, 0);
     deeper.save(dir.join("deeper.png")).unwrap();
-    let out = run(&["--json", "--no-image", "deeper.png"], &dir);
+    let out = run_in(&["--json", "--no-image", "deeper.png"], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines[0]["status"], "solved");
     for line in &lines[1..] {
@@ -149,7 +124,7 @@ fn a_grid_cut_by_the_edge_is_partial_and_never_solved() {
 
 #[test]
 fn answer_grids_are_complete_and_checked() {
-    let dir = scratch("answers");
+    let dir = scratch("cli_books-answers");
     let side = 9 * CELL + 2 * MARGIN;
     let good = solution(PUZZLES[0]);
     let mut bad = solution(PUZZLES[1]);
@@ -158,7 +133,7 @@ fn answer_grids_are_complete_and_checked() {
     paste(&mut page, &render::print(&good, CELL, MARGIN), 0, 0);
     paste(&mut page, &render::print(&bad, CELL, MARGIN), side, 0);
     page.save(dir.join("answers.png")).unwrap();
-    let out = run(&["--json", "--no-image", "answers.png"], &dir);
+    let out = run_in(&["--json", "--no-image", "answers.png"], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 2, "{}", stderr(&out));
     for line in &lines {
@@ -183,7 +158,7 @@ fn answer_grids_are_complete_and_checked() {
 /// Generates a book of six puzzles (one page of puzzles, one of answers)
 /// and returns its path and the puzzles in order.
 fn generated_book(dir: &Path) -> (PathBuf, Vec<String>) {
-    let out = run(
+    let out = run_in(
         &[
             "generate", "--count", "6", "--seed", "11", "--json", "--pdf", "book.pdf",
         ],
@@ -199,9 +174,9 @@ fn generated_book(dir: &Path) -> (PathBuf, Vec<String>) {
 
 #[test]
 fn a_vector_pdf_page_gives_its_grids_with_page_and_dpi() {
-    let dir = scratch("vector");
+    let dir = scratch("cli_books-vector");
     let (_, puzzles) = generated_book(&dir);
-    let out = run(&["--json", "--no-image", "--pages", "1", "book.pdf"], &dir);
+    let out = run_in(&["--json", "--no-image", "--pages", "1", "book.pdf"], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 6, "{}", stderr(&out));
     for (i, line) in lines.iter().enumerate() {
@@ -259,12 +234,12 @@ fn raster_pdf(jpeg: &[u8], width: u32, height: u32) -> Vec<u8> {
 
 #[test]
 fn a_raster_pdf_page_reads_like_the_photo_in_it() {
-    let dir = scratch("raster");
+    let dir = scratch("cli_books-raster");
     let photo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/image18.jpg");
     let jpeg = std::fs::read(&photo).unwrap();
     let (w, h) = image::image_dimensions(&photo).unwrap();
     std::fs::write(dir.join("scan.pdf"), raster_pdf(&jpeg, w, h)).unwrap();
-    let out = run(&["--json", "--out-dir", ".", "scan.pdf"], &dir);
+    let out = run_in(&["--json", "--out-dir", ".", "scan.pdf"], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 1, "{}", stderr(&out));
     let truth: String = std::fs::read_to_string(photo.with_extension("txt"))
@@ -295,19 +270,19 @@ fn without_times(lines: Vec<serde_json::Value>) -> Vec<serde_json::Value> {
 
 #[test]
 fn an_interrupted_book_resumes_and_ends_as_an_uninterrupted_run() {
-    let dir = scratch("resume");
+    let dir = scratch("cli_books-resume");
     generated_book(&dir);
     for out_dir in ["whole", "resumed"] {
         std::fs::create_dir(dir.join(out_dir)).unwrap();
     }
-    let whole = run(&["--json", "--out-dir", "whole", "book.pdf"], &dir);
+    let whole = run_in(&["--json", "--out-dir", "whole", "book.pdf"], &dir);
     // The first run stops after page 1 (as Ctrl-C would after a page).
-    let first = run(
+    let first = run_in(
         &["--json", "--out-dir", "resumed", "--pages", "1", "book.pdf"],
         &dir,
     );
     assert!(!json_lines(&first).is_empty());
-    let again = run(&["--json", "--out-dir", "resumed", "book.pdf"], &dir);
+    let again = run_in(&["--json", "--out-dir", "resumed", "book.pdf"], &dir);
     assert!(
         stderr(&again).contains("resumed: 1 of 2 pages"),
         "{}",
@@ -331,12 +306,12 @@ fn an_interrupted_book_resumes_and_ends_as_an_uninterrupted_run() {
 
 #[test]
 fn a_damaged_pdf_is_one_clear_error_and_the_batch_goes_on() {
-    let dir = scratch("damaged");
+    let dir = scratch("cli_books-damaged");
     let (book, _) = generated_book(&dir);
     let bytes = std::fs::read(&book).unwrap();
     std::fs::write(dir.join("torn.pdf"), &bytes[..bytes.len() / 3]).unwrap();
     page_with_notes_tables().save(dir.join("page.png")).unwrap();
-    let out = run(&["--no-image", "torn.pdf", "page.png"], &dir);
+    let out = run_in(&["--no-image", "torn.pdf", "page.png"], &dir);
     let err = stderr(&out);
     let first = err.lines().next().unwrap_or_default();
     assert!(first.starts_with("sudoku-snap: torn.pdf: "), "{err}");
@@ -349,7 +324,7 @@ fn a_damaged_pdf_is_one_clear_error_and_the_batch_goes_on() {
         "an unreadable input is exit code 2"
     );
     // A --pages list beyond the book is that book's error, not the run's.
-    let out = run(
+    let out = run_in(
         &["--no-image", "--pages", "5", "book.pdf", "page.png"],
         &dir,
     );

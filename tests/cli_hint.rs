@@ -4,7 +4,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use common::{fixture, json_lines, p, run_in, scratch};
 
 use image::{GenericImageView, Rgb, RgbImage};
 use snap_solver::{solve, Board, Outcome, Shape};
@@ -17,39 +18,6 @@ const PUZZLE: &str =
 /// 4 in box 3 lies only in column 8.
 const LOCKED: &str =
     "3..6.91..16..5.3..9....2865..1...638..3..6..44.62..95.7..46....8...2...661.97...3";
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_hint-{test}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run_in(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run sudoku-snap")
-}
-
-fn json(o: &Output) -> Vec<serde_json::Value> {
-    common::stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// The only solution of a puzzle line.
 fn solution(puzzle: &str) -> Board {
@@ -100,13 +68,13 @@ fn assert_drawn(hint: &Path, photo: &Path) {
 
 #[test]
 fn a_fixture_photo_gets_one_correct_step_drawn() {
-    let dir = scratch("fixtures");
+    let dir = scratch("cli_hint-fixtures");
     for stem in ["image18", "image166"] {
         let photo = fixture(&format!("{stem}.jpg"));
         let out_png = dir.join(format!("{stem}.png"));
         let o = run_in(&["hint", "--json", p(&photo), "-o", p(&out_png)], &dir);
         assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
-        let lines = json(&o);
+        let lines = json_lines(&o);
         assert_eq!(lines.len(), 1, "one grid, one hint");
         let v = &lines[0];
         let truth: String = std::fs::read_to_string(fixture(&format!("{stem}.txt")))
@@ -125,7 +93,7 @@ fn a_fixture_photo_gets_one_correct_step_drawn() {
 
 #[test]
 fn the_default_image_is_named_after_the_photo_and_never_overwritten() {
-    let dir = scratch("default-name");
+    let dir = scratch("cli_hint-default-name");
     let photo = fixture("image18.jpg");
     let o = run_in(&["hint", p(&photo)], &dir);
     let text = common::stdout(&o);
@@ -186,12 +154,12 @@ fn render(puzzle: &str) -> RgbImage {
 
 #[test]
 fn a_step_that_removes_candidates_is_drawn_and_correct() {
-    let dir = scratch("locked");
+    let dir = scratch("cli_hint-locked");
     let photo = dir.join("locked.png");
     render(LOCKED).save(&photo).unwrap();
     let o = run_in(&["hint", "--json", "locked.png"], &dir);
     assert_eq!(o.status.code(), Some(0), "{}", common::stdout(&o));
-    let v = &json(&o)[0];
+    let v = &json_lines(&o)[0];
     assert_eq!(v["position"], LOCKED, "{v}");
     assert_eq!(v["step"]["technique"], "locked_candidates_pointing", "{v}");
     assert_step_agrees(&v["step"], &solution(LOCKED));
@@ -201,7 +169,7 @@ fn a_step_that_removes_candidates_is_drawn_and_correct() {
 
 #[test]
 fn a_text_puzzle_gets_the_step_line() {
-    let dir = scratch("text");
+    let dir = scratch("cli_hint-text");
     std::fs::write(dir.join("puzzle.txt"), format!("{PUZZLE}\n")).unwrap();
     let o = run_in(&["hint", "puzzle.txt"], &dir);
     assert_eq!(o.status.code(), Some(0));
@@ -263,7 +231,7 @@ fn puzzles_without_one_solution_or_not_9x9_get_no_hint_and_exit_1() {
 
 #[test]
 fn unreadable_input_is_one_error_line_and_exit_2() {
-    let dir = scratch("unreadable");
+    let dir = scratch("cli_hint-unreadable");
     let bytes = std::fs::read(fixture("image18.jpg")).unwrap();
     std::fs::write(dir.join("truncated.jpg"), &bytes[..bytes.len() / 3]).unwrap();
     for (args, name) in [

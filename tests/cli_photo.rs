@@ -1,50 +1,19 @@
 //! The photo half of the command line on the fixture photos, run as a user
 //! would: the real binary, real files, exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::{fixture, json_lines, p, run_in, scratch};
 use image::{GrayImage, Luma, RgbImage};
 use snap_vision::{Homography, Quad};
 
 const FIXTURES: [&str; 4] = ["image18", "image31", "image166", "image1024"];
 
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures")
-        .join(name)
-}
-
 fn truth(stem: &str) -> String {
     let text = std::fs::read_to_string(fixture(&format!("{stem}.txt"))).unwrap();
     text.lines().map(str::trim).collect()
-}
-
-/// A fresh scratch folder for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_photo-{test}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .expect("run sudoku-snap")
-}
-
-fn json_lines(o: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect()
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 #[test]
@@ -55,7 +24,7 @@ fn fixture_photos_read_exactly() {
         .collect();
     let mut args = vec!["read", "--json"];
     args.extend(paths.iter().map(|x| p(x)));
-    let out = run(&args, Path::new("."));
+    let out = run_in(&args, Path::new("."));
     let objects = json_lines(&out);
     assert_eq!(objects.len(), FIXTURES.len());
     for (stem, v) in FIXTURES.iter().zip(&objects) {
@@ -67,7 +36,7 @@ fn fixture_photos_read_exactly() {
 
 #[test]
 fn rotated_copies_read_the_same() {
-    let dir = scratch("rotated");
+    let dir = scratch("cli_photo-rotated");
     let photo = image::open(fixture("image18.jpg")).unwrap().to_rgb8();
     let turns: [(&str, RgbImage); 3] = [
         ("r90.png", image::imageops::rotate90(&photo)),
@@ -80,14 +49,14 @@ fn rotated_copies_read_the_same() {
         args.push(p(&dir.join(name)).to_string());
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let objects = json_lines(&run(&args, &dir));
+    let objects = json_lines(&run_in(&args, &dir));
     let want = truth("image18");
     for (v, degrees) in objects.iter().zip([270, 180, 90]) {
         assert_eq!(v["givens"].as_str(), Some(want.as_str()), "{v}");
         assert_eq!(v["rotation"], degrees, "{v}");
     }
     // image1024 carries a stale EXIF tag (6) on upright pixels: read as stored.
-    let out = run(&["read", "--json", p(&fixture("image1024.jpg"))], &dir);
+    let out = run_in(&["read", "--json", p(&fixture("image1024.jpg"))], &dir);
     assert_eq!(json_lines(&out)[0]["rotation"], 0);
 }
 
@@ -124,7 +93,7 @@ fn text_page() -> GrayImage {
 
 #[test]
 fn images_without_a_sudoku_say_no_grid() {
-    let dir = scratch("nogrid");
+    let dir = scratch("cli_photo-nogrid");
     GrayImage::from_pixel(640, 480, Luma([255]))
         .save(dir.join("blank.png"))
         .unwrap();
@@ -135,7 +104,7 @@ fn images_without_a_sudoku_say_no_grid() {
     });
     noise.save(dir.join("noise.png")).unwrap();
     text_page().save(dir.join("text.png")).unwrap();
-    let out = run(
+    let out = run_in(
         &["--json", "--no-image", "blank.png", "noise.png", "text.png"],
         &dir,
     );
@@ -149,12 +118,12 @@ fn images_without_a_sudoku_say_no_grid() {
 
 #[test]
 fn broken_files_are_clear_errors_with_exit_2_and_the_batch_goes_on() {
-    let dir = scratch("broken");
+    let dir = scratch("cli_photo-broken");
     let bytes = std::fs::read(fixture("image18.jpg")).unwrap();
     std::fs::write(dir.join("truncated.jpg"), &bytes[..bytes.len() / 3]).unwrap();
     std::fs::write(dir.join("empty.jpg"), b"").unwrap();
     let good = fixture("image18.jpg");
-    let out = run(
+    let out = run_in(
         &[
             "--json",
             "--no-image",
@@ -201,8 +170,8 @@ fn differs_near(a: &RgbImage, b: &RgbImage, (x, y): (f32, f32), r: i32) -> bool 
 
 #[test]
 fn the_answer_is_drawn_into_the_empty_cells_only() {
-    let dir = scratch("overlay");
-    let out = run(
+    let dir = scratch("cli_photo-overlay");
+    let out = run_in(
         &["--json", p(&fixture("image18.jpg")), "-o", "answer.png"],
         &dir,
     );
@@ -240,52 +209,52 @@ fn the_answer_is_drawn_into_the_empty_cells_only() {
 
 #[test]
 fn output_is_never_overwritten_without_force() {
-    let dir = scratch("force");
+    let dir = scratch("cli_photo-force");
     let photo = fixture("image18.jpg");
-    let first = run(&[p(&photo)], &dir);
+    let first = run_in(&[p(&photo)], &dir);
     assert_eq!(first.status.code(), Some(0));
     // A JPEG photo gives a JPEG answer.
     let written = dir.join("image18.solved.jpg");
     let stamp = std::fs::read(&written).unwrap();
     std::fs::write(&written, b"keep me").unwrap();
-    let second = run(&[p(&photo)], &dir);
+    let second = run_in(&[p(&photo)], &dir);
     assert_eq!(second.status.code(), Some(2));
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(err.contains("exists") && err.contains("--force"), "{err}");
     assert_eq!(std::fs::read(&written).unwrap(), b"keep me");
-    let third = run(&[p(&photo), "--force"], &dir);
+    let third = run_in(&[p(&photo), "--force"], &dir);
     assert_eq!(third.status.code(), Some(0));
     assert_eq!(std::fs::read(&written).unwrap(), stamp);
 }
 
 #[test]
 fn an_unwritable_output_is_a_clear_error() {
-    let dir = scratch("unwritable");
+    let dir = scratch("cli_photo-unwritable");
     std::fs::write(dir.join("plain-file"), b"x").unwrap();
     let photo = fixture("image18.jpg");
-    let out = run(&[p(&photo), "-o", "plain-file/answer.png"], &dir);
+    let out = run_in(&[p(&photo), "-o", "plain-file/answer.png"], &dir);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot write plain-file/answer.png"), "{err}");
-    let out = run(&[p(&photo), "--out-dir", "no-such-dir"], &dir);
+    let out = run_in(&[p(&photo), "--out-dir", "no-such-dir"], &dir);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-dir"));
 }
 
 #[test]
 fn overrides_change_the_puzzle_before_solving() {
-    let dir = scratch("overrides");
+    let dir = scratch("cli_photo-overrides");
     let photo = fixture("image18.jpg");
     let givens = truth("image18");
     // Empty a clue by hand: the override shows in the givens.
     let clue = givens.find(|c: char| c != '.').unwrap();
     let cell = format!("r{}c{}=.", clue / 9 + 1, clue % 9 + 1);
-    let out = run(&["--json", "--no-image", "--set", &cell, p(&photo)], &dir);
+    let out = run_in(&["--json", "--no-image", "--set", &cell, p(&photo)], &dir);
     let v = &json_lines(&out)[0];
     assert_eq!(v["givens"].as_str().unwrap().as_bytes()[clue], b'.', "{v}");
     // Two locked cells that clash are never changed: the puzzle is reported
     // as it reads, and the message names the clash.
-    let out = run(
+    let out = run_in(
         &[
             "--no-image",
             "--set",
@@ -302,7 +271,7 @@ fn overrides_change_the_puzzle_before_solving() {
     assert!(text.contains("r9c8 and r9c9 are both 5"), "{text}");
     assert!(text.contains("--set"), "{text}");
     // A malformed override is a usage error.
-    let out = run(&["--set", "r10c1=4", p(&photo)], &dir);
+    let out = run_in(&["--set", "r10c1=4", p(&photo)], &dir);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--set"));
 }

@@ -379,19 +379,25 @@ pub fn draw(page: &Page, results: &[GridResult]) -> Option<RgbImage> {
         }
         drawn += 1;
     }
-    let mut image = image.filter(|_| drawn > 0)?;
+    let image = image.filter(|_| drawn > 0)?;
+    Some(as_viewed(page, image))
+}
+
+/// An answer drawn on `page`'s stored pixels, turned the way a viewer shows
+/// the photo when that is right: when the grids had to be turned to read
+/// upright and the EXIF tag says the same, the tag was right and the image
+/// is turned as the user sees the photo; otherwise pixels keep their stored
+/// orientation (several photos carry stale tags).
+pub fn as_viewed(page: &Page, image: RgbImage) -> RgbImage {
     let turns = exif_turns(page);
-    if turns != 0 && page.grids.iter().all(|g| g.quarter_turns == turns) {
-        // The grids had to be turned to read upright, and the EXIF tag says
-        // the same: the tag was right, so the answer is turned the way the
-        // user sees the photo; otherwise pixels keep their stored orientation.
-        image = match turns {
-            1 => image::imageops::rotate90(&image),
-            2 => image::imageops::rotate180(&image),
-            _ => image::imageops::rotate270(&image),
-        };
+    if turns == 0 || !page.grids.iter().all(|g| g.quarter_turns == turns) {
+        return image;
     }
-    Some(image)
+    match turns {
+        1 => image::imageops::rotate90(&image),
+        2 => image::imageops::rotate180(&image),
+        _ => image::imageops::rotate270(&image),
+    }
 }
 
 /// The clockwise quarter turns the EXIF tag asks for (0 when absent).

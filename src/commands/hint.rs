@@ -616,17 +616,8 @@ fn draw(
     if !drawn {
         return None;
     }
-    let turns = exif_turns(page);
-    if turns != 0 && page.grids.iter().all(|g| g.quarter_turns == turns) {
-        // As the main job does: the grids had to be turned to read upright
-        // and the EXIF tag says the same, so the tag was right and the image
-        // is turned the way the user sees the photo.
-        image = match turns {
-            1 => image::imageops::rotate90(&image),
-            2 => image::imageops::rotate180(&image),
-            _ => image::imageops::rotate270(&image),
-        };
-    }
+    // Turned as the main job turns its answer images.
+    let image = answer::as_viewed(page, image);
     let lines: Vec<String> = hints
         .iter()
         .zip(labels)
@@ -756,16 +747,6 @@ fn single_reasons(step: &Step, position: &Board) -> Vec<usize> {
 fn sees(a: usize, b: usize) -> bool {
     let (ra, ca, rb, cb) = (a / 9, a % 9, b / 9, b % 9);
     a != b && (ra == rb || ca == cb || (ra / 3 == rb / 3 && ca / 3 == cb / 3))
-}
-
-/// The clockwise quarter turns the EXIF tag asks for (0 when absent).
-fn exif_turns(page: &Page) -> u8 {
-    match page.photo.exif_orientation {
-        6 => 1,
-        3 => 2,
-        8 => 3,
-        _ => 0,
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,52 @@
-//! Running the real binary as a user would, shared by the text-command tests.
+//! Running the real binary as a user would, shared by the CLI tests. Each
+//! test binary uses the part it needs.
+#![allow(dead_code, reason = "each test binary uses only some of these")]
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+/// A file of the repository's `fixtures/` folder.
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name)
+}
+
+/// A fresh scratch folder for one test (`<target tmp>/<name>`).
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `sudoku-snap` with `args` in the folder `cwd` and waits for it.
+pub fn run_in(args: &[&str], cwd: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run sudoku-snap")
+}
+
+/// Standard output as JSON Lines.
+pub fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Standard error as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A path as the `&str` an argument list takes.
+pub fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
 
 /// Runs `sudoku-snap` with `args`, feeding `stdin`, and waits for it.
 pub fn run(args: &[&str], stdin: &str) -> Output {
