@@ -24,6 +24,11 @@
 //!               + BROKEN_PRIOR when the reading as is is not valid)
 //! ```
 //!
+//! The hypotheses are the readings within [`MAX_CHANGES`] changes, so the
+//! share is then weighed by the chance that the truth is among them (at most
+//! that many unsure cells misread): a reading with many unsure cells gets
+//! little confidence whatever the search finds near it.
+//!
 //! That is why a repair cannot invent a puzzle: changing a confidently read
 //! clue is never tried, an unlikely change is outweighed by the broken-puzzle
 //! hypothesis, and two valid readings of the unsure cells split the
@@ -353,7 +358,10 @@ pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -
         .filter(|v| v.outcome == best.outcome)
         .map(weight)
         .sum();
-    let confidence = (agreeing / total).clamp(0.0, 1.0);
+    // The hypotheses are the readings within MAX_CHANGES changes of the
+    // most probable one; the share above holds only if the truth is among
+    // them, so it is weighed by the chance that it is.
+    let confidence = (agreeing / total * within_reach(&evidence, &read)).clamp(0.0, 1.0);
     let verdict = if confidence >= SOLVED_CONFIDENCE {
         Verdict::Solved
     } else {
@@ -368,6 +376,32 @@ pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -
         confidence,
         verdict,
     }
+}
+
+/// The probability that at most [`MAX_CHANGES`] cells of the reading are
+/// misread, taking each unsure cell (below [`SURE`]) as misread with
+/// probability `1 - p` of its most likely value, independently; sure cells
+/// are taken as read, as everywhere here. When many cells are unsure (small
+/// or faint print read half as empty), the truth is likely further from the
+/// reading than the search goes, and a unique solution found nearby is more
+/// likely an invented puzzle than the printed one: this is what keeps such
+/// an answer from being shown.
+fn within_reach(evidence: &[CellEvidence], read: &Board) -> f32 {
+    // misreads[k]: probability of exactly k misread cells so far.
+    let mut misreads = [0.0f32; MAX_CHANGES + 1];
+    misreads[0] = 1.0;
+    for (cell, e) in evidence.iter().enumerate() {
+        let (_, p) = e.best();
+        if p >= SURE || !read.shape.contains(cell) {
+            continue;
+        }
+        let wrong = (1.0 - p).clamp(0.0, 1.0);
+        for k in (0..=MAX_CHANGES).rev() {
+            let from_fewer = if k > 0 { misreads[k - 1] * wrong } else { 0.0 };
+            misreads[k] = misreads[k] * (1.0 - wrong) + from_fewer;
+        }
+    }
+    misreads.iter().sum()
 }
 
 /// The changes worth trying: other values of unsure cells, cheapest first.
@@ -740,6 +774,43 @@ mod tests {
             problem.contains("no answer is likely enough") && problem.contains("r1c1"),
             "{problem}"
         );
+    }
+
+    #[test]
+    fn many_unsure_cells_leave_no_answer_to_show() {
+        // Ten clues read half as empty: whatever unique puzzle the search
+        // finds within three changes, the printed one is likely further off.
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        let clues: Vec<usize> = (0..81).filter(|&i| g.cells[i] != 0).take(10).collect();
+        for &i in &clues {
+            let v = g.cells[i];
+            set(&mut e[i], &[(0, 0.55), (v, 0.45)]);
+        }
+        let d = decide(Shape::classic(), &e, &[]);
+        assert!(
+            d.confidence < SHOW_CONFIDENCE,
+            "confidence {}",
+            d.confidence
+        );
+        assert!(d.solution().is_none());
+        assert!(matches!(d.verdict, Verdict::Unsure(_)), "{:?}", d.verdict);
+    }
+
+    #[test]
+    fn reach_is_certain_with_few_unsure_cells_and_small_with_many() {
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        assert!((within_reach(&e, &g) - 1.0).abs() < 1e-6);
+        set(&mut e[0], &[(4, 0.6), (9, 0.4)]);
+        assert!(
+            (within_reach(&e, &g) - 1.0).abs() < 1e-6,
+            "one unsure cell is within reach"
+        );
+        for cell in e.iter_mut().take(9).skip(1) {
+            set(cell, &[(0, 0.5), (1, 0.5)]);
+        }
+        assert!(within_reach(&e, &g) < 0.3, "{}", within_reach(&e, &g));
     }
 
     #[test]
