@@ -75,13 +75,22 @@ fn read_truth(path: &Path) -> Result<Vec<TruthGrid>, Error> {
             return Err(bad(i + 1, "bad box"));
         };
         let board = |text: &str| Board::parse(text, Shape::classic()).ok();
+        let full = f[3] == "full";
+        let givens = board(f[5]).ok_or_else(|| bad(i + 1, "bad grid"))?;
+        // A printed answer grid is its own solution (its nsol and solution
+        // fields are empty).
+        let solution = if full {
+            Some(givens.clone())
+        } else {
+            board(f[7])
+        };
         grids.push(TruthGrid {
             page,
             bbox: [x0, y0, x1, y1],
-            full: f[3] == "full",
-            givens: board(f[5]).ok_or_else(|| bad(i + 1, "bad grid"))?,
-            several: f[6].trim() != "1",
-            solution: board(f[7]),
+            full,
+            givens,
+            several: !full && f[6].trim() != "1",
+            solution,
         });
     }
     Ok(grids)
