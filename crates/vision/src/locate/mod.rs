@@ -107,6 +107,11 @@ const SAME_GRID_OVERLAP: f32 = 0.5;
 /// most this still wins when its box lines are the thicker pattern.
 const SIZE_TIE: f32 = 0.05;
 
+/// Longest side of the finer second search of a page (see
+/// [`locate_all_detailed`]): a letter page at 200 dpi is searched at full
+/// resolution, where 1 px lines stay whole; a 12 MP photo at a third.
+pub const FINE_WORK_MAX_SIDE: u32 = 2400;
+
 /// Standard 9x9 spec (a lone grid: lines outside count against it).
 const CLASSIC: Spec = Spec { n: 9, lone: true };
 
@@ -170,21 +175,64 @@ pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
 }
 
 /// [`locate_all`] with the debug images.
+///
+/// The page is searched twice: at the usual work resolution (at most
+/// [`WORK_MAX_SIDE`]), then, when that downscaled the image, again at a
+/// finer one (at most [`FINE_WORK_MAX_SIDE`]) for the grids the first
+/// search could not see: a 1 px cell line downscaled 3:1 keeps a third of
+/// its darkness and vanishes beside large digits, and a grid 100 px wide
+/// on a newspaper page is 33 work pixels, under [`MIN_SIDE_PX`]. The
+/// grids of the first search stand; the finer one only adds grids
+/// elsewhere, so a photo the first search reads is read as before.
 pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
     let mut dbg = prepare(gray);
     let (w, h) = gray.dimensions();
     if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
         return (Vec::new(), dbg);
     }
+    let coarse = page_pass(&mut dbg, &[]);
+    let mut located: Vec<Located> = distinct(coarse)
+        .iter()
+        .map(|ex| finish(gray, ex, dbg.scale))
+        .collect();
+    let fine_factor = work_factor(w, h, FINE_WORK_MAX_SIDE);
+    if (fine_factor as f32) < dbg.scale {
+        let mut fine = prepare_at(gray, fine_factor);
+        let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
+        let added = page_pass(&mut fine, &known);
+        located.extend(
+            distinct(added)
+                .iter()
+                .map(|ex| finish(gray, ex, fine.scale)),
+        );
+        // The debug images are drawn on the coarse work image.
+        let k = fine.scale / dbg.scale;
+        dbg.hulls.extend(fine.hulls.iter().map(|q| q.scaled(k)));
+        dbg.candidates
+            .extend(fine.candidates.iter().map(|c| Candidate {
+                quad: c.quad.scaled(k),
+                ..*c
+            }));
+    }
+    let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
+    let order = page::reading_order(&quads);
+    (order.iter().map(|&i| located[i]).collect(), dbg)
+}
+
+/// One search of the page at `dbg`'s work resolution: every candidate
+/// verified (9x9 and 16x16, lattices split), the ones that pass returned.
+/// Candidates overlapping a grid of `known` (full-resolution quads, found
+/// by an earlier search) are skipped. The merged pass runs only when
+/// nothing at all was found.
+fn page_pass(dbg: &mut LocateDebug, known: &[Quad]) -> Vec<Examined> {
     let closed = imageproc::morphology::dilate(
         &dbg.binary,
         imageproc::distance_transform::Norm::LInf,
         CLOSE_RADIUS,
     );
     let mut found: Vec<Examined> = Vec::new();
-    // The merged pass as in `locate_detailed`: only when nothing was found.
     for merge in [false, true] {
-        if merge && !found.is_empty() {
+        if merge && !(found.is_empty() && known.is_empty()) {
             break;
         }
         let params = HullParams {
@@ -192,18 +240,25 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
             max_count: PAGE_MAX_CANDIDATES,
             merge,
         };
-        for hull in candidate_hulls(&closed, params) {
+        for hull in candidate_hulls(&closed, &dbg.binary, params) {
             let Some(quad) = max_area_quad(&hull) else {
                 continue;
             };
-            let ex = examine_sizes(&mut dbg, &quad, merge);
+            let full = quad_to_full(&quad, dbg.scale);
+            if known
+                .iter()
+                .any(|k| bbox_overlap(k, &full) > SAME_GRID_OVERLAP)
+            {
+                continue;
+            }
+            let ex = examine_sizes(dbg, &quad, merge);
             // A hull the grid found does not fill may be a lattice of
             // grids (a Samurai): its windows replace the one comb found.
             let fills = ex.verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
             let windows = if merge || (ex.passed && fills) {
                 Vec::new()
             } else {
-                lattice_grids(&mut dbg, &quad)
+                lattice_grids(dbg, &quad)
             };
             if !windows.is_empty() {
                 found.extend(windows);
@@ -212,11 +267,7 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
             }
         }
     }
-    let kept = distinct(found);
-    let located: Vec<Located> = kept.iter().map(|ex| finish(gray, ex, dbg.scale)).collect();
-    let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
-    let order = page::reading_order(&quads);
-    (order.iter().map(|&i| located[i]).collect(), dbg)
+    found
 }
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
@@ -291,11 +342,21 @@ pub fn locate(gray: &GrayImage) -> Option<Quad> {
     locate_detailed(gray).0.map(|l| l.quad)
 }
 
+/// The integer downscale factor that brings the `w` x `h` image's longer
+/// side to at most `max_side`.
+fn work_factor(w: u32, h: u32, max_side: u32) -> u32 {
+    w.max(h).div_ceil(max_side).max(1)
+}
+
 /// The search image: downscaled by an integer factor to at most
 /// [`WORK_MAX_SIDE`], thresholded.
 fn prepare(gray: &GrayImage) -> LocateDebug {
     let (w, h) = gray.dimensions();
-    let factor = w.max(h).div_ceil(WORK_MAX_SIDE).max(1);
+    prepare_at(gray, work_factor(w, h, WORK_MAX_SIDE))
+}
+
+/// The search image downscaled by `factor`, thresholded.
+fn prepare_at(gray: &GrayImage, factor: u32) -> LocateDebug {
     let work = downscale(gray, factor);
     let (binary, dark) = adaptive_threshold(&work);
     LocateDebug {
@@ -336,7 +397,9 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
             max_count: MAX_CANDIDATES,
             merge,
         };
-        for hull in candidate_hulls(&closed, params) {
+        // A photo of one puzzle has no answer grid of bold digits whose
+        // dilated ink looks solid: solidity is judged on the closed image.
+        for hull in candidate_hulls(&closed, &closed, params) {
             let Some(quad) = max_area_quad(&hull) else {
                 continue;
             };
