@@ -112,6 +112,16 @@ const SIZE_TIE: f32 = 0.05;
 /// resolution, where 1 px lines stay whole; a 12 MP photo at a third.
 pub const FINE_WORK_MAX_SIDE: u32 = 2400;
 
+/// A grid the finer search finds must have ink darker than this fraction
+/// of its paper: printed lines and digits are near black (a 1 px line at
+/// full resolution keeps all of it), a faded ornamental grid printed in
+/// 10-20 % grey never is.
+const MAX_FAINT_INK: f32 = 0.6;
+
+/// Percentile of a grid's pixels taken as its ink: a 9x9 grid's lines
+/// alone cover more than 1 % of its box.
+const INK_PERCENTILE: usize = 1;
+
 /// Standard 9x9 spec (a lone grid: lines outside count against it).
 const CLASSIC: Spec = Spec { n: 9, lone: true };
 
@@ -190,7 +200,7 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
     if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
         return (Vec::new(), dbg);
     }
-    let coarse = page_pass(&mut dbg, &[]);
+    let coarse = page_pass(&mut dbg, &[], true);
     let mut located: Vec<Located> = distinct(coarse)
         .iter()
         .map(|ex| finish(gray, ex, dbg.scale))
@@ -199,7 +209,7 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
     if (fine_factor as f32) < dbg.scale {
         let mut fine = prepare_at(gray, fine_factor);
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
-        let added = page_pass(&mut fine, &known);
+        let added = page_pass(&mut fine, &known, false);
         located.extend(
             distinct(added)
                 .iter()
@@ -224,7 +234,14 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
 /// Candidates overlapping a grid of `known` (full-resolution quads, found
 /// by an earlier search) are skipped. The merged pass runs only when
 /// nothing at all was found.
-fn page_pass(dbg: &mut LocateDebug, known: &[Quad]) -> Vec<Examined> {
+///
+/// The finer search (`first` false) splits no lattices: at full
+/// resolution a crossword's lines and black squares make 9x9 windows
+/// whose every cell side looks printed, while a Samurai big enough to
+/// read is found by the first search. And it keeps only grids printed in
+/// ink (see [`MAX_FAINT_INK`]): a page's faded ornamental grid is as
+/// regular as a puzzle.
+fn page_pass(dbg: &mut LocateDebug, known: &[Quad], first: bool) -> Vec<Examined> {
     let closed = imageproc::morphology::dilate(
         &dbg.binary,
         imageproc::distance_transform::Norm::LInf,
@@ -255,19 +272,44 @@ fn page_pass(dbg: &mut LocateDebug, known: &[Quad]) -> Vec<Examined> {
             // A hull the grid found does not fill may be a lattice of
             // grids (a Samurai): its windows replace the one comb found.
             let fills = ex.verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
-            let windows = if merge || (ex.passed && fills) {
+            let windows = if merge || !first || (ex.passed && fills) {
                 Vec::new()
             } else {
                 lattice_grids(dbg, &quad)
             };
             if !windows.is_empty() {
                 found.extend(windows);
-            } else if ex.passed {
+            } else if ex.passed && (first || inked(&dbg.work, &ex.verdict.quad)) {
                 found.push(ex);
             }
         }
     }
     found
+}
+
+/// Whether the grid at `quad` (work pixels) holds real ink: its darkest
+/// pixels (the [`INK_PERCENTILE`]th percentile of its bounding box) are
+/// darker than [`MAX_FAINT_INK`] times its paper (the median).
+fn inked(work: &GrayImage, quad: &Quad) -> bool {
+    let xs = quad.corners.map(|c| c.0);
+    let ys = quad.corners.map(|c| c.1);
+    let (w, h) = (work.width() as f32, work.height() as f32);
+    let lo =
+        |v: [f32; 4], max: f32| v.iter().copied().fold(f32::MAX, f32::min).clamp(0.0, max) as u32;
+    let hi =
+        |v: [f32; 4], max: f32| v.iter().copied().fold(f32::MIN, f32::max).clamp(0.0, max) as u32;
+    let (x0, x1, y0, y1) = (lo(xs, w), hi(xs, w), lo(ys, h), hi(ys, h));
+    let mut px: Vec<u8> = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .map(|(x, y)| work.get_pixel(x, y)[0])
+        .collect();
+    if px.is_empty() {
+        return false;
+    }
+    px.sort_unstable();
+    let dark = px[px.len() * INK_PERCENTILE / 100] as f32;
+    let paper = px[px.len() / 2] as f32;
+    dark < MAX_FAINT_INK * paper
 }
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
