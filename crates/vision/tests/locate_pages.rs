@@ -39,7 +39,10 @@ fn centre_side(q: &Quad) -> (f32, f32, f32) {
     let x = q.corners.iter().map(|c| c.0).sum::<f32>() / 4.0;
     let y = q.corners.iter().map(|c| c.1).sum::<f32>() / 4.0;
     let s = (0..4)
-        .map(|i| snap_vision::geometry::dist(q.corners[i], q.corners[(i + 1) % 4]))
+        .map(|i| {
+            let (a, b) = (q.corners[i], q.corners[(i + 1) % 4]);
+            (a.0 - b.0).hypot(a.1 - b.1)
+        })
         .sum::<f32>()
         / 4.0;
     (x, y, s)

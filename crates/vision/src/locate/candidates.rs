@@ -319,5 +319,7 @@ mod tests {
             }])
         });
         assert!(candidate_hulls(&blob, &blob, p).is_empty());
+        // Solid only after the gap closing: the ink itself decides.
+        assert_eq!(candidate_hulls(&blob, &outline, p).len(), 1);
     }
 }

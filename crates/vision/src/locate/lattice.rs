@@ -39,6 +39,10 @@ const STRONG_PERCENTILE: usize = 90;
 /// the crossing line would count as the side's own.
 const SIDE_END_MARGIN: f32 = 0.2;
 
+/// A cell whose inner part is darker than this on average is solid ink
+/// (a crossword's black square); a digit covers well under half of it.
+const SOLID_CELL: f32 = 0.6;
+
 /// Line position tolerance across a side, as a fraction of a cell.
 const SIDE_TOL: f32 = 0.15;
 
@@ -135,9 +139,33 @@ fn sides(img: &[f32], bins: usize, m: usize) -> (Vec<f32>, Vec<f32>) {
     (hor, ver)
 }
 
+/// Mean darkness of every cell's inner part (without [`SIDE_END_MARGIN`]
+/// of the cell at each side, where its lines are), row by row.
+fn cell_fill(img: &[f32], bins: usize, m: usize) -> Vec<f32> {
+    let cell = bins as f32 / m as f32;
+    let mut out = Vec::with_capacity(m * m);
+    for r in 0..m {
+        for c in 0..m {
+            let span = |i: usize| {
+                let a = ((i as f32 + SIDE_END_MARGIN) * cell).round() as usize;
+                let b = ((i as f32 + 1.0 - SIDE_END_MARGIN) * cell).round() as usize;
+                (a.min(bins), b.min(bins))
+            };
+            let ((u0, u1), (v0, v1)) = (span(c), span(r));
+            let mut sum = 0.0;
+            for v in v0..v1 {
+                sum += img[v * bins + u0..v * bins + u1].iter().sum::<f32>();
+            }
+            out.push(sum / ((u1 - u0) * (v1 - v0)).max(1) as f32);
+        }
+    }
+    out
+}
+
 /// The size and quad (work pixels, line centres) of every `n` x `n` window of the
-/// lattice inside `quad` whose cell sides are all printed, for each `n` in
-/// `sizes`. Empty when the candidate is no lattice of 10 to 40 cells.
+/// lattice inside `quad` whose cell sides are all printed and none of
+/// whose cells is solid (a crossword's black square has four printed
+/// sides too), for each `n` in `sizes`. Empty when the candidate is no lattice of 10 to 40 cells.
 pub fn lattice_windows(dark: &GrayImage, quad: &Quad, sizes: &[usize]) -> Vec<(usize, Quad)> {
     let bins = (quad.max_side().round() as usize).clamp(MIN_BINS, MAX_BINS);
     let Some(g2p) = Homography::square_to_quad(bins as f64, quad) else {
@@ -156,6 +184,7 @@ pub fn lattice_windows(dark: &GrayImage, quad: &Quad, sizes: &[usize]) -> Vec<(u
     let k = all.len() * STRONG_PERCENTILE / 100;
     let strong = *all.select_nth_unstable_by(k, f32::total_cmp).1;
     let present = |v: f32| v >= SIDE_PRESENT * strong && strong > 0.0;
+    let fill = cell_fill(&img, bins, m);
     let cell = bins as f64 / m as f64;
     let mut out = Vec::new();
     for &n in sizes.iter().filter(|&&n| n < m) {
@@ -166,7 +195,9 @@ pub fn lattice_windows(dark: &GrayImage, quad: &Quad, sizes: &[usize]) -> Vec<(u
                         present(hor[(r0 + k) * m + c0 + i]) && present(ver[(c0 + k) * m + r0 + i])
                     })
                 });
-                if full {
+                let solid =
+                    (r0..r0 + n).any(|r| (c0..c0 + n).any(|c| fill[r * m + c] >= SOLID_CELL));
+                if full && !solid {
                     let (u0, v0) = (c0 as f64 * cell, r0 as f64 * cell);
                     let (u1, v1) = ((c0 + n) as f64 * cell, (r0 + n) as f64 * cell);
                     let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
