@@ -431,7 +431,10 @@ mod tests {
     fn a_jpeg_is_read_as_luma_and_its_colour_decoded_on_demand() {
         let bytes = encode(&sample(), ImageFormat::Jpeg);
         let d = decode(&bytes).unwrap();
-        assert!(d.rgb.get().is_none(), "colour decoded before it was asked for");
+        assert!(
+            d.rgb.get().is_none(),
+            "colour decoded before it was asked for"
+        );
         let rgb = d.rgb().clone();
         assert_eq!(rgb.dimensions(), (64, 48));
         // The Y plane is the Rec. 601 luma of the decoded colour, up to the
