@@ -5,10 +5,10 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
 
-use snap_vision::pdf::{PageRange, PdfDoc, PdfError};
+use snap_vision::pdf::{PageImage, PageRange, PdfDoc, PdfError};
 use snap_vision::pipeline::{Page, ReadError, Reader, Timings};
 
 use crate::output;
@@ -95,8 +95,7 @@ impl Unit {
             Unit::PdfPage { doc, page, .. } => {
                 let start = Instant::now();
                 let rendered = output::unless_interrupted(|| {
-                    doc.render_page(*page, dpi)
-                        .map_err(|e| std::io::Error::other(reason(&e, doc.path())))
+                    render_within(doc, *page, dpi, RENDER_TIMEOUT).map_err(std::io::Error::other)
                 })
                 .map_err(|e| (None, ReadError::Io(e)))?;
                 let dpi = Some(rendered.dpi);
@@ -120,6 +119,44 @@ impl Unit {
             Some(page) => format!("{} page {page}", self.path().display()),
             None => self.path().display().to_string(),
         }
+    }
+}
+
+/// Longest a PDF page may take to render. A typeset page renders in
+/// milliseconds and a scanned one in well under a second; a page that takes
+/// a minute is hostile or broken (forms drawing forms, millions of fills),
+/// and the batch must not wait on it for ever.
+pub const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Renders `page` of `doc` on a thread of its own and waits at most
+/// `timeout`. The renderer has no way to be stopped, so a page past the
+/// deadline is reported and left to finish in the background (its memory
+/// is bounded by the render's pixel limit; the thread ends with the
+/// process), and the batch goes on.
+pub fn render_within(
+    doc: &Arc<PdfDoc>,
+    page: usize,
+    dpi: f32,
+    timeout: Duration,
+) -> Result<PageImage, String> {
+    let (send, receive) = mpsc::channel();
+    let book = Arc::clone(doc);
+    std::thread::Builder::new()
+        .name(format!("render page {page}"))
+        .spawn(move || {
+            // The receiver is gone when the deadline passed: nothing to do.
+            let _ = send.send(book.render_page(page, dpi));
+        })
+        .map_err(|e| format!("page {page}: cannot start rendering: {e}"))?;
+    match receive.recv_timeout(timeout) {
+        Ok(rendered) => rendered.map_err(|e| reason(&e, doc.path())),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!(
+            "page {page}: rendering took over {} s; page skipped",
+            timeout.as_secs()
+        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(format!(
+            "page {page}: the renderer stopped without a result"
+        )),
     }
 }
 
@@ -289,6 +326,23 @@ mod tests {
         assert!(
             matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("not a readable PDF"))
         );
+    }
+
+    #[test]
+    fn a_page_that_renders_for_ever_is_skipped_at_the_deadline() {
+        // Forms drawing forms ten times, eight deep: 10^8 fills (found by
+        // fuzzing). Its render goes on in the background until the tests end.
+        let slow = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/regressions/pdf_read/slow-form-fanout.pdf");
+        let doc = Arc::new(PdfDoc::open(&slow).unwrap());
+        let start = std::time::Instant::now();
+        let err = render_within(&doc, 1, 72.0, Duration::from_millis(300)).unwrap_err();
+        assert!(err.contains("rendering took over"), "{err}");
+        assert!(start.elapsed() < Duration::from_secs(5));
+        // A normal page is well within any deadline.
+        let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pdf/postonwj_puzzles.pdf");
+        let doc = Arc::new(PdfDoc::open(&book).unwrap());
+        assert!(render_within(&doc, 1, 72.0, RENDER_TIMEOUT).is_ok());
     }
 
     #[test]

@@ -165,7 +165,7 @@ impl PdfDoc {
     /// Opens the PDF at `path` and parses its page tree (no page is rendered).
     ///
     /// Only a regular file of at most [`MAX_PDF_BYTES`] is read (see
-    /// [`read_pdf_file`]); anything else is a [`PdfError::Io`].
+    /// `read_pdf_file`); anything else is a [`PdfError::Io`].
     pub fn open(path: &Path) -> Result<PdfDoc, PdfError> {
         let bytes = read_pdf_file(path).map_err(|source| PdfError::Io {
             path: path.to_path_buf(),

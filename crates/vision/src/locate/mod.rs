@@ -191,7 +191,7 @@ pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
 /// finer one (at most [`FINE_WORK_MAX_SIDE`]) for the grids the first
 /// search could not see: a 1 px cell line downscaled 3:1 keeps a third of
 /// its darkness and vanishes beside large digits, and a grid 100 px wide
-/// on a newspaper page is 33 work pixels, under [`MIN_SIDE_PX`]. The
+/// on a newspaper page is 33 work pixels, under `MIN_SIDE_PX`. The
 /// grids of the first search stand; the finer one only adds grids
 /// elsewhere, so a photo the first search reads is read as before.
 pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
