@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use snap_solver::{Board, Shape};
-use snap_vision::pdf::{PdfDoc, DEFAULT_DPI, POINTS_PER_INCH};
+use snap_vision::pdf::{DEFAULT_DPI, POINTS_PER_INCH};
 use snap_vision::pipeline::{ReadError, Reader};
 
 use super::answer::{self, GridResult};
@@ -142,46 +142,20 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
     let mut matched = vec![false; truth.len()];
     let name = source.display().to_string();
     let options = answer::Options::default();
-    if inputs::is_pdf(source) {
-        let doc = PdfDoc::open(source).map_err(|e| Error::Usage(e.to_string()))?;
-        for page in 1..=doc.page_count() {
-            figures.pages += 1;
-            let read = doc
-                .render_page(page, DEFAULT_DPI)
-                .map_err(|e| ReadError::Io(std::io::Error::other(e.to_string())))
-                .and_then(|r| {
-                    let dpi = r.dpi;
-                    reader
-                        .read_decoded(r.image, Default::default(), None)
-                        .map(|p| (p, dpi))
-                });
-            let (page_read, dpi) = match read {
-                Ok(read) => read,
-                Err(ReadError::NoGrid) => continue,
-                Err(e) => {
-                    figures.page_errors.push(format!("page {page}: {e}"));
-                    continue;
-                }
-            };
-            let grids = answer::grids(&page_read, &name, Some(page), Some(dpi), &options);
-            score_page(
-                &mut figures,
-                &truth,
-                &mut matched,
-                page,
-                &grids,
-                POINTS_PER_INCH / dpi,
-            );
-        }
-    } else {
-        figures.pages = 1;
-        match reader.read_file(source) {
-            Ok(page_read) => {
-                let grids = answer::grids(&page_read, &name, None, None, &options);
-                score_page(&mut figures, &truth, &mut matched, 1, &grids, 1.0);
+    // The same page units and reading as the main job: a PDF's pages
+    // rendered at the default resolution, an image as it is.
+    for unit in inputs::plan(&[source.to_path_buf()], None) {
+        figures.pages += 1;
+        let page = unit.page().unwrap_or(1);
+        match unit.read(reader, DEFAULT_DPI, None) {
+            Ok((page_read, dpi)) => {
+                let grids = answer::grids(&page_read, &name, unit.page(), dpi, &options);
+                // Truth boxes are in points for a PDF page, pixels for an image.
+                let to_truth = dpi.map_or(1.0, |dpi| POINTS_PER_INCH / dpi);
+                score_page(&mut figures, &truth, &mut matched, page, &grids, to_truth);
             }
-            Err(ReadError::NoGrid) => {}
-            Err(e) => figures.page_errors.push(e.to_string()),
+            Err((_, ReadError::NoGrid)) => {}
+            Err((_, e)) => figures.page_errors.push(format!("page {page}: {e}")),
         }
     }
     for (t, m) in truth.iter().zip(&matched) {

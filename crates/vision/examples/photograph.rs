@@ -52,14 +52,6 @@ fn photograph(puzzle: &str, shape: &str, out: &str) -> Result<(), String> {
     let board = Board::parse(text.trim(), shape).map_err(|e| format!("{puzzle}: {e}"))?;
     let flat = render::print(&board, CELL, CELL / 2);
     // The same framing as tests/shapes.rs: slightly turned, in perspective.
-    let s = flat.width() as f32;
-    let (w, h) = ((s * 1.25) as u32, (s * 1.3) as u32);
-    let corners = [
-        (0.08 * s, 0.10 * s),
-        (1.15 * s, 0.06 * s),
-        (1.18 * s, 1.20 * s),
-        (0.05 * s, 1.16 * s),
-    ];
-    let photo = render::photograph(&flat, w, h, corners, NOISE);
+    let photo = render::photograph_at_an_angle(&flat, NOISE);
     photo.save(out).map_err(|e| format!("{out}: {e}"))
 }

@@ -23,15 +23,7 @@ fn puzzle(name: &str, shape: Shape) -> Board {
 /// it and returns the one puzzle found with its decision.
 fn read_back(board: &Board, cell: u32) -> (Board, snap_vision::decide::Decision) {
     let flat = render::print(board, cell, cell / 2);
-    let s = flat.width() as f32;
-    let (w, h) = ((s * 1.25) as u32, (s * 1.3) as u32);
-    let corners = [
-        (0.08 * s, 0.10 * s),
-        (1.15 * s, 0.06 * s),
-        (1.18 * s, 1.20 * s),
-        (0.05 * s, 1.16 * s),
-    ];
-    let photo = render::photograph(&flat, w, h, corners, 6);
+    let photo = render::photograph_at_an_angle(&flat, 6);
     let reader = Reader::new(None, None).expect("the embedded model loads");
     let page = reader
         .read_bytes(&render::png(&photo), None)

@@ -128,6 +128,21 @@ pub fn photograph(
     })
 }
 
+/// The flat print photographed slightly turned and in perspective, on a
+/// page a quarter to a third larger than the print: the framing of the
+/// shape tests and of `examples/photograph.rs`.
+pub fn photograph_at_an_angle(flat: &GrayImage, noise: u8) -> GrayImage {
+    let s = flat.width() as f32;
+    let (w, h) = ((s * 1.25) as u32, (s * 1.3) as u32);
+    let corners = [
+        (0.08 * s, 0.10 * s),
+        (1.15 * s, 0.06 * s),
+        (1.18 * s, 1.20 * s),
+        (0.05 * s, 1.16 * s),
+    ];
+    photograph(flat, w, h, corners, noise)
+}
+
 fn sample(img: &GrayImage, x: f32, y: f32) -> f32 {
     let (x0, y0) = (x.floor().max(0.0), y.floor().max(0.0));
     let (fx, fy) = (x - x0, y - y0);
