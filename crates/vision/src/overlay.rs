@@ -51,17 +51,27 @@ const MAX_SYMBOL: u8 = snap_solver::MAX_DIGITS as u8;
 /// Flat coverage masks of the symbols 1-9 and A-Z, `MASK` x `MASK`, values 0..1.
 struct Glyphs {
     masks: Vec<Vec<f32>>,
+    /// Per mask, the part of it that holds ink, as a [`Window`] of the mask
+    /// (0..1 each way): a digit covers about a quarter of its cell, so only
+    /// the photo pixels over this box need sampling.
+    ink: Vec<Window>,
 }
 
 impl Glyphs {
     fn render() -> Glyphs {
         // The font is compiled in and known good; failing to parse it would
         // be a build defect, so fall back to empty masks rather than panic.
-        let masks = match FontRef::try_from_slice(FONT) {
+        let masks: Vec<Vec<f32>> = match FontRef::try_from_slice(FONT) {
             Ok(font) => (1..=MAX_SYMBOL).map(|d| render_digit(&font, d)).collect(),
             Err(_) => vec![vec![0.0; MASK * MASK]; MAX_SYMBOL as usize],
         };
-        Glyphs { masks }
+        let ink = masks.iter().map(|mask| ink_window(mask)).collect();
+        Glyphs { masks, ink }
+    }
+
+    /// The window of symbol `d`'s mask that holds ink.
+    fn ink(&self, d: u8) -> Window {
+        self.ink[(d - 1) as usize]
     }
 
     /// Bilinear sample of symbol `d`'s mask at mask coordinates (x, y).
@@ -113,6 +123,55 @@ fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
     mask
 }
 
+/// The box of `mask` holding nonzero coverage, grown by one texel each way
+/// (bilinear sampling reaches one texel out), as fractions of the mask.
+/// An empty mask gives an empty window.
+fn ink_window(mask: &[f32]) -> Window {
+    let (mut x0, mut y0, mut x1, mut y1) = (MASK, MASK, 0, 0);
+    for (i, _) in mask.iter().enumerate().filter(|(_, &c)| c > 0.0) {
+        let (x, y) = (i % MASK, i / MASK);
+        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+    }
+    if x0 >= x1 {
+        return Window::EMPTY;
+    }
+    let f = |t: usize| t as f32 / MASK as f32;
+    Window {
+        u0: f(x0.saturating_sub(1)),
+        v0: f(y0.saturating_sub(1)),
+        u1: f((x1 + 1).min(MASK)),
+        v1: f((y1 + 1).min(MASK)),
+    }
+}
+
+/// A rectangle of a cell's own coordinates (0..1 across, 0..1 down) that a
+/// mark may cover: only the photo pixels over it are visited.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Window {
+    u0: f32,
+    v0: f32,
+    u1: f32,
+    v1: f32,
+}
+
+impl Window {
+    /// The whole cell.
+    const CELL: Window = Window {
+        u0: 0.0,
+        v0: 0.0,
+        u1: 1.0,
+        v1: 1.0,
+    };
+
+    /// Nothing to paint.
+    const EMPTY: Window = Window {
+        u0: 0.0,
+        v0: 0.0,
+        u1: 0.0,
+        v1: 0.0,
+    };
+}
+
 /// Draws `digits` (cell index in reading order of an upright `n` x `n`
 /// grid, value 1-9 or 10 and up for `A`, ...) onto `photo`. `grid_to_photo`
 /// maps the upright rectified grid, a square of side `grid_side` pixels,
@@ -131,9 +190,17 @@ pub fn draw_digits(
         if !(1..=MAX_SYMBOL).contains(&digit) || index >= n * n {
             continue;
         }
-        paint_cell(photo, grid_to_photo, grid_side, n, index, INK, |u, v| {
-            glyphs.sample(digit, u * MASK as f32, v * MASK as f32)
-        })?;
+        let window = glyphs.ink(digit);
+        paint_cell(
+            photo,
+            grid_to_photo,
+            grid_side,
+            n,
+            index,
+            window,
+            INK,
+            |u, v| glyphs.sample(digit, u * MASK as f32, v * MASK as f32),
+        )?;
     }
     Ok(())
 }
@@ -159,25 +226,37 @@ pub fn mark_cells(
     cells: &[usize],
 ) -> Result<(), OverlayError> {
     for &index in cells.iter().filter(|&&i| i < n * n) {
-        paint_cell(photo, grid_to_photo, grid_side, n, index, MARK, |u, v| {
-            let d = ((u - 0.5).powi(2) + (v - 0.5).powi(2)).sqrt();
-            // Anti-aliased ring: full inside the band, fading over a twentieth of a cell.
-            let edge = (d - MARK_RADIUS).abs() - MARK_WIDTH / 2.0;
-            (1.0 - edge * 20.0).clamp(0.0, 1.0)
-        })?;
+        paint_cell(
+            photo,
+            grid_to_photo,
+            grid_side,
+            n,
+            index,
+            Window::CELL,
+            MARK,
+            |u, v| {
+                let d = ((u - 0.5).powi(2) + (v - 0.5).powi(2)).sqrt();
+                // Anti-aliased ring: full inside the band, fading over a twentieth of a cell.
+                let edge = (d - MARK_RADIUS).abs() - MARK_WIDTH / 2.0;
+                (1.0 - edge * 20.0).clamp(0.0, 1.0)
+            },
+        )?;
     }
     Ok(())
 }
 
 /// Blends `colour` into the photo pixels of one cell with the coverage
 /// `alpha(u, v)` of the cell's own coordinates (0..1 across, 0..1 down),
-/// found for each photo pixel through the inverse homography.
+/// found for each photo pixel through the inverse homography. Only the
+/// pixels over `window` are visited: `alpha` must be zero outside it.
+#[allow(clippy::too_many_arguments)]
 fn paint_cell(
     photo: &mut RgbImage,
     grid_to_photo: &Homography,
     grid_side: f32,
     n: usize,
     index: usize,
+    window: Window,
     colour: [u8; 3],
     alpha: impl Fn(f32, f32) -> f32,
 ) -> Result<(), OverlayError> {
@@ -185,8 +264,12 @@ fn paint_cell(
     let cell = grid_side / n as f32;
     let (w, h) = photo.dimensions();
     let (r, c) = ((index / n) as f32, (index % n) as f32);
-    let corners = [(c, r), (c + 1.0, r), (c + 1.0, r + 1.0), (c, r + 1.0)]
-        .map(|(x, y)| grid_to_photo.map(x * cell, y * cell));
+    if window.u0 >= window.u1 || window.v0 >= window.v1 {
+        return Ok(());
+    }
+    let Window { u0, v0, u1, v1 } = window;
+    let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)]
+        .map(|(u, v)| grid_to_photo.map((c + u) * cell, (r + v) * cell));
     if corners
         .iter()
         .any(|(x, y)| !x.is_finite() || !y.is_finite())
@@ -198,7 +281,7 @@ fn paint_cell(
         for x in min_x..max_x {
             let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
             let (u, v) = (gx / cell - c, gy / cell - r);
-            if !(0.0..1.0).contains(&u) || !(0.0..1.0).contains(&v) {
+            if !(u0..u1).contains(&u) || !(v0..v1).contains(&v) {
                 continue;
             }
             let a = alpha(u, v);
@@ -256,6 +339,24 @@ mod tests {
             }
             n
         };
+        // Painting only each glyph's ink box changes no pixel against
+        // painting the whole cell.
+        let mut whole = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
+        let glyphs = Glyphs::render();
+        for (index, digit) in [(0, 8), (80, 1)] {
+            paint_cell(
+                &mut whole,
+                &h,
+                432.0,
+                9,
+                index,
+                Window::CELL,
+                INK,
+                |u, v| glyphs.sample(digit, u * MASK as f32, v * MASK as f32),
+            )
+            .unwrap();
+        }
+        assert!(whole == photo, "the ink box holds every inked pixel");
         assert!(inked(0) > 10, "digit 8 drawn in r1c1");
         assert!(inked(80) > 3, "digit 1 drawn in r9c9");
         assert_eq!(inked(40), 0, "r5c5 untouched");
@@ -280,9 +381,16 @@ pub fn shade_cells(
 ) -> Result<(), OverlayError> {
     let opacity = opacity.clamp(0.0, 1.0);
     for &index in cells.iter().filter(|&&i| i < n * n) {
-        paint_cell(photo, grid_to_photo, grid_side, n, index, colour, |_, _| {
-            opacity
-        })?;
+        paint_cell(
+            photo,
+            grid_to_photo,
+            grid_side,
+            n,
+            index,
+            Window::CELL,
+            colour,
+            |_, _| opacity,
+        )?;
     }
     Ok(())
 }
@@ -327,23 +435,47 @@ pub fn strike_candidates(
             let (x, y) = (u * k - sc, v * k - sr);
             ((0.0..1.0).contains(&x) && (0.0..1.0).contains(&y)).then_some((x, y))
         };
-        paint_cell(photo, grid_to_photo, grid_side, n, index, MARK, |u, v| {
-            place(u, v).map_or(0.0, |(x, y)| {
-                let zoom = |t: f32| ((t - 0.5) / CANDIDATE_ZOOM + 0.5) * MASK as f32;
-                glyphs.sample(digit, zoom(x), zoom(y))
-            })
-        })?;
-        paint_cell(photo, grid_to_photo, grid_side, n, index, STRIKE, |u, v| {
-            place(u, v).map_or(0.0, |(x, y)| {
-                // The stroke runs bottom left to top right, short of the
-                // square's corners; anti-aliased over a twentieth.
-                if !(0.1..0.9).contains(&x) {
-                    return 0.0;
-                }
-                let off_line = (x + y - 1.0).abs() / std::f32::consts::SQRT_2;
-                (1.0 - (off_line - STRIKE_WIDTH / 2.0) * 20.0).clamp(0.0, 1.0)
-            })
-        })?;
+        let square = Window {
+            u0: sc / k,
+            v0: sr / k,
+            u1: (sc + 1.0) / k,
+            v1: (sr + 1.0) / k,
+        };
+        paint_cell(
+            photo,
+            grid_to_photo,
+            grid_side,
+            n,
+            index,
+            square,
+            MARK,
+            |u, v| {
+                place(u, v).map_or(0.0, |(x, y)| {
+                    let zoom = |t: f32| ((t - 0.5) / CANDIDATE_ZOOM + 0.5) * MASK as f32;
+                    glyphs.sample(digit, zoom(x), zoom(y))
+                })
+            },
+        )?;
+        paint_cell(
+            photo,
+            grid_to_photo,
+            grid_side,
+            n,
+            index,
+            square,
+            STRIKE,
+            |u, v| {
+                place(u, v).map_or(0.0, |(x, y)| {
+                    // The stroke runs bottom left to top right, short of the
+                    // square's corners; anti-aliased over a twentieth.
+                    if !(0.1..0.9).contains(&x) {
+                        return 0.0;
+                    }
+                    let off_line = (x + y - 1.0).abs() / std::f32::consts::SQRT_2;
+                    (1.0 - (off_line - STRIKE_WIDTH / 2.0) * 20.0).clamp(0.0, 1.0)
+                })
+            },
+        )?;
     }
     Ok(())
 }
