@@ -6,6 +6,7 @@ mod cli;
 mod commands;
 mod error;
 mod exit_codes;
+mod jpeg;
 mod limits;
 mod output;
 mod report;

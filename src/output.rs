@@ -128,28 +128,13 @@ pub fn encode_image(image: &RgbImage, kind: ImageKind) -> std::io::Result<Vec<u8
 
 /// Encodes a JPEG with `jpeg-encoder` (AVX2 when the CPU has it): on a
 /// 12 MP answer several times faster than `image`'s encoder, which made
-/// encoding the slowest stage of the whole job. Chroma is subsampled 2x2
-/// (4:2:0), as phone cameras save their photos; the answer's digits and
-/// rings are many pixels wide, so their colour edges survive it.
+/// encoding the slowest stage of the whole job; a large image is encoded
+/// in strips on the threads of the current pool (see [`crate::jpeg`]).
+/// Chroma is subsampled 2x2 (4:2:0), as phone cameras save their photos;
+/// the answer's digits and rings are many pixels wide, so their colour
+/// edges survive it.
 fn encode_jpeg(image: &RgbImage) -> std::io::Result<Vec<u8>> {
-    let (w, h) = image.dimensions();
-    // JPEG sizes are 16-bit: a wider or taller image cannot be a JPEG.
-    let too_big = || {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("a {w}x{h} image is too large for JPEG (65535 pixels a side at most)"),
-        )
-    };
-    let width = u16::try_from(w).map_err(|_| too_big())?;
-    let height = u16::try_from(h).map_err(|_| too_big())?;
-    // Compressed photos are a fraction of the RGB size; reserve for it.
-    let mut bytes = Vec::with_capacity(image.as_raw().len() / 8);
-    let mut encoder = jpeg_encoder::Encoder::new(&mut bytes, JPEG_QUALITY);
-    encoder.set_sampling_factor(jpeg_encoder::SamplingFactor::R_4_2_0);
-    encoder
-        .encode(image.as_raw(), width, height, jpeg_encoder::ColorType::Rgb)
-        .map_err(std::io::Error::other)?;
-    Ok(bytes)
+    crate::jpeg::encode(image, JPEG_QUALITY, rayon::current_num_threads())
 }
 
 /// Checks, before a batch starts, that no two inputs would write one output
