@@ -321,8 +321,9 @@ fn side_by_side(givens: &Board, solution: Option<&Board>) -> String {
 
 /// The page with every answer drawn in: the missing digits of solved and
 /// unsure grids (never over a person's pen entries), cells to check and
-/// wrong entries ringed in red. `None` when nothing is to be drawn.
-pub fn draw(page: &Page, results: &[GridResult]) -> Option<RgbImage> {
+/// wrong entries ringed in red. `None` when nothing is to be drawn. The
+/// page's colour pixels are taken to draw on, not copied.
+pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
     let mut image: Option<RgbImage> = None;
     let mut drawn = 0;
     let mut grids = page.grids.iter();
@@ -336,7 +337,7 @@ pub fn draw(page: &Page, results: &[GridResult]) -> Option<RgbImage> {
         let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
             continue;
         };
-        let image = image.get_or_insert_with(|| page.photo.rgb().clone());
+        let image = image.get_or_insert_with(|| page.photo.take_rgb());
         let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
         let mut marks: Vec<usize> = result.wrong_entries.clone();
         if let Verdict::Unsure(checks) = &d.verdict {

@@ -317,7 +317,7 @@ fn process(job: &Job, unit: &Unit) -> Outcome {
     let mut outcome = Outcome::default();
     if !args.no_image {
         let start = Instant::now();
-        if let Some(image) = answer::draw(&page, &grids) {
+        if let Some(image) = answer::draw(&mut page, &grids) {
             let t = page.timings.lap("overlay", start);
             let out = output_path(unit, args);
             let written = encode_answer(&image, &out).and_then(|bytes| {

@@ -113,13 +113,26 @@ impl Decoded {
     /// fails only when memory runs out; then the gray image, in colour
     /// form, stands in, so the answer is still drawn.
     pub fn rgb(&self) -> &RgbImage {
-        self.rgb.get_or_init(|| {
-            self.jpeg
-                .as_deref()
-                .and_then(|bytes| jpeg_pixels(bytes, ColorSpace::RGB).ok())
-                .and_then(|(w, h, px)| RgbImage::from_raw(w, h, px))
-                .unwrap_or_else(|| DynamicImage::ImageLuma8(self.gray.clone()).to_rgb8())
-        })
+        self.rgb.get_or_init(|| self.decode_rgb())
+    }
+
+    /// The colour pixels, taken out to draw on (no copy of a 12 MP
+    /// image); a later [`Decoded::rgb`] decodes them again.
+    pub fn take_rgb(&mut self) -> RgbImage {
+        match self.rgb.take() {
+            Some(rgb) => rgb,
+            None => self.decode_rgb(),
+        }
+    }
+
+    /// Decodes the colour pixels from the kept JPEG bytes (see
+    /// [`Decoded::rgb`] for the fallback).
+    fn decode_rgb(&self) -> RgbImage {
+        self.jpeg
+            .as_deref()
+            .and_then(|bytes| jpeg_pixels(bytes, ColorSpace::RGB).ok())
+            .and_then(|(w, h, px)| RgbImage::from_raw(w, h, px))
+            .unwrap_or_else(|| DynamicImage::ImageLuma8(self.gray.clone()).to_rgb8())
     }
 }
 
