@@ -151,7 +151,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     }
     check_outputs(&units, args)?;
     output::install_interrupt_handler();
-    let reader = super::reader(&args.reader)?;
+    let reader = super::reader(&args.reader)?.with_colour_ahead(!args.no_image);
     let job = Job {
         reader: &reader,
         args,

@@ -155,6 +155,7 @@ pub struct Page {
 pub struct Reader {
     classifier: Classifier,
     debug_dir: Option<PathBuf>,
+    colour_ahead: bool,
 }
 
 impl Reader {
@@ -169,7 +170,19 @@ impl Reader {
         Ok(Reader {
             classifier,
             debug_dir: debug_dir.map(Path::to_path_buf),
+            colour_ahead: false,
         })
+    }
+
+    /// Whether a JPEG's colour pixels are decoded on a second thread while
+    /// the photo is read (off by default). Worth it when the answer will be
+    /// drawn: the colour is needed only then, after the whole reading, so
+    /// decoding it meanwhile takes it off the photo's wall time where a
+    /// core is free; in a busy batch it costs nothing extra, the decode
+    /// being needed anyway (unless no grid is found).
+    pub fn with_colour_ahead(mut self, colour_ahead: bool) -> Reader {
+        self.colour_ahead = colour_ahead;
+        self
     }
 
     /// Reads the photo at `path`.
@@ -195,9 +208,31 @@ impl Reader {
     pub fn read_decoded(
         &self,
         photo: Decoded,
-        mut timings: Timings,
+        timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
+        let (grids, timings) = if self.colour_ahead {
+            std::thread::scope(|s| {
+                s.spawn(|| photo.rgb().width());
+                self.read_grids(&photo, timings, debug)
+            })?
+        } else {
+            self.read_grids(&photo, timings, debug)?
+        };
+        Ok(Page {
+            photo,
+            grids,
+            timings,
+        })
+    }
+
+    /// Every puzzle of `photo` read, with `timings` extended by the stages.
+    fn read_grids(
+        &self,
+        photo: &Decoded,
+        mut timings: Timings,
+        debug: Option<&Path>,
+    ) -> Result<(Vec<GridReading>, Timings), ReadError> {
         let t = Instant::now();
         // With a debug folder, the detailed search also returns its
         // threshold and candidate images; otherwise skip building them.
@@ -233,18 +268,14 @@ impl Reader {
         for (k, layout) in layouts.iter().enumerate() {
             // Debug images show the first puzzle of the page.
             let debug = debug.filter(|_| k == 0);
-            if let Some(grid) = self.read_layout(&photo, layout, debug, &mut timings, &mut t)? {
+            if let Some(grid) = self.read_layout(photo, layout, debug, &mut timings, &mut t)? {
                 grids.push(grid);
             }
         }
         if grids.is_empty() {
             return Err(ReadError::NoGrid);
         }
-        Ok(Page {
-            photo,
-            grids,
-            timings,
-        })
+        Ok((grids, timings))
     }
 
     /// Reads one puzzle: every part rectified and cut into tiles, the
