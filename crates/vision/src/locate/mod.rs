@@ -242,11 +242,7 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
 /// ink (see [`MAX_FAINT_INK`]): a page's faded ornamental grid is as
 /// regular as a puzzle.
 fn page_pass(dbg: &mut LocateDebug, known: &[Quad], first: bool) -> Vec<Examined> {
-    let closed = imageproc::morphology::dilate(
-        &dbg.binary,
-        imageproc::distance_transform::Norm::LInf,
-        CLOSE_RADIUS,
-    );
+    let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
     let mut found: Vec<Examined> = Vec::new();
     for merge in [false, true] {
         if merge && !(found.is_empty() && known.is_empty()) {
@@ -418,11 +414,7 @@ pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
     if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
         return (None, dbg);
     }
-    let closed = imageproc::morphology::dilate(
-        &dbg.binary,
-        imageproc::distance_transform::Norm::LInf,
-        CLOSE_RADIUS,
-    );
+    let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
     let (ww, wh) = dbg.work.dimensions();
     let min_side = ((ww.min(wh) as f32 * MIN_SIDE_FRACTION) as u32).max(MIN_SIDE_PX);
     let mut best: Option<Examined> = None;
