@@ -46,18 +46,35 @@ pub fn adaptive_threshold(img: &GrayImage) -> (GrayImage, GrayImage) {
     let mut dark = vec![0u8; w * h];
     let r = (w.max(h) / RADIUS_DIVISOR).max(MIN_RADIUS);
     let raw = img.as_raw();
-    let integ = integral(raw, w, h);
-    let iw = w + 1;
+    // Window sums by running sums, with no integral table: `cols[x]` holds
+    // column x summed over the window's rows (one row added and one
+    // dropped per output row: vector adds), and a running sum across
+    // `cols` gives each window (one add and one subtract per pixel). The
+    // same sums, clipped at the borders, as an integral image gives, with
+    // sequential memory access.
+    let mut cols = vec![0u32; w];
+    for row in raw.chunks_exact(w).take(r.min(h)) {
+        add_row(&mut cols, row);
+    }
     for y in 0..h {
-        let y0 = y.saturating_sub(r);
-        let y1 = (y + r + 1).min(h);
+        let (y0, y1) = (y.saturating_sub(r), (y + r + 1).min(h));
+        if y + r < h {
+            add_row(&mut cols, &raw[(y + r) * w..(y + r + 1) * w]);
+        }
+        if y > r {
+            sub_row(&mut cols, &raw[(y - r - 1) * w..(y - r) * w]);
+        }
+        let rows = (y1 - y0) as u32;
+        let mut s: u32 = cols[..r.min(w)].iter().sum();
         for x in 0..w {
-            let x0 = x.saturating_sub(r);
-            let x1 = (x + r + 1).min(w);
-            let s = integ[y1 * iw + x1] + integ[y0 * iw + x0]
-                - integ[y0 * iw + x1]
-                - integ[y1 * iw + x0];
-            let n = ((y1 - y0) * (x1 - x0)) as u32;
+            if x + r < w {
+                s += cols[x + r];
+            }
+            if x > r {
+                s -= cols[x - r - 1];
+            }
+            let (x0, x1) = (x.saturating_sub(r), (x + r + 1).min(w));
+            let n = rows * (x1 - x0) as u32;
             let p = raw[y * w + x] as u32;
             // In sums: p*n < s - max(4n, s/14)  <=>  p < mean - max(4, mean/14).
             let margin = (s / MARGIN_DIVISOR).max(MIN_MARGIN * n);
@@ -70,6 +87,20 @@ pub fn adaptive_threshold(img: &GrayImage) -> (GrayImage, GrayImage) {
         }
     }
     (mk(out), mk(dark))
+}
+
+/// `cols[x] += row[x]` for every column.
+fn add_row(cols: &mut [u32], row: &[u8]) {
+    for (c, &p) in cols.iter_mut().zip(row) {
+        *c += u32::from(p);
+    }
+}
+
+/// `cols[x] -= row[x]` for every column (a row added before).
+fn sub_row(cols: &mut [u32], row: &[u8]) {
+    for (c, &p) in cols.iter_mut().zip(row) {
+        *c -= u32::from(p);
+    }
 }
 
 /// `floor(short * DARKNESS_FULL_SCALE / sum)` capped at 255: the darkness
@@ -129,21 +160,6 @@ fn max_into(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Integral image with a zero first row and column: entry (y, x) of the
-/// `(w + 1)`-wide table is the sum of the pixels above and left of (x, y).
-fn integral(raw: &[u8], w: usize, h: usize) -> Vec<u32> {
-    let iw = w + 1;
-    let mut integ = vec![0u32; iw * (h + 1)];
-    for y in 0..h {
-        let mut run = 0u32;
-        for x in 0..w {
-            run += raw[y * w + x] as u32;
-            integ[(y + 1) * iw + x + 1] = integ[y * iw + x + 1] + run;
-        }
-    }
-    integ
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +173,49 @@ mod tests {
         assert_eq!(bin.get_pixel(20, 50)[0], 0);
         assert_eq!(dark.get_pixel(50, 50)[0], 255);
         assert_eq!(dark.get_pixel(20, 50)[0], 0);
+    }
+
+    /// The threshold by definition: each window summed pixel by pixel.
+    fn by_definition(img: &GrayImage) -> (GrayImage, GrayImage) {
+        let (w, h) = (img.width() as usize, img.height() as usize);
+        let r = (w.max(h) / RADIUS_DIVISOR).max(MIN_RADIUS);
+        let mut out = GrayImage::new(w as u32, h as u32);
+        let mut dark = GrayImage::new(w as u32, h as u32);
+        for y in 0..h {
+            for x in 0..w {
+                let (mut s, mut n) = (0u32, 0u32);
+                for wy in y.saturating_sub(r)..(y + r + 1).min(h) {
+                    for wx in x.saturating_sub(r)..(x + r + 1).min(w) {
+                        s += u32::from(img.get_pixel(wx as u32, wy as u32)[0]);
+                        n += 1;
+                    }
+                }
+                let p = u32::from(img.get_pixel(x as u32, y as u32)[0]);
+                if p * n + (s / MARGIN_DIVISOR).max(MIN_MARGIN * n) < s {
+                    out.put_pixel(x as u32, y as u32, Luma([255]));
+                }
+                if p * n < s {
+                    let rel = u64::from(s - p * n) * DARKNESS_FULL_SCALE / u64::from(s);
+                    dark.put_pixel(x as u32, y as u32, Luma([rel.min(255) as u8]));
+                }
+            }
+        }
+        (out, dark)
+    }
+
+    #[test]
+    fn running_window_sums_give_the_threshold_by_definition() {
+        for (w, h) in [(83, 57), (9, 40), (300, 12)] {
+            let g = GrayImage::from_fn(w, h, |x, y| {
+                Luma([
+                    (((x * 31 + y * 17) % 97) as u8).wrapping_mul(3) / 2 + (x % 5 == 0) as u8 * 60
+                ])
+            });
+            let (bin, dark) = adaptive_threshold(&g);
+            let (want_bin, want_dark) = by_definition(&g);
+            assert!(bin == want_bin, "{w}x{h} binary");
+            assert!(dark == want_dark, "{w}x{h} darkness");
+        }
     }
 
     #[test]
