@@ -16,25 +16,25 @@
 //!
 //!   f[9*b + d]       candidates of digit d+1 in band b   27 x u32
 //!   unsolved[b]      cells of band b not yet fixed         3 x u32
-//!   cols[9*b+d]      summary of f[9*b+d]'s columns at     27 x u32
-//!                    its last update
-//!   minirows[9*b+d]  summary of its mini-rows then        27 x u32
+//!   cols[9*b+d]      f[9*b+d]'s columns at its last       27 x u16
+//!                    update
+//!   minirows[9*b+d]  summary of its mini-rows then        27 x u16
 //!                                                        ---------
-//!                                                        336 bytes
-//!   dirty        bit 3*d+b: f[9*b+d] changed since its last update
+//!                                                        228 bytes
+//!   dirty        bit 9*b+d: f[9*b+d] changed since its last update
 //!                (a register of the propagation loop, not stored)
 //!
-//!   cols[j]      bits 0-8: columns the word can use; 16-24: those that
-//!                are the only column of their box (the digit is surely in
-//!                that mini-column)
+//!   cols[j]      bits 0-8: the columns the word can use
 //!   minirows[j]  bits 0-8: mini-rows (row r, box k: bit 3*r+k) on a
 //!                permutation still open; 12-15: how many permutations are
-//!                open; 16-24: mini-rows alone in their box (surely there)
+//!                open (kept up to date by the triad search only)
 //! ```
 //!
 //! The nine digit words of a band are adjacent, so fixing a cell (removing
 //! it from the eight other digits and noting which words changed) is two
-//! SSE2 AND-NOTs, two compares and two `movmskps` on x86-64.
+//! SSE2 AND-NOTs, two compares and two `movmskps` on x86-64; and since a
+//! word's dirty bit is its index, the changed words of band b are dirty
+//! bits with one shift by 9*b.
 //!
 //! A search node is exactly that state; guessing copies it by value (no heap,
 //! no undo log), so backtracking is just dropping the copy.
@@ -75,7 +75,7 @@
 //!
 //! Only digit-bands whose word changed are revisited (the `dirty` bits, in
 //! a register), the naked-single scan skips bands nothing touched, the
-//! tables total about 15 KB (L1-resident), and an update is a few dozen ALU
+//! tables total about 13 KB (L1-resident), and an update is a few dozen ALU
 //! operations with no data-dependent loops.
 //!
 //! Since the work per update is so small, what limits speed is waiting, not
@@ -83,7 +83,7 @@
 //! next can start. So the dirty bits are taken in passes (each pass walks a
 //! snapshot of them, and the next word to update does not depend on what
 //! the current update changes, so updates overlap in the processor); one
-//! update routine, indexed at run time through [`DIRTY_WORDS`], serves all
+//! update routine, indexed at run time through [`OTHER_BANDS`], serves all
 //! 27 words (no jump table, whose indirect branch mispredicts); and an
 //! update has no data-dependent branch besides the contradiction exit: it
 //! clears placed cells and applies its column effects even when there are
@@ -315,24 +315,6 @@ const PEERS_OUT: [u32; 27] = {
     t
 };
 
-/// `SPREAD3[m]`: bit k of a 9-bit digit mask moved to bit 3k (the dirty bit
-/// of digit k in band 0).
-const SPREAD3: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut m = 0;
-    while m < 512 {
-        let mut k = 0;
-        while k < 9 {
-            if m & (1 << k) != 0 {
-                t[m] |= 1 << (3 * k);
-            }
-            k += 1;
-        }
-        m += 1;
-    }
-    t
-};
-
 /// `MINIROW_CELLS[m]`, `m` = bit 3*r+k for mini-row (row r, box k): the
 /// cells of those mini-rows.
 const MINIROW_CELLS: [u32; 512] = {
@@ -490,29 +472,14 @@ const PERMUTATION_COUNT: [u8; 512] = {
 /// `MINIROW_SUMMARY[s]` (`s` as for [`PERMUTATION_CELLS`]): what an update
 /// stores about its word's mini-rows after the permutation step, for the
 /// triads and the choice of guess. Bits 0-8 the mini-rows left (bit 3*r+k),
-/// 12-15 the number of permutations left, 16-24 the forced mini-rows.
+/// 12-15 the number of permutations left.
 const MINIROW_SUMMARY: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut s = 0;
     while s < 512 {
         let kept = KEPT_MINIROWS[s];
-        t[s] = kept
-            | (PERMUTATION_COUNT[s] as u32) << 12
-            | (FORCED_MINIROWS[kept as usize] as u32) << 16;
+        t[s] = kept | (PERMUTATION_COUNT[s] as u32) << 12;
         s += 1;
-    }
-    t
-};
-
-/// `COLUMN_SUMMARY[c]` (`c` = the columns a digit can use in one band):
-/// what an update stores about its word's columns. Bits 0-8 the columns,
-/// 16-24 the forced columns ([`FORCED_COLUMNS`]).
-const COLUMN_SUMMARY: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut c = 0;
-    while c < 512 {
-        t[c] = c as u32 | (FORCED_COLUMNS[c] as u32) << 16;
-        c += 1;
     }
     t
 };
@@ -530,6 +497,17 @@ const fn side_by_side(a: [u32; 512], b: [u32; 512], c: [u32; 512]) -> [[u32; 4];
     t
 }
 
+/// Two tables with the same index side by side, as [`side_by_side`].
+const fn paired(a: [u32; 512], b: [u32; 512]) -> [[u32; 2]; 512] {
+    let mut t = [[0u32; 2]; 512];
+    let mut k = 0;
+    while k < 512 {
+        t[k] = [a[k], b[k]];
+        k += 1;
+    }
+    t
+}
+
 /// The lookup tables of the hot loop in one object: every access is an
 /// offset from one base address that stays in a register (separate statics
 /// would each need their own address computation).
@@ -537,19 +515,17 @@ struct Tables {
     row_boxes: [u32; 512],
     /// [`PERMUTATION_CELLS`], [`SINGLE_ROW_BOXES`], [`MINIROW_SUMMARY`]
     by_minirows: [[u32; 4]; 512],
-    /// [`SINGLE_COLUMN_BOXES`], [`KEEP_UNLOCKED`], [`COLUMN_SUMMARY`]
-    by_columns: [[u32; 4]; 512],
+    /// [`SINGLE_COLUMN_BOXES`], [`KEEP_UNLOCKED`]
+    by_columns: [[u32; 2]; 512],
     claim: [u32; 512],
-    spread3: [u32; 512],
     pop9: [u8; 512],
 }
 
 static T: Tables = Tables {
     row_boxes: ROW_BOXES,
     by_minirows: side_by_side(PERMUTATION_CELLS, SINGLE_ROW_BOXES, MINIROW_SUMMARY),
-    by_columns: side_by_side(SINGLE_COLUMN_BOXES, KEEP_UNLOCKED, COLUMN_SUMMARY),
+    by_columns: paired(SINGLE_COLUMN_BOXES, KEEP_UNLOCKED),
     claim: CLAIM,
-    spread3: SPREAD3,
     pop9: {
         let mut t = [0u8; 512];
         let mut k = 0;
@@ -561,53 +537,34 @@ static T: Tables = Tables {
     },
 };
 
-/// The dirty bits of band 0 (bits 3*digit); shift left by b for band b.
-const BAND_DIRTY_BITS: u32 = 0o111_111_111;
+/// The dirty bits of band 0 (words 0-8, one bit per digit); shift left by
+/// 9*b for band b.
+///
+/// A word's dirty bit is its index 9*band + digit, so the propagation loop
+/// (lowest bit first) goes band by band. An earlier order, digit by digit
+/// (bit 3*digit + band), took a table lookup to map the changed words of a
+/// band to their bits and another to find each bit's word; band by band
+/// needs as many updates (0.1% more on the 17-clue set, 0.5% on the
+/// forum's hardest) and ran 4-9% faster there (9% slower on 17-clue unsat,
+/// most of which propagation alone refutes: the contradiction shows up
+/// later in that order).
+const BAND_DIRTY_BITS: u32 = 0x1FF;
 
-/// The dirty bit of word `j` = 9*band + digit: 3*digit + band, so that the
-/// propagation loop (lowest bit first) finishes a digit's three bands before
-/// the next digit; that order needs fewer updates than band by band.
-#[inline(always)]
-const fn dirty_bit(j: usize) -> usize {
-    3 * (j % 9) + j / 9
-}
-
-/// `DIRTY_WORDS[k]` for dirty bit `k` = 3*digit + band: the word
-/// 9*band + digit, the words of the same digit in the next two bands
-/// (cyclically), the band, and the dirty bits of those two other words
-/// (stored, since computing them costs more instructions than the load).
-const DIRTY_WORDS: [[u8; 8]; 32] = {
-    // Entries 27..32 are never used (dirty bits stop at 26); they exist so
-    // that indexing with `k & 31` needs no bounds check.
-    let mut t = [[0u8; 8]; 32];
-    let mut k = 0;
-    while k < 27 {
-        let (d, b) = (k / 3, k % 3);
-        let i = 9 * b + d;
-        let (i1, i2) = ((i + 9) % 27, (i + 18) % 27);
-        t[k] = [
-            i as u8,
-            i1 as u8,
-            i2 as u8,
-            b as u8,
-            dirty_bit(i1) as u8,
-            dirty_bit(i2) as u8,
-            0,
+/// `OTHER_BANDS[i]` for word `i` = 9*band + digit: the words of the same
+/// digit in the next two bands (cyclically) and the band.
+const OTHER_BANDS: [[u8; 4]; 32] = {
+    // Entries 27..32 are never used (words stop at 26); they exist so that
+    // indexing with `i & 31` needs no bounds check.
+    let mut t = [[0u8; 4]; 32];
+    let mut i = 0;
+    while i < 27 {
+        t[i] = [
+            ((i + 9) % 27) as u8,
+            ((i + 18) % 27) as u8,
+            (i / 9) as u8,
             0,
         ];
-        assert!(dirty_bit(i) == k && i < 27 && b < 3);
-        k += 1;
-    }
-    t
-};
-
-/// `CELL_SPOT[cell]`: band << 5 | bit within the band, for a cell 0..81.
-const CELL_SPOT: [u8; 81] = {
-    let mut t = [0u8; 81];
-    let mut c = 0;
-    while c < 81 {
-        t[c] = (((c / 27) << 5) | (c % 27)) as u8;
-        c += 1;
+        i += 1;
     }
     t
 };
@@ -633,11 +590,11 @@ struct State {
     f: [u32; 27],
     /// Cells of each band not yet fixed to a digit.
     unsolved: [u32; 3],
-    /// `cols[j]`: [`COLUMN_SUMMARY`] of word `j` at its last update (bits
-    /// 0-8: the columns it could use).
-    cols: [u32; 27],
-    /// `minirows[j]`: [`MINIROW_SUMMARY`] of word `j` at its last update.
-    minirows: [u32; 27],
+    /// `cols[j]`: the columns word `j` could use at its last update.
+    cols: [u16; 27],
+    /// `minirows[j]`: [`MINIROW_SUMMARY`] of word `j` at its last update in
+    /// the triad search (the plain search neither needs nor writes it).
+    minirows: [u16; 27],
 }
 
 impl State {
@@ -647,30 +604,29 @@ impl State {
         let mut st = State {
             f: [ALL; 27],
             unsolved: [ALL; 3],
-            cols: [COLUMN_SUMMARY[ROW as usize]; 27],
-            minirows: [MINIROW_SUMMARY[ROW as usize]; 27],
+            cols: [ROW as u16; 27],
+            minirows: [MINIROW_SUMMARY[ROW as usize] as u16; 27],
         };
         let mut givens = [0u32; 3];
         let mut own = [0u32; 27];
-        let mut give = |cell: usize, v: u8| {
-            if (1..=9).contains(&v) {
-                let spot = CELL_SPOT[cell];
-                let (b, p) = ((spot >> 5) as usize, (spot & 31) as usize);
-                let i = 9 * b + v as usize - 1;
-                st.f[i] &= PEERS_OUT[p];
-                givens[b] |= 1 << p;
-                own[i] |= 1 << p;
-            }
-        };
-        // Visit only the filled cells, from one 81-bit mask of them: most
+        // Visit only the filled cells, from a mask of them per band: most
         // cells are empty, and a branch per cell (or a loop per group of
-        // cells) would mispredict on them; one loop over the mask has one
-        // hard-to-predict exit per puzzle.
-        let mut filled = filled_cells(puzzle);
-        while filled != 0 {
-            let cell = filled.trailing_zeros() as usize;
-            filled &= filled - 1;
-            give(cell, puzzle[cell]);
+        // cells) would mispredict on them; one loop over each band's mask
+        // has one hard-to-predict exit.
+        let filled = filled_cells(puzzle);
+        for (b, band) in puzzle.chunks_exact(27).enumerate() {
+            let mut cells = (filled >> (27 * b)) as u32 & ALL;
+            while cells != 0 {
+                let p = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let v = band[p] as usize;
+                if (1..=9).contains(&v) {
+                    let i = 9 * b + v - 1;
+                    st.f[i] &= PEERS_OUT[p];
+                    givens[b] |= 1 << p;
+                    own[i] |= 1 << p;
+                }
+            }
         }
         // A given cell is no candidate of the other eight digits, and a
         // given's column holds its digit nowhere else (known now, so the
@@ -693,24 +649,26 @@ impl State {
     fn clear_band(&mut self, b: usize, cells: u32, dirty: &mut u32) {
         let words: &mut [u32; 9] = (&mut self.f[9 * b..9 * b + 9]).try_into().unwrap();
         let changed = clear_nine(words, cells);
-        *dirty |= T.spread3[changed as usize] << b;
+        *dirty |= changed << (9 * b);
     }
 
-    /// Brings the digit-band with dirty bit `k` (= 3*digit + band, word
-    /// 9*band + digit) up to date: band permutations, placed cells, and
-    /// column effects on the other two bands of the digit. False on a
-    /// contradiction.
+    /// Brings word `i` (= 9*band + digit, also its dirty bit) up to date:
+    /// band permutations, placed cells, and column effects on the other two
+    /// bands of the digit. False on a contradiction. `TRIADS`: also store
+    /// the mini-row summary the triad search reads.
     ///
-    /// One copy for all 27 digit-bands, indexed at run time: the word
-    /// indices come from [`DIRTY_WORDS`], so the propagation loop needs no
-    /// jump table (an indirect branch whose target changes with every
+    /// One copy for all 27 digit-bands, indexed at run time: the other
+    /// bands' words come from [`OTHER_BANDS`], so the propagation loop needs
+    /// no jump table (an indirect branch whose target changes with every
     /// update, which the predictor mostly gets wrong).
     #[inline(always)]
-    fn update(&mut self, k: u32, dirty: &mut u32) -> bool {
-        let [i, i1, i2, b, k1, k2, _, _] = DIRTY_WORDS[k as usize & 31].map(usize::from);
-        // SAFETY: every entry of DIRTY_WORDS is a word index below 27 and a
-        // band below 3 (checked when the table is built), and `f`, `cols`,
-        // `minirows` have 27 entries, `unsolved` 3.
+    fn update<const TRIADS: bool>(&mut self, i: u32, dirty: &mut u32) -> bool {
+        let i = i as usize;
+        let [i1, i2, b, _] = OTHER_BANDS[i & 31].map(usize::from);
+        // SAFETY: the caller passes a dirty bit, below 27; every entry of
+        // OTHER_BANDS below 27 is two word indices below 27 and a band below
+        // 3 (by construction), and `f`, `cols`, `minirows` have 27 entries,
+        // `unsolved` 3.
         let (fi, ui, c1, c2) = unsafe {
             (
                 *self.f.get_unchecked(i),
@@ -735,7 +693,7 @@ impl State {
         // Done without a branch (clearing no cells changes nothing): whether
         // an update places a cell is data the predictor cannot guess, and a
         // mispredict costs more than the few SSE2 operations saved.
-        let [single_column, keep, column_summary, _] = T.by_columns[ca];
+        let [single_column, keep] = T.by_columns[ca];
         let new = a & single_row & single_column & ui;
         // SAFETY: b < 3, see above.
         unsafe { *self.unsolved.get_unchecked_mut(b) = ui & !new };
@@ -749,19 +707,22 @@ impl State {
         // have shrunk since, those bands are dirty and will redo the claims
         // themselves. When this band's columns did not change since its last
         // update this tells nothing new, but it is done anyway: skipping it
-        // is a branch that mispredicts often, which costs more. The two
-        // summaries are stored for the triads and the choice of guess.
+        // is a branch that mispredicts often, which costs more. The
+        // summaries are stored for the claims, the triads and the choice of
+        // guess.
         // SAFETY: i, i1, i2 < 27, see above.
         unsafe {
-            *self.cols.get_unchecked_mut(i) = column_summary;
-            *self.minirows.get_unchecked_mut(i) = minirow_summary;
+            *self.cols.get_unchecked_mut(i) = ca as u16;
+            if TRIADS {
+                *self.minirows.get_unchecked_mut(i) = minirow_summary as u16;
+            }
             let w1 = self.f.get_unchecked_mut(i1);
             let n1 = *w1 & keep & T.claim[!(ca | c2) & ROW as usize];
-            *dirty |= ((n1 != *w1) as u32) << k1;
+            *dirty |= ((n1 != *w1) as u32) << i1;
             *w1 = n1;
             let w2 = self.f.get_unchecked_mut(i2);
             let n2 = *w2 & keep & T.claim[!(ca | c1) & ROW as usize];
-            *dirty |= ((n2 != *w2) as u32) << k2;
+            *dirty |= ((n2 != *w2) as u32) << i2;
             *w2 = n2;
         }
         true
@@ -787,7 +748,7 @@ impl State {
                 while work != 0 {
                     let i = work.trailing_zeros();
                     work &= work - 1;
-                    if !self.update(i, &mut dirty) {
+                    if !self.update::<TRIADS>(i, &mut dirty) {
                         return false;
                     }
                     // Word `i` is up to date: whatever marked it dirty
@@ -798,14 +759,11 @@ impl State {
             // Naked singles, and cells with no candidate left.
             for b in 0..3 {
                 let u = self.unsolved[b];
-                if u == 0 || touched & BAND_DIRTY_BITS << b == 0 {
+                if u == 0 || touched & BAND_DIRTY_BITS << (9 * b) == 0 {
                     continue;
                 }
-                let (mut one, mut two) = (0u32, 0u32);
-                for &x in &self.f[9 * b..9 * b + 9] {
-                    two |= one & x;
-                    one |= x;
-                }
+                let words: &[u32; 9] = self.f[9 * b..9 * b + 9].try_into().unwrap_or(&[0; 9]);
+                let (one, two) = one_two(words);
                 if u & !one != 0 {
                     return false;
                 }
@@ -815,7 +773,7 @@ impl State {
                         let mut x = self.f[j] & single;
                         while x != 0 {
                             self.f[j] &= PEERS_OUT[x.trailing_zeros() as usize];
-                            dirty |= 1 << dirty_bit(j);
+                            dirty |= 1 << j;
                             x &= x - 1;
                         }
                     }
@@ -827,7 +785,7 @@ impl State {
             unchecked |= touched;
             if TRIADS && dirty == 0 {
                 for b in 0..3 {
-                    if unchecked & BAND_DIRTY_BITS << b != 0
+                    if unchecked & BAND_DIRTY_BITS << (9 * b) != 0
                         && self.unsolved[b] != 0
                         && !self.triads(b, &mut dirty)
                     {
@@ -847,14 +805,18 @@ impl State {
     /// three digits can reach, or four digits forced into it).
     ///
     /// Bit-sliced counters over the nine digits' stored summaries, all four
-    /// kinds at once in one u64 (see [`LANES`]), give per mini-row and
+    /// kinds at once in one u64 (mini-rows in bits 0-8, forced mini-rows
+    /// 16-24, columns 32-40, forced columns 48-56), give per mini-row and
     /// mini-column how many digits can go there and how many must.
     #[inline(always)]
     fn triads(&mut self, b: usize, dirty: &mut u32) -> bool {
         let mut lanes = [0u64; 9];
         let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
         for (d, lane) in lanes.iter_mut().enumerate() {
-            let x = (self.minirows[9 * b + d] as u64 | (self.cols[9 * b + d] as u64) << 32) & LANES;
+            let m = self.minirows[9 * b + d] as usize & 511;
+            let c = self.cols[9 * b + d] as usize & 511;
+            let x = (m | (FORCED_MINIROWS[m] as usize) << 16) as u64
+                | ((c | (FORCED_COLUMNS[c] as usize) << 16) as u64) << 32;
             *lane = x;
             four |= three & x;
             three |= two & x;
@@ -906,13 +868,13 @@ impl State {
                 & !spread_columns((hc & !fc) as u32);
             if self.f[i] & !keep != 0 {
                 self.f[i] &= keep;
-                *dirty |= 1 << dirty_bit(i);
+                *dirty |= 1 << i;
             }
             let out = spread_columns((c & nc) as u32);
             for j in [(i + 9) % 27, (i + 18) % 27] {
                 if self.f[j] & out != 0 {
                     self.f[j] &= !out;
-                    *dirty |= 1 << dirty_bit(j);
+                    *dirty |= 1 << j;
                 }
             }
         }
@@ -931,7 +893,7 @@ impl State {
         for (b, total) in totals[..3].iter_mut().enumerate() {
             *total = self.minirows[9 * b..9 * b + 9]
                 .iter()
-                .map(|&w| (w >> 12) & 15)
+                .map(|&w| (w as u32 >> 12) & 15)
                 .sum();
         }
         // Vertical: per digit, the permutations band -> column of each
@@ -967,7 +929,7 @@ impl State {
         // The digit with the fewest permutations (two or more) there.
         let count = |d: usize| -> u32 {
             if best < 3 {
-                (self.minirows[9 * best + d] >> 12) & 15
+                (self.minirows[9 * best + d] as u32 >> 12) & 15
             } else {
                 ((stacks[d / 2] >> (32 * (d % 2) + 3 * (best - 3))) & 7) as u32
             }
@@ -1014,10 +976,10 @@ impl State {
     fn branch_in(&mut self, br: &Branch) -> u32 {
         let i = br.word;
         self.f[i] &= br.keep;
-        let mut dirty = 1 << dirty_bit(i);
+        let mut dirty = 1 << i;
         for j in [(i + 9) % 27, (i + 18) % 27] {
             let n = self.f[j] & !br.column;
-            dirty |= ((n != self.f[j]) as u32) << dirty_bit(j);
+            dirty |= ((n != self.f[j]) as u32) << j;
             self.f[j] = n;
         }
         dirty
@@ -1026,7 +988,7 @@ impl State {
     /// Takes the other side of a branch; returns the dirty bits.
     fn branch_out(&mut self, br: &Branch) -> u32 {
         self.f[br.word] &= br.rest;
-        1 << dirty_bit(br.word)
+        1 << br.word
     }
 
     /// True when every cell is fixed (call after a successful propagate).
@@ -1111,19 +1073,21 @@ impl State {
         let mut dirty = 0;
         self.clear_band(i / 9, cell, &mut dirty);
         self.f[i] = own;
-        dirty | 1 << dirty_bit(i)
+        dirty | 1 << i
     }
 
     /// The grid of a solved state.
     fn write_solution(&self, out: &mut Cells) {
         // Solved, each word has exactly one cell in each of its three rows:
-        // three stores per word, no loop over its bits (`min` only keeps a
-        // malformed word inside the grid).
-        for (i, &w) in self.f.iter().enumerate() {
-            let (digit, base) = ((i % 9 + 1) as u8, (i / 9) * 27);
-            for r in 0..3 {
-                let column = (((w >> (9 * r)) & ROW).trailing_zeros() as usize).min(8);
-                out[base + 9 * r + column] = digit;
+        // three stores per word, no loop over its bits (the bit above the
+        // row and `min` only keep a malformed word inside the grid). Band by
+        // band and digit by digit, so that no index needs a division.
+        for (band, words) in out.chunks_exact_mut(27).zip(self.f.chunks_exact(9)) {
+            for (digit, &w) in (1..=9).zip(words) {
+                for (r, row) in band.chunks_exact_mut(9).enumerate() {
+                    let column = ((w >> (9 * r)) | 1 << 9).trailing_zeros() as usize;
+                    row[column.min(8)] = digit;
+                }
             }
         }
     }
@@ -1158,6 +1122,57 @@ fn filled_cells(puzzle: &Cells) -> u128 {
         mask |= ((v != 0) as u128) << cell;
     }
     mask
+}
+
+/// For the nine digit words of a band: the cells where at least one digit
+/// may go, and those where at least two may.
+///
+/// With SSE2 (part of every x86-64 target): the two counters over words
+/// 0-3 and 4-7 lane by lane, then the four lanes folded pairwise (a pair of
+/// counters `(one, two)` joins another `(o, t)` as `(one | o, two | t |
+/// one & o)`), then word 8. The scalar loop takes about twice as many
+/// instructions: its nine-deep chain spills registers.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn one_two(words: &[u32; 9]) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    /// Lane order (2, 3, 0, 1) and (1, 0, 3, 2) for `_mm_shuffle_epi32`.
+    const SWAP_HALVES: i32 = 0b01_00_11_10;
+    const SWAP_PAIRS: i32 = 0b10_11_00_01;
+    // SAFETY: SSE2 is enabled (cfg above); the two unaligned 16-byte loads
+    // cover words[0..4] and words[4..8], inside the array.
+    let (one, two) = unsafe {
+        let p = words.as_ptr() as *const __m128i;
+        let (a, b) = (_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+        let (one, two) = (_mm_or_si128(a, b), _mm_and_si128(a, b));
+        let (o, t) = (
+            _mm_shuffle_epi32::<SWAP_HALVES>(one),
+            _mm_shuffle_epi32::<SWAP_HALVES>(two),
+        );
+        let two = _mm_or_si128(_mm_or_si128(two, t), _mm_and_si128(one, o));
+        let one = _mm_or_si128(one, o);
+        let (o, t) = (
+            _mm_shuffle_epi32::<SWAP_PAIRS>(one),
+            _mm_shuffle_epi32::<SWAP_PAIRS>(two),
+        );
+        let two = _mm_or_si128(_mm_or_si128(two, t), _mm_and_si128(one, o));
+        let one = _mm_or_si128(one, o);
+        (_mm_cvtsi128_si32(one) as u32, _mm_cvtsi128_si32(two) as u32)
+    };
+    let x = words[8];
+    (one | x, two | (one & x))
+}
+
+/// Portable version of the SSE2 `one_two` above.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+fn one_two(words: &[u32; 9]) -> (u32, u32) {
+    let (mut one, mut two) = (0u32, 0u32);
+    for &x in words {
+        two |= one & x;
+        one |= x;
+    }
+    (one, two)
 }
 
 /// `words[k] &= !cells` for the nine digit words of a band; returns bit k
@@ -1228,10 +1243,8 @@ fn stack_counts(c0: u64, c1: u64, c2: u64) -> u64 {
     n
 }
 
-/// The lanes of a digit-band summary in `triads`: mini-rows (bits 0-8),
-/// forced mini-rows (16-24), columns (32-40), forced columns (48-56).
-const LANES: u64 = 0x01FF_01FF_01FF_01FF;
-/// The lanes of mini-rows and columns present.
+/// The lanes of mini-rows and columns present in a digit-band summary of
+/// `triads`.
 const PRESENT: u64 = 0x0000_01FF_0000_01FF;
 /// The lanes of forced mini-rows and columns.
 const FORCED: u64 = 0x01FF_0000_01FF_0000;
@@ -1353,7 +1366,7 @@ fn search<const TRIADS: bool, S: Sink>(
             st.place(j, cell)
         } else {
             st.f[i] &= !cell;
-            1 << dirty_bit(i)
+            1 << i
         };
     }
 }

@@ -53,6 +53,33 @@
 //! not hold the digit") speeds up the first solve on average (35 to 23 s
 //! of CPU over the 18 first solves) but not the total, which the proof
 //! dominates (52.3 and 53.0 s CPU for the set in two runs at similar load).
+//!
+//! # Third round (issue 13, goal: lines 9 and 10 under 10 s of CPU)
+//!
+//! The hard part is one fixed amount of search that the two solves share:
+//! numbering the variables of the cells with fewest candidates last (which
+//! CaDiCaL's initial decision queue tries first) makes the first solve of
+//! lines 9 and 10 fast (1.2 and 0.3 s) and the proof slow (22.5 and 20.3
+//! s), numbering them first does the opposite (12.0 + 10.5 s and 17.5 + 6.2
+//! s), and the total stays close to this module's order (24.7 and 22.8 s;
+//! 23.7 and 22.3 s in a second run of the reordering; all at load average
+//! 10, about 2.3x the CPU time of a quiet machine). On lines 1-10 the
+//! reordering moved time between the two solves rather than out of them
+//! (totals 2-25% lower, the larger gains on the small ones). Also measured
+//! without gain: singleton consistency before encoding (every candidate
+//! whose placement the candidate engine propagates to a contradiction
+//! removed, to a fixed point: lines 9 and 10 took 25.9 and 24.8 s at load
+//! 12, as before); clauses "a cell that differs from the first solution has
+//! a partner that differs in each of its units" beside the blocking clause
+//! (line 10 26.0 s against 21.4 s); proving the solution cell by cell with
+//! assumptions under growing conflict limits, cheap refutations first (line
+//! 10: 106 s, each incremental call pays CaDiCaL's restart and
+//! simplification overhead); and Kissat 4 (the `rustsat-kissat` crate, MIT,
+//! whose build needs libclang for bindgen): line 9 took 44.4 s (16.0 to a
+//! solution, 28.5 for the proof, from scratch since Kissat is not
+//! incremental) at load 11, where CaDiCaL took 22-26 s at loads 8-12. The
+//! `cadical` crate exposes neither options nor phases, so CaDiCaL's own
+//! knobs were tried from its command line (second round, above).
 
 use crate::board::Board;
 
