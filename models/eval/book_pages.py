@@ -33,6 +33,7 @@ Usage, from the repository root after `cargo build --release`:
 
     python3 models/eval/book_pages.py make target/book-pages
     python3 models/eval/book_pages.py eval target/book-pages     # figures per kind
+    python3 models/eval/book_pages.py sizes target/book-pages    # the same by grid size
     python3 models/eval/book_pages.py misreads target/book-pages/capture/cap-comp-001-grid.jpg
     ./target/release/sudoku-snap eval target/book-pages/capture  # eval's own text
 
@@ -762,6 +763,89 @@ def evaluate(out, binary, extra):
     print(f"per-source details: {out}/eval-<kind>.jsonl (problems list each miss)")
 
 
+# Grid sizes (the truth box's mean side in image pixels) the `sizes` action
+# reports apart: under 100 px a cell is under 11 px and its digit a few
+# pixels high; 150 px is issue 9's "low resolution"; above 400 px a grid
+# holds every detail a reader needs.
+SIZE_EDGES = (100, 150, 250, 400)
+
+
+def size_bin(box):
+    side = 0.5 * ((box[2] - box[0]) + (box[3] - box[1]))
+    for k, edge in enumerate(SIZE_EDGES):
+        if side < edge:
+            return k
+    return len(SIZE_EDGES)
+
+
+def size_label(k):
+    lo = SIZE_EDGES[k - 1] if k else 0
+    return f"{lo}-{SIZE_EDGES[k]} px" if k < len(SIZE_EDGES) else f"{lo}+ px"
+
+
+def outcome(t, g):
+    """What became of truth grid `t` reported as `g` (the main job's JSON):
+    (solved right, unsure, wrong answer shown), by eval's rules."""
+    shown = g.get("solution")
+    status = g["status"]
+    if t["kind"] == "full":
+        return status == "complete" and not g.get("error"), status == "unsure", False
+    several = t["nsol"] != "1"
+    wrong = shown is not None and status != "complete" and (several or shown != t["solution"])
+    right = status == "multiple_solutions" if several else (
+        status == "solved" and shown == t["solution"])
+    return right, status == "unsure", wrong
+
+
+def by_size(out, binary, extra):
+    """Per kind and grid size: complete grids found / expected, solved right,
+    unsure and wrong answers, matching each grid the main job reports to
+    the truth box holding its centre (eval's rule)."""
+    print(f"{'kind':8} {'grid side':>11} {'found':>11} {'solved right':>12} {'unsure':>6} "
+          f"{'WRONG':>5} {'false':>5}")
+    for kind in KINDS:
+        folder = os.path.join(out, kind)
+        truths = sorted(glob.glob(os.path.join(folder, "*.truth.tsv")))
+        if not truths:
+            continue
+        images = {}
+        for t in truths:
+            stem = t[:-len(".truth.tsv")]
+            image = next((stem + e for e in (".png", ".jpg") if os.path.exists(stem + e)), None)
+            if image:
+                images[image] = read_truth(t)
+        res = subprocess.run([binary, "--json", "--no-image", *extra, *images],
+                             capture_output=True, text=True)
+        tally = [[0] * 6 for _ in range(len(SIZE_EDGES) + 1)]
+        seen = set()
+        for line in res.stdout.splitlines():
+            g = json.loads(line)
+            truth = images.get(g.get("path"))
+            if truth is None or not g.get("quad"):
+                continue
+            cx = sum(c[0] for c in g["quad"]) / 4
+            cy = sum(c[1] for c in g["quad"]) / 4
+            hit = [i for i, t in enumerate(truth) if t["bbox"][0] <= cx < t["bbox"][2]
+                   and t["bbox"][1] <= cy < t["bbox"][3]]
+            if not hit or (g["path"], hit[0]) in seen:
+                side = max(abs(g["quad"][1][0] - g["quad"][0][0]), 1.0)
+                tally[size_bin([0, 0, side, side])][5] += 1
+                continue
+            seen.add((g["path"], hit[0]))
+            t = truth[hit[0]]
+            row = tally[size_bin(t["bbox"])]
+            row[1] += 1
+            for k, v in enumerate(outcome(t, g)):
+                row[2 + k] += int(v)
+        for image, truth in images.items():
+            for t in truth:
+                tally[size_bin(t["bbox"])][0] += 1
+        for k, (expected, found, right, unsure, wrong, false) in enumerate(tally):
+            if expected or false:
+                print(f"{kind:8} {size_label(k):>11} {found:5d}/{expected:<5d} "
+                      f"{right:5d}/{found:<6d} {unsure:6d} {wrong:5d} {false:5d}")
+
+
 def misreads(images, binary, extra):
     """Per grid of each image: the main job's status and every cell read
     unlike the truth (`r3c7 5>6`: truth 5, read 6; `.` empty), the cells
@@ -805,7 +889,7 @@ def misreads(images, binary, extra):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("action", choices=("make", "eval", "misreads"))
+    ap.add_argument("action", choices=("make", "eval", "sizes", "misreads"))
     ap.add_argument("out", nargs="+",
                     help="output folder, e.g. target/book-pages (misreads: page images)")
     ap.add_argument("--seed", type=int, default=10)
@@ -821,6 +905,9 @@ def main():
     a.out = a.out[0]
     if a.action == "eval":
         evaluate(a.out, a.bin, extra)
+        return
+    if a.action == "sizes":
+        by_size(a.out, a.bin, extra)
         return
     for kind in KINDS:
         for f in glob.glob(os.path.join(a.out, kind, "*")):
