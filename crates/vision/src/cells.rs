@@ -363,7 +363,19 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
                     }
                     *p = s / along.len() as f32;
                 }
-                *o = profile_peak(&prof[..2 * rad + 1]).map_or(f32::NAN, |p| p - rad as f32);
+                *o = match profile_peak(&prof[..2 * rad + 1]) {
+                    Some(p)
+                        if runs_along(
+                            &dark,
+                            vertical,
+                            centre + p.round() as usize - rad,
+                            along,
+                        ) =>
+                    {
+                        p - rad as f32
+                    }
+                    _ => f32::NAN,
+                };
             }
             let smoothed = smooth_offsets(&off);
             for (band, sm) in smoothed.iter().enumerate() {
@@ -377,6 +389,46 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
         }
     }
     lines
+}
+
+/// Pixels from a line's centre to the ground beside it: past half the
+/// widest inner box line of a rectified grid (about 6 px).
+const LINE_SIDE: usize = 7;
+
+/// Least darkness, in gray levels, of a line pixel over the ground on both
+/// sides of it.
+const LINE_STEP: f32 = 10.0;
+
+/// Share of a band's length along which a line must be darker than the
+/// ground beside it: a printed line runs the whole band, a digit's stroke
+/// (a small pencil 4's bar, the top of a 7) only part of it, however dark;
+/// three fifths leaves room for digits touching the line and for breaks.
+const LINE_RUN: usize = 6;
+
+/// True when the line at `across` (a column for a vertical line, a row for
+/// a horizontal one) is darker than the ground on both sides along at least
+/// [`LINE_RUN`] tenths of the band `along`.
+fn runs_along(
+    dark: &impl Fn(usize, usize) -> f32,
+    vertical: bool,
+    across: usize,
+    along: std::ops::Range<usize>,
+) -> bool {
+    if across < LINE_SIDE + 1 || across + LINE_SIDE + 1 >= GRID_PX {
+        return false;
+    }
+    let at = |x: usize, a: usize| if vertical { dark(x, a) } else { dark(a, x) };
+    let len = along.len();
+    let dark_along = along
+        .filter(|&a| {
+            let line = (across - 1..=across + 1)
+                .map(|x| at(x, a))
+                .fold(f32::MIN, f32::max);
+            let side = at(across - LINE_SIDE, a).max(at(across + LINE_SIDE, a));
+            line - side >= LINE_STEP
+        })
+        .count();
+    dark_along * 10 >= len * LINE_RUN
 }
 
 /// Sub-pixel position of a line (a narrow dark peak) in a profile, or None
