@@ -537,8 +537,11 @@ def evaluate(out, binary, extra):
         shown = best.get("solution") if best else None
         wrong = shown is not None and shown != solution
         false_grids = len(grids) - (1 if best else 0)
+        # Solved: the right answer (a misread the repair mended is fine).
+        # No solution or a complete grid: read exactly, so that the status
+        # is not right by chance (a misplaced grid read as a broken one).
         right = (status == want and not wrong
-                 and (want != "solved" or shown == solution))
+                 and (shown == solution if want == "solved" else best["read"] == truth))
         key = (theme, want)
         r = rows.setdefault(key, {"screens": 0, "right": 0, "unsure": 0, "wrong": 0,
                                   "no_grid": 0, "false_grids": 0, "misread": 0})
