@@ -203,7 +203,7 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
 /// True when the `n` x `n` grid in `image` (the whole image, cells on its
 /// perfect split) is printed light on dark, as in an app's dark theme:
 /// more of its cells show light ink on a dark ground than dark ink on a
-/// light one, and at least [`MIN_LIGHT_CELLS`] do. Each cell's 40x40-style
+/// light one, and at least 8 do (`MIN_LIGHT_CELLS`). Each cell's 40x40-style
 /// centre (the tile inset, scaled) is measured on the tile spec's scale:
 /// ink `v = 1 - gray/255`, ground its median, light ink the 2 % of pixels
 /// lowest in `v`, dark ink the 2 % highest.
