@@ -307,10 +307,14 @@ def draw_grid(draw, x, y, side, cells, st, filled=None):
                                    fill=(225, 225, 225))
     for i in range(10):
         w = outer if i in (0, 9) else thick if i % 3 == 0 else thin
+        # A 1 px line's box is one pixel: its far edge is its near edge,
+        # which (p + 0.5) - 1 can round below; Pillow refuses that.
         p = x + i * cell
-        draw.rectangle([p - w / 2, y - outer / 2, p + w / 2 - 1, y + side + outer / 2], fill=st.line)
+        draw.rectangle([p - w / 2, y - outer / 2, max(p - w / 2, p + w / 2 - 1),
+                        y + side + outer / 2], fill=st.line)
         p = y + i * cell
-        draw.rectangle([x - outer / 2, p - w / 2, x + side + outer / 2, p + w / 2 - 1], fill=st.line)
+        draw.rectangle([x - outer / 2, p - w / 2, x + side + outer / 2,
+                        max(p - w / 2, p + w / 2 - 1)], fill=st.line)
     size = max(4, int(cell * st.share * 1.35))
     font = ImageFont.truetype(st.font, size)
     # Scale the font so that an "8" is `share` of a cell high.
@@ -578,7 +582,14 @@ def make_compose(out, binary, seed, count):
         rng = random.Random(f"{seed}-compose-{i}")
         layout = LAYOUTS[i % len(LAYOUTS)]
         page, rows, st = compose_page(rng, fonts, text_fonts, puzzles, layout)
-        check_boxes(page, rows, f"compose {i}")
+        try:
+            check_boxes(page, rows, f"compose {i}")
+        except SystemExit as bad:
+            # A layout drew over a grid's border (a text column over a
+            # small newspaper grid): its truth would be wrong, so the page
+            # is left out rather than the whole set.
+            print(f"{bad}; page left out", file=sys.stderr)
+            continue
         stem = f"comp-{i:03d}-{layout}"
         made.append(save_page(out, "compose", stem, page, rows))
         log.append(f"{stem}.png\t{os.path.basename(st.font)}, digits {st.share:.2f} of a cell, "

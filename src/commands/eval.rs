@@ -21,6 +21,7 @@ use snap_vision::pipeline::{self, ReadError, Reader};
 use snap_vision::{cells, corner_error, Quad};
 
 use super::eval_books;
+use super::eval_measures::{self, Answer, Calibration, Confusion, Kind};
 use super::photo::is_image_name;
 
 /// Cells of a classic grid, the only shape the photo side reads today.
@@ -43,7 +44,13 @@ struct PhotoResult {
     wrong_drawn: bool,
     /// The decision's confidence and whether its answer was right, when
     /// an answer was shown (for the calibration table).
-    answer: Option<(f32, bool)>,
+    answer: Option<Answer>,
+    /// The decision's verdict (`solved`, `unsure`, `no_solution`,
+    /// `multiple_solutions`), `None` when no grid was read.
+    verdict: Option<&'static str>,
+    /// Cell kinds read against the truth's (`<name>.kinds.txt`, else the
+    /// clue truth: digits printed, the rest empty).
+    kinds: Confusion,
     corner_error: Option<f32>,
     timings: Vec<(&'static str, f64)>,
 }
@@ -64,6 +71,10 @@ struct Totals {
     solved_after: usize,
     unsure: usize,
     wrong_drawn: usize,
+    /// Truths with no solution (a screen with a wrong player entry).
+    truth_unsolvable: usize,
+    /// Of those, reported `no_solution`: the right outcome.
+    no_solution_right: usize,
 }
 
 /// Reads a ground-truth file: 9 lines of 9 (or one line of 81).
@@ -153,10 +164,41 @@ fn load_corners(dir: &Path) -> HashMap<String, Quad> {
     map
 }
 
+/// The kinds truth of a photo: `<name>.kinds.txt` beside it, else `None`.
+fn read_kinds(photo: &Path) -> Result<Option<Vec<Kind>>, Error> {
+    let path = photo.with_extension("kinds.txt");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path).map_err(|source| Error::Input {
+        name: path.display().to_string(),
+        source,
+    })?;
+    eval_measures::parse_kinds(&text)
+        .map(Some)
+        .ok_or_else(|| Error::Input {
+            name: path.display().to_string(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "not 81 cells of . 1-9 a-i * #",
+            ),
+        })
+}
+
+/// The name of a verdict as the main job's status says it.
+fn verdict_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Solved => "solved",
+        Verdict::Unsure(_) => "unsure",
+        Verdict::NoSolution(_) => "no_solution",
+        Verdict::Multiple(_) => "multiple_solutions",
+    }
+}
+
 fn evaluate(
     reader: &Reader,
     photo: &Path,
-    truth: Board,
+    (truth, kinds): (Board, Option<Vec<Kind>>),
     corners: Option<&Quad>,
     dump: Option<&Path>,
 ) -> PhotoResult {
@@ -177,6 +219,8 @@ fn evaluate(
         unsure: false,
         wrong_drawn: false,
         answer: None,
+        verdict: None,
+        kinds: Confusion::default(),
         corner_error: None,
         timings: Vec::new(),
     };
@@ -223,9 +267,15 @@ fn evaluate(
     result.solved_after = decision.verdict == Verdict::Solved && shown_right;
     result.unsure = matches!(decision.verdict, Verdict::Unsure(_));
     result.wrong_drawn = decision.solution().is_some() && !shown_right;
-    result.answer = decision
-        .solution()
-        .map(|_| (decision.confidence, shown_right));
+    result.answer = decision.solution().map(|_| Answer {
+        confidence: decision.confidence,
+        right: shown_right,
+    });
+    result.verdict = Some(verdict_name(&decision.verdict));
+    if let Some(part) = grid.classic_part() {
+        let kinds = kinds.unwrap_or_else(|| eval_measures::kinds_of_clues(&result.truth));
+        result.kinds.add(&kinds, &part.classes, &decision.givens);
+    }
     result.read = Some(read);
     result.timings = page.timings.0.clone();
     result
@@ -267,6 +317,10 @@ fn tally(results: &[PhotoResult]) -> Totals {
         t.solved_after += r.solved_after as usize;
         t.unsure += r.unsure as usize;
         t.wrong_drawn += r.wrong_drawn as usize;
+        if !matches!(solve(&r.truth, 2), Ok(Outcome::Unique(_))) {
+            t.truth_unsolvable += 1;
+            t.no_solution_right += usize::from(r.verdict == Some("no_solution"));
+        }
         let Some(read) = &r.read else { continue };
         t.located += 1;
         let mut all = true;
@@ -363,11 +417,16 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
     let reader = super::reader(&args.reader)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
+    let mut all = Combined::default();
     for dir in &args.dirs {
         // Books and pages with several grids: a truth.tsv beside each.
         let books = book_sources(dir);
         if !books.is_empty() {
-            eval_books::run(&reader, &books, args.json, &mut out)?;
+            let figures = eval_books::run(&reader, &books, args.json, &mut out)?;
+            for f in &figures {
+                all.answers.extend(f.answers());
+                all.sources += 1;
+            }
             if dir.is_file() {
                 continue;
             }
@@ -385,7 +444,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
         let corners = load_corners(dir);
         let mut results = Vec::new();
         for (photo, truth_path) in &photos {
-            let truth = read_truth(truth_path)?;
+            let truth = (read_truth(truth_path)?, read_kinds(photo)?);
             let key = photo
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -408,8 +467,66 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
             report_text(dir, &results)
         };
         out.write_all(text.as_bytes()).map_err(Error::Output)?;
+        all.sources += 1;
+        all.answers.extend(results.iter().filter_map(|r| r.answer));
+        for r in &results {
+            all.kinds.merge(&r.kinds);
+        }
+    }
+    if args.dirs.len() > 1 {
+        let text = if args.json {
+            crate::report::json_line(&all.report())
+        } else {
+            all.text()
+        };
+        out.write_all(text.as_bytes()).map_err(Error::Output)?;
     }
     Ok(ExitCode::Success)
+}
+
+/// Figures summed over every source of one `eval` run: what the
+/// calibration promise is measured on (held-out sources together).
+#[derive(Debug, Default)]
+struct Combined {
+    sources: usize,
+    answers: Vec<Answer>,
+    kinds: Confusion,
+}
+
+/// The `eval --json` line for all sources together.
+#[derive(Debug, Serialize)]
+struct CombinedReport {
+    /// Always `"all"`: tells this line from a source's.
+    combined: &'static str,
+    sources: usize,
+    answers: usize,
+    calibration: Calibration,
+    kinds: Vec<eval_measures::ConfusionRow>,
+}
+
+impl Combined {
+    fn report(&self) -> CombinedReport {
+        CombinedReport {
+            combined: "all",
+            sources: self.sources,
+            answers: self.answers.len(),
+            calibration: eval_measures::calibration(&self.answers),
+            kinds: self.kinds.rows(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut s = format!(
+            "all {} sources: {} answers shown\n",
+            self.sources,
+            self.answers.len()
+        );
+        s += &eval_measures::calibration_text(&eval_measures::calibration(&self.answers));
+        if !self.kinds.is_empty() {
+            s += &self.kinds.text();
+        }
+        s
+    }
 }
 
 fn pct(a: usize, b: usize) -> f64 {
@@ -469,11 +586,18 @@ fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
         "  solved right              {}/{} as read, {}/{} decided (status solved)\n",
         t.solved_before, t.photos, t.solved_after, t.photos
     );
+    if t.truth_unsolvable > 0 {
+        s += &format!(
+            "  no solution (truth)       {}/{} reported no_solution\n",
+            t.no_solution_right, t.truth_unsolvable
+        );
+    }
     s += &format!("  unsure                    {}\n", t.unsure);
     s += &format!("  WRONG ANSWERS SHOWN       {}\n", t.wrong_drawn);
-    s += "  calibration (answers shown): confidence  answers  right\n";
-    for bin in calibration(results) {
-        s += &format!("    {:<34}{:>7}{:>7}\n", bin.range, bin.answers, bin.right);
+    s += &eval_measures::calibration_text(&calibration(results));
+    let kinds = confusion(results);
+    if !kinds.is_empty() {
+        s += &kinds.text();
     }
     if let Some((median, p95, max)) = corner_stats(results) {
         s += &format!(
@@ -503,43 +627,19 @@ fn report_text(dir: &Path, results: &[PhotoResult]) -> String {
     s
 }
 
-/// Confidence bins of the calibration table: a shown answer's confidence
-/// against how often it was right. `solved` starts at 0.9, so the top two
-/// bins are what "solved with confidence >= 0.9" promises.
-const CALIBRATION_BINS: [(f32, f32); 5] = [
-    (0.0, 0.5),
-    (0.5, 0.9),
-    (0.9, 0.99),
-    (0.99, 0.999),
-    (0.999, 1.01),
-];
-
-/// One bin of the calibration table.
-#[derive(Debug, Serialize)]
-struct CalibrationBin {
-    range: String,
-    answers: usize,
-    right: usize,
+/// The calibration table of the answers shown.
+fn calibration(results: &[PhotoResult]) -> Calibration {
+    let answers: Vec<Answer> = results.iter().filter_map(|r| r.answer).collect();
+    eval_measures::calibration(&answers)
 }
 
-/// Shown answers per confidence bin, and how many were right.
-fn calibration(results: &[PhotoResult]) -> Vec<CalibrationBin> {
-    CALIBRATION_BINS
-        .iter()
-        .map(|&(lo, hi)| {
-            let inside: Vec<bool> = results
-                .iter()
-                .filter_map(|r| r.answer)
-                .filter(|&(c, _)| c >= lo && c < hi)
-                .map(|(_, right)| right)
-                .collect();
-            CalibrationBin {
-                range: format!("[{lo}, {})", hi.min(1.0)),
-                answers: inside.len(),
-                right: inside.iter().filter(|&&r| r).count(),
-            }
-        })
-        .collect()
+/// The cell kinds of every photo read.
+fn confusion(results: &[PhotoResult]) -> Confusion {
+    let mut all = Confusion::default();
+    for r in results {
+        all.merge(&r.kinds);
+    }
+    all
 }
 
 /// The `eval --json` object for one folder.
@@ -557,9 +657,14 @@ struct EvalReport {
     grids_correct: usize,
     solved_before_repair: usize,
     solved_after_repair: usize,
+    truth_unsolvable: usize,
+    no_solution_right: usize,
     unsure: usize,
     wrong_answers_shown: usize,
-    calibration: Vec<CalibrationBin>,
+    calibration: Calibration,
+    /// Cell kinds: truth against the classifier's most likely class, and
+    /// how many of each were taken as clues.
+    kinds: Vec<eval_measures::ConfusionRow>,
     /// Largest-corner error against `corners.csv`, in pixels.
     corner_error: Option<Spread>,
     /// Median and p95 time of each stage, in the order the stages run.
@@ -592,6 +697,10 @@ struct PhotoLine {
     wrong_cells: Vec<String>,
     solved_before_repair: bool,
     solved_after_repair: bool,
+    /// The decision's verdict, null when no grid was read.
+    verdict: Option<&'static str>,
+    /// The confidence of the answer shown, null when none was.
+    confidence: Option<f32>,
     corner_error: Option<f32>,
 }
 
@@ -610,9 +719,12 @@ fn report_json(dir: &Path, results: &[PhotoResult]) -> EvalReport {
         grids_correct: t.grids_right,
         solved_before_repair: t.solved_before,
         solved_after_repair: t.solved_after,
+        truth_unsolvable: t.truth_unsolvable,
+        no_solution_right: t.no_solution_right,
         unsure: t.unsure,
         wrong_answers_shown: t.wrong_drawn,
         calibration: calibration(results),
+        kinds: confusion(results).rows(),
         corner_error: corner_stats(results).map(|(median, p95, max)| Spread { median, p95, max }),
         ms: stage_stats(results)
             .into_iter()
@@ -627,6 +739,8 @@ fn report_json(dir: &Path, results: &[PhotoResult]) -> EvalReport {
                 wrong_cells: wrong_cells(r),
                 solved_before_repair: r.solved_before,
                 solved_after_repair: r.solved_after,
+                verdict: r.verdict,
+                confidence: r.answer.map(|a| a.confidence),
                 corner_error: r.corner_error,
             })
             .collect(),

@@ -21,6 +21,7 @@ use snap_vision::pdf::{DEFAULT_DPI, POINTS_PER_INCH};
 use snap_vision::pipeline::{ReadError, Reader};
 
 use super::answer::{self, GridResult};
+use super::eval_measures::{self, Answer, Calibration};
 use super::inputs;
 use crate::error::Error;
 use crate::report::Status;
@@ -125,6 +126,11 @@ pub struct BookFigures {
     pub unsure: usize,
     /// Answers shown that are not the truth's: must be zero.
     pub wrong_answers: usize,
+    /// Answers shown for puzzles (not answer grids) per confidence bin.
+    pub calibration: Option<Calibration>,
+    /// Those answers, for tables summed over sources.
+    #[serde(skip)]
+    answers: Vec<Answer>,
     /// Pages that could not be read (render or decode errors), with why.
     pub page_errors: Vec<String>,
     /// Each found grid not read right, solved wrong or missed: where and why.
@@ -158,6 +164,7 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
             Err((_, e)) => figures.page_errors.push(format!("page {page}: {e}")),
         }
     }
+    figures.calibration = Some(eval_measures::calibration(&figures.answers));
     for (t, m) in truth.iter().zip(&matched) {
         if !*m {
             figures
@@ -238,6 +245,12 @@ fn score_page(
             (None, _) => false,
         };
         f.wrong_answers += usize::from(wrong);
+        if let (Some(d), true) = (&g.decision, shown.is_some() && g.status != Status::Complete) {
+            f.answers.push(Answer {
+                confidence: d.confidence,
+                right: !wrong,
+            });
+        }
         if wrong {
             f.problems.push(format!(
                 "{place}: WRONG ANSWER shown ({})",
@@ -285,6 +298,9 @@ pub fn text(f: &BookFigures) -> String {
         f.unsure,
         f.wrong_answers,
     );
+    if let Some(c) = &f.calibration {
+        s.push_str(&eval_measures::calibration_text(c));
+    }
     for e in &f.page_errors {
         s.push_str(&format!("  error: {e}\n"));
     }
@@ -300,13 +316,21 @@ pub fn has_book_truth(path: &Path) -> bool {
     path.is_file() && truth_path(path).is_file()
 }
 
-/// Writes the figures of `sources` (JSON Lines or text).
+impl BookFigures {
+    /// The answers shown for puzzles, with their confidence.
+    pub fn answers(&self) -> &[Answer] {
+        &self.answers
+    }
+}
+
+/// Writes the figures of `sources` (JSON Lines or text) and returns them.
 pub fn run(
     reader: &Reader,
     sources: &[PathBuf],
     json: bool,
     out: &mut dyn Write,
-) -> Result<(), Error> {
+) -> Result<Vec<BookFigures>, Error> {
+    let mut all = Vec::with_capacity(sources.len());
     for source in sources {
         let figures = evaluate(reader, source)?;
         let line = if json {
@@ -315,6 +339,7 @@ pub fn run(
             text(&figures)
         };
         out.write_all(line.as_bytes()).map_err(Error::Output)?;
+        all.push(figures);
     }
-    Ok(())
+    Ok(all)
 }

@@ -5,6 +5,7 @@
 pub mod answer;
 pub mod eval;
 pub mod eval_books;
+pub mod eval_measures;
 pub mod explain;
 pub mod generate;
 pub mod grade;

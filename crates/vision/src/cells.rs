@@ -9,7 +9,12 @@
 //! index 1568 of the sorted 1600 values, `contrast = max(hi - bg, 0.25)`,
 //! `w = clamp((v - bg) / contrast, 0, 1)`, then resize 40x40 -> 28x28 by area
 //! averaging.
+//!
+//! A grid printed light on dark (an app's dark theme) is turned into its
+//! negative before any of this (see [`light_on_dark`]), so the model only
+//! ever sees dark ink on light ground, as it was trained.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use image::{GrayImage, Luma};
@@ -31,6 +36,23 @@ const MAX_LINE_SHIFT: f32 = 9.0;
 /// Deviations below this are treated as a perfect split (plain crop), so
 /// flat, well-located grids produce bit-exact spec tiles.
 const MIN_LINE_SHIFT: f32 = 1.0;
+
+/// Least contrast, on the 0..1 ink scale, between a cell's ground and the
+/// 2 % of its pixels furthest from it on one side for the cell to show ink
+/// of that polarity: the tile spec's own contrast floor (0.25), below which
+/// a tile is stretched no further and reads as empty.
+const POLARITY_INK: f32 = 0.25;
+
+/// A cell shows ink of one polarity when its contrast on that side is at
+/// least this many times that on the other: a glyph is one-sided (ink on
+/// ground), while a shadow edge or glare in a photo cell is two-sided or
+/// weak.
+const POLARITY_RATIO: f32 = 2.0;
+
+/// Fewest cells showing light ink on dark ground for a grid to be read as
+/// its negative: no puzzle has fewer than 17 clues, and a stray glare spot
+/// or two in a photo must not turn a printed grid over.
+const MIN_LIGHT_CELLS: usize = 8;
 
 /// One normalised cell image.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -118,8 +140,11 @@ pub fn blank_tiles() -> Box<[Tile; 81]> {
 }
 
 /// Cuts the rectified grid (`GRID_PX` square; other sizes are rescaled by
-/// sampling) into 81 tiles following the tile spec.
+/// sampling) into 81 tiles following the tile spec; a grid printed light on
+/// dark is read from its negative.
 pub fn extract_cells(rect: &GrayImage) -> Cells {
+    let rect = dark_on_light(rect, 9);
+    let rect = rect.as_ref();
     let lines = if rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX {
         detect_lines(rect)
     } else {
@@ -172,6 +197,62 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
     Cells {
         tiles,
         lines: *lines,
+    }
+}
+
+/// True when the `n` x `n` grid in `image` (the whole image, cells on its
+/// perfect split) is printed light on dark, as in an app's dark theme:
+/// more of its cells show light ink on a dark ground than dark ink on a
+/// light one, and at least 8 do (`MIN_LIGHT_CELLS`). Each cell's 40x40-style
+/// centre (the tile inset, scaled) is measured on the tile spec's scale:
+/// ink `v = 1 - gray/255`, ground its median, light ink the 2 % of pixels
+/// lowest in `v`, dark ink the 2 % highest.
+pub fn light_on_dark(image: &GrayImage, n: usize) -> bool {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    if n == 0 || w < n || h < n {
+        return false;
+    }
+    let raw = image.as_raw();
+    let (mut light, mut dark) = (0usize, 0usize);
+    let mut v: Vec<f32> = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            let (x0, x1) = (c * w / n, (c + 1) * w / n);
+            let (y0, y1) = (r * h / n, (r + 1) * h / n);
+            let inset = (x1 - x0) * INSET / CELL_PX;
+            v.clear();
+            for y in y0 + inset..y1.saturating_sub(inset) {
+                for x in x0 + inset..x1.saturating_sub(inset) {
+                    v.push(1.0 - f32::from(raw[y * w + x]) / 255.0);
+                }
+            }
+            if v.len() < 16 {
+                return false;
+            }
+            let len = v.len();
+            let lo = *v.select_nth_unstable_by(len / 50, f32::total_cmp).1;
+            let hi = *v
+                .select_nth_unstable_by(len - 1 - len / 50, f32::total_cmp)
+                .1;
+            let bg = *v.select_nth_unstable_by(len / 2, f32::total_cmp).1;
+            let (light_ink, dark_ink) = (bg - lo, hi - bg);
+            if light_ink >= POLARITY_INK && light_ink >= POLARITY_RATIO * dark_ink {
+                light += 1;
+            } else if dark_ink >= POLARITY_INK && dark_ink >= POLARITY_RATIO * light_ink {
+                dark += 1;
+            }
+        }
+    }
+    light >= MIN_LIGHT_CELLS && light > dark
+}
+
+/// The grid as dark ink on light ground: `image` itself, or its negative
+/// when it is printed light on dark ([`light_on_dark`]).
+pub fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
+    if light_on_dark(image, n) {
+        Cow::Owned(crate::decode::negative(image))
+    } else {
+        Cow::Borrowed(image)
     }
 }
 
@@ -282,7 +363,19 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
                     }
                     *p = s / along.len() as f32;
                 }
-                *o = profile_peak(&prof[..2 * rad + 1]).map_or(f32::NAN, |p| p - rad as f32);
+                *o = match profile_peak(&prof[..2 * rad + 1]) {
+                    Some(p)
+                        if runs_along(
+                            &dark,
+                            vertical,
+                            centre + p.round() as usize - rad,
+                            along,
+                        ) =>
+                    {
+                        p - rad as f32
+                    }
+                    _ => f32::NAN,
+                };
             }
             let smoothed = smooth_offsets(&off);
             for (band, sm) in smoothed.iter().enumerate() {
@@ -296,6 +389,46 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
         }
     }
     lines
+}
+
+/// Pixels from a line's centre to the ground beside it: past half the
+/// widest inner box line of a rectified grid (about 6 px).
+const LINE_SIDE: usize = 7;
+
+/// Least darkness, in gray levels, of a line pixel over the ground on both
+/// sides of it.
+const LINE_STEP: f32 = 10.0;
+
+/// Share of a band's length along which a line must be darker than the
+/// ground beside it: a printed line runs the whole band, a digit's stroke
+/// (a small pencil 4's bar, the top of a 7) only part of it, however dark;
+/// three fifths leaves room for digits touching the line and for breaks.
+const LINE_RUN: usize = 6;
+
+/// True when the line at `across` (a column for a vertical line, a row for
+/// a horizontal one) is darker than the ground on both sides along at least
+/// [`LINE_RUN`] tenths of the band `along`.
+fn runs_along(
+    dark: &impl Fn(usize, usize) -> f32,
+    vertical: bool,
+    across: usize,
+    along: std::ops::Range<usize>,
+) -> bool {
+    if across < LINE_SIDE + 1 || across + LINE_SIDE + 1 >= GRID_PX {
+        return false;
+    }
+    let at = |x: usize, a: usize| if vertical { dark(x, a) } else { dark(a, x) };
+    let len = along.len();
+    let dark_along = along
+        .filter(|&a| {
+            let line = (across - 1..=across + 1)
+                .map(|x| at(x, a))
+                .fold(f32::MIN, f32::max);
+            let side = at(across - LINE_SIDE, a).max(at(across + LINE_SIDE, a));
+            line - side >= LINE_STEP
+        })
+        .count();
+    dark_along * 10 >= len * LINE_RUN
 }
 
 /// Sub-pixel position of a line (a narrow dark peak) in a profile, or None
@@ -438,6 +571,33 @@ mod tests {
                 230
             }])
         })
+    }
+
+    #[test]
+    fn a_grid_printed_light_on_dark_reads_as_its_negative() {
+        let g = synthetic();
+        let mut negative = g.clone();
+        image::imageops::invert(&mut negative);
+        // One block of ink is no puzzle: both polarities stay as they are.
+        assert!(!light_on_dark(&g, 9) && !light_on_dark(&negative, 9));
+        // Light "digits" in ten cells of a dark grid (a dark theme).
+        let dark = GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let (c, r) = (x as usize / CELL_PX, y as usize / CELL_PX);
+            let (cx, cy) = (x as usize % CELL_PX, y as usize % CELL_PX);
+            let digit = (r + c) % 8 == 0 && (18..30).contains(&cx) && (14..34).contains(&cy);
+            Luma([if cx < 1 || cy < 1 || digit { 230 } else { 25 }])
+        });
+        assert!(light_on_dark(&dark, 9));
+        assert!(!light_on_dark(&dark_on_light(&dark, 9), 9));
+        let cells = extract_cells(&dark);
+        assert!(
+            cells.tiles[0].pixels[14 * TILE + 14] > 0.99,
+            "ink reads as ink"
+        );
+        assert!(
+            cells.tiles[1].pixels.iter().all(|&v| v < 0.3),
+            "ground as ground"
+        );
     }
 
     #[test]

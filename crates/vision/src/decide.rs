@@ -582,6 +582,10 @@ fn without_answer(
             Ok(Outcome::Multiple { count, .. }) => Verdict::Multiple(count),
             Ok(_) => Verdict::NoSolution(no_solution_reason(&read)),
         }
+    } else if let Some(why) = broken_on_sure_cells(&read, evidence) {
+        // Broken whatever the unsure cells hold: that is the news, not
+        // the unsure cells.
+        Verdict::NoSolution(why)
     } else {
         let cells = least_sure(evidence, &read, 4);
         Verdict::Unsure(
@@ -603,6 +607,24 @@ fn without_answer(
         outcome,
         confidence: 0.0,
         verdict,
+    }
+}
+
+/// Why the reading has no solution whatever its unsure cells hold: its
+/// sure cells alone (the unsure ones emptied) already clash, or leave no
+/// solution. Emptying cells only adds solutions, so no reading of the
+/// unsure cells can mend it. `None` when the sure cells have a solution.
+fn broken_on_sure_cells(read: &Board, evidence: &[CellEvidence]) -> Option<String> {
+    let mut sure = read.clone();
+    for (cell, e) in evidence.iter().enumerate() {
+        if e.best().1 < SURE {
+            sure.cells[cell] = 0;
+        }
+    }
+    match solve(&sure, DEFAULT_LIMIT) {
+        Err(clash) => Some(clash.to_string()),
+        Ok(Outcome::NoSolution) => Some(no_solution_reason(&sure)),
+        Ok(_) => None,
     }
 }
 
@@ -707,6 +729,22 @@ mod tests {
         let mut e = confident(&g);
         // r1c2 confidently read as 4, clashing with r1c1: printed so.
         set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        assert_eq!(
+            d.verdict,
+            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
+        );
+        assert!(d.solution().is_none());
+    }
+
+    #[test]
+    fn a_puzzle_broken_on_its_sure_cells_has_no_solution_whatever_the_rest() {
+        // A wrong entry read with confidence (r1c2 = 4 clashes with r1c1),
+        // and an unsure cell elsewhere that no reading of can mend it.
+        let g = board(PUZZLE);
+        let mut e = confident(&g);
+        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        set(&mut e[80], &[(0, 0.6), (3, 0.4)]);
         let d = decide(Shape::classic(), &e, &[]);
         assert_eq!(
             d.verdict,

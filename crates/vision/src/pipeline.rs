@@ -236,12 +236,18 @@ impl Reader {
         let t = Instant::now();
         // With a debug folder, the detailed search also returns its
         // threshold and candidate images; otherwise skip building them.
-        let (located, search) = match debug {
-            Some(_) => {
-                let (located, search) = locate::locate_all_detailed(&photo.gray);
-                (located, Some(search))
+        // A dark theme draws its grid in light lines on dark ground: search
+        // its negative, where the lines are dark as on paper (and the image
+        // as it is when that finds nothing). The cells are read in the
+        // right polarity either way (`cells::dark_on_light`).
+        let (located, search) = if decode::dark_ground(&photo.gray) {
+            let negative = decode::negative(&photo.gray);
+            match locate_grids(&negative, debug.is_some()) {
+                (located, search) if !located.is_empty() => (located, search),
+                _ => locate_grids(&photo.gray, debug.is_some()),
             }
-            None => (locate::locate_all(&photo.gray), None),
+        } else {
+            locate_grids(&photo.gray, debug.is_some())
         };
         let found: Vec<Found> = located
             .into_iter()
@@ -393,6 +399,20 @@ impl Reader {
     }
 }
 
+/// Every grid in `gray`, with the search's images when `detailed` (for
+/// the debug folder).
+fn locate_grids(
+    gray: &GrayImage,
+    detailed: bool,
+) -> (Vec<locate::Located>, Option<locate::LocateDebug>) {
+    if detailed {
+        let (located, search) = locate::locate_all_detailed(gray);
+        (located, Some(search))
+    } else {
+        (locate::locate_all(gray), None)
+    }
+}
+
 /// The tiles of one square grid, as stored (row-major, not yet turned
 /// upright): a 9x9 through the rectifier and the line-following cell
 /// cutter, a larger grid on the perfect split of its rectified square.
@@ -410,6 +430,7 @@ fn part_tiles(gray: &GrayImage, found: &Found, debug: Option<&Path>) -> Option<V
     let g2p = Homography::square_to_quad(side as f64, &found.quad)?;
     let scale = found.quad.max_side() / side as f32;
     let image = rectify::warp(gray, &g2p, side, scale);
+    let image = cells::dark_on_light(&image, found.n);
     let raw = image.as_raw();
     let mut tiles = Vec::with_capacity(found.n * found.n);
     let mut v = [0.0f32; INNER * INNER];

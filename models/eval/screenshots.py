@@ -1,0 +1,602 @@
+#!/usr/bin/env python3
+"""Sudoku-app screenshots with ground truth, for `sudoku-snap eval` (issue 9,
+"app screenshots").
+
+Draws phone, tablet and desktop screenshots of a Sudoku app in progress: a
+status bar, a toolbar, the game's info row (difficulty, mistakes, timer),
+the grid, tool buttons (undo, erase, notes, hint) and a number pad of the
+digits 1-9 under or beside the grid (a row of nine, two rows, or a 3x3
+keypad of bordered buttons: none of them is a Sudoku grid). Light and dark
+themes in several palettes; the selected cell, its row, column and box
+shaded, the cells holding the selected digit shaded; player entries typed in
+the entry colour (blue, or red when the app marks a mistake), pencil
+candidates in small grey digits.
+
+Typed player entries look like givens to a grey-scale reader except by
+colour and weight. The reader takes every typed digit as a digit (see the
+README, "App screenshots"): right entries leave the puzzle's solution as it
+is, and a wrong entry leaves the puzzle with no solution, which must be
+reported as `no_solution`, never repaired into a different puzzle. So the
+truth of a screen is its givens plus its entries:
+
+  <stem>.png|jpg    the screenshot
+  <stem>.txt        9 lines of 9: the digits on the grid (givens and typed
+                    entries), `.` for cells without a digit (empty or pencil)
+  <stem>.kinds.txt  9 lines of 9 per cell kind: a digit (printed or typed),
+                    `*` pencil candidates, `.` empty (eval's confusion table)
+  screens.tsv       one line per screen: device, theme, palette, font,
+                    entries (right, wrong), pencil cells, what it should give
+                    (`solved`, `complete`, or `no_solution` for wrong entries)
+
+Everything is seeded (`--seed`); the same seed and binary give the same set.
+Puzzles come from the binary's generator. Seeds used while the reader was
+tuned on screenshots: 1 (say so in the README when you use another one for
+development; held-out figures use a seed never looked at before).
+
+Usage, from the repository root after `cargo build --release`:
+
+    python3 models/eval/screenshots.py make target/screens --seed 1 --count 60
+    python3 models/eval/screenshots.py eval target/screens   # outcome per kind of screen
+    # the same screens' grids cut out: the reading, whatever the locator does
+    python3 models/eval/screenshots.py make target/screens-grids --seed 1 --count 60 --grid-only
+    ./target/release/sudoku-snap eval target/screens          # cells, calibration, kinds
+
+Generated images are not committed (target/ is ignored).
+"""
+import argparse
+import glob
+import json
+import os
+import random
+import subprocess
+import sys
+
+from PIL import Image, ImageDraw, ImageFont
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# UI fonts of app screens (Debian fonts-roboto, fonts-open-sans, fonts-lato,
+# fonts-dejavu, fonts-noto-core, fonts-cantarell, fonts-croscore,
+# fonts-go); the ones missing on a machine are skipped. (regular, bold)
+UI_FONTS = (
+    ("truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf",
+     "truetype/roboto/unhinted/RobotoTTF/Roboto-Medium.ttf"),
+    ("truetype/open-sans/OpenSans-Regular.ttf", "truetype/open-sans/OpenSans-Semibold.ttf"),
+    ("truetype/lato/Lato-Regular.ttf", "truetype/lato/Lato-Bold.ttf"),
+    ("truetype/dejavu/DejaVuSans.ttf", "truetype/dejavu/DejaVuSans-Bold.ttf"),
+    ("truetype/noto/NotoSans-Regular.ttf", "truetype/noto/NotoSans-Bold.ttf"),
+    ("opentype/cantarell/Cantarell-Regular.otf", "opentype/cantarell/Cantarell-Bold.otf"),
+    ("truetype/croscore/Arimo-Regular.ttf", "truetype/croscore/Arimo-Bold.ttf"),
+    ("truetype/fonts-go/Go-Regular.ttf", "truetype/fonts-go/Go-Bold.ttf"),
+    ("truetype/crosextra/Carlito-Regular.ttf", "truetype/crosextra/Carlito-Bold.ttf"),
+)
+
+# Palettes: ground, grid ground, thin and box lines, given, entry, wrong
+# entry, selected cell, its row/column/box, cells with the selected digit,
+# pencil digits, UI text, buttons.
+PALETTES = {
+    "light": [
+        dict(name="slate", ground=(255, 255, 255), grid=(255, 255, 255), thin=(190, 198, 212),
+             box=(52, 72, 97), given=(52, 72, 97), entry=(50, 90, 175), wrong=(229, 92, 108),
+             sel=(187, 222, 251), area=(226, 235, 243), same=(195, 215, 234),
+             pencil=(110, 124, 144), text=(52, 72, 97), button=(234, 238, 244)),
+        dict(name="classic", ground=(245, 245, 245), grid=(255, 255, 255), thin=(160, 160, 160),
+             box=(0, 0, 0), given=(0, 0, 0), entry=(25, 100, 210), wrong=(210, 30, 30),
+             sel=(255, 236, 150), area=(236, 236, 236), same=(255, 222, 173),
+             pencil=(120, 120, 120), text=(30, 30, 30), button=(225, 225, 225)),
+        dict(name="material", ground=(250, 250, 250), grid=(255, 255, 255),
+             thin=(200, 200, 200), box=(97, 97, 97), given=(33, 33, 33), entry=(25, 118, 210),
+             wrong=(211, 47, 47), sel=(144, 202, 249), area=(227, 242, 253),
+             same=(187, 222, 251), pencil=(117, 117, 117), text=(33, 33, 33),
+             button=(238, 238, 238)),
+        dict(name="paper", ground=(250, 246, 236), grid=(255, 252, 244), thin=(200, 190, 170),
+             box=(90, 70, 50), given=(60, 45, 30), entry=(40, 80, 160), wrong=(190, 40, 40),
+             sel=(250, 220, 160), area=(243, 235, 215), same=(240, 215, 170),
+             pencil=(140, 125, 105), text=(60, 45, 30), button=(238, 228, 205)),
+    ],
+    "dark": [
+        dict(name="black", ground=(0, 0, 0), grid=(18, 18, 18), thin=(58, 58, 60),
+             box=(142, 142, 147), given=(235, 235, 245), entry=(10, 132, 255),
+             wrong=(255, 69, 58), sel=(31, 59, 92), area=(36, 36, 40), same=(44, 60, 84),
+             pencil=(150, 150, 158), text=(235, 235, 245), button=(44, 44, 46)),
+        dict(name="charcoal", ground=(18, 18, 18), grid=(30, 30, 30), thin=(70, 70, 70),
+             box=(160, 160, 160), given=(224, 224, 224), entry=(100, 181, 246),
+             wrong=(239, 83, 80), sel=(55, 71, 79), area=(42, 42, 46), same=(38, 50, 56),
+             pencil=(158, 158, 158), text=(224, 224, 224), button=(48, 48, 48)),
+        dict(name="navy", ground=(22, 27, 41), grid=(28, 34, 52), thin=(60, 70, 95),
+             box=(130, 145, 180), given=(220, 226, 240), entry=(138, 180, 248),
+             wrong=(242, 139, 130), sel=(60, 80, 130), area=(36, 44, 66), same=(50, 62, 100),
+             pencil=(150, 160, 185), text=(220, 226, 240), button=(40, 48, 70)),
+        dict(name="grey", ground=(40, 40, 43), grid=(50, 50, 54), thin=(80, 80, 86),
+             box=(170, 170, 176), given=(245, 245, 245), entry=(120, 200, 255),
+             wrong=(255, 110, 110), sel=(90, 90, 100), area=(62, 62, 68), same=(75, 85, 105),
+             pencil=(170, 170, 176), text=(245, 245, 245), button=(64, 64, 70)),
+    ],
+}
+
+# Screen sizes (width, height) in pixels.
+PHONES = ((1080, 2340), (1170, 2532), (1080, 1920), (720, 1600), (1284, 2778), (828, 1792))
+TABLETS = ((1536, 2048), (1620, 2160))
+DESKTOPS = ((1920, 1080), (1366, 768), (2560, 1440), (1440, 900))
+
+SCENARIOS = ("fresh", "progress", "progress", "wrong", "complete")
+
+
+def ui_fonts():
+    found = []
+    for regular, bold in UI_FONTS:
+        r, b = (os.path.join("/usr/share/fonts", p) for p in (regular, bold))
+        if os.path.exists(r):
+            found.append((r, b if os.path.exists(b) else r))
+    if not found:
+        sys.exit("no UI fonts under /usr/share/fonts (apt-get install fonts-dejavu)")
+    return found
+
+
+class Puzzles:
+    """Unique minimal puzzles from the binary's generator, in order."""
+
+    def __init__(self, binary, seed, count):
+        out = subprocess.run([binary, "generate", "--count", str(count), "--seed", str(seed),
+                              "--json"], check=True, capture_output=True, text=True).stdout
+        self.items = [json.loads(line) for line in out.splitlines() if line.strip()]
+        self.next = 0
+
+    def take(self):
+        p = self.items[self.next % len(self.items)]
+        self.next += 1
+        return p["givens"], p["solution"]
+
+
+def font(path, size):
+    return ImageFont.truetype(path, max(6, int(size)))
+
+
+def text(draw, xy, s, f, fill, anchor="la"):
+    draw.text(xy, s, font=f, fill=fill, anchor=anchor)
+
+
+def mix(a, b, t):
+    return tuple(int(round(x + (y - x) * t)) for x, y in zip(a, b))
+
+
+# ---------------------------------------------------------------- the board
+
+
+class Board:
+    """What the screen shows on the grid, and its truth."""
+
+    def __init__(self, rng, givens, solution, scenario):
+        self.givens, self.solution = givens, solution
+        empty = [i for i in range(81) if givens[i] == "."]
+        self.entries = {}          # cell -> digit typed
+        self.wrong = set()
+        if scenario == "complete":
+            self.entries = {i: solution[i] for i in empty}
+        elif scenario in ("progress", "wrong"):
+            for i in rng.sample(empty, rng.randint(4, min(40, len(empty) - 6))):
+                self.entries[i] = solution[i]
+            if scenario == "wrong":
+                for i in rng.sample(sorted(self.entries), rng.choice((1, 1, 2))):
+                    self.entries[i] = rng.choice([d for d in "123456789" if d != solution[i]])
+                    self.wrong.add(i)
+        rest = [i for i in empty if i not in self.entries]
+        share = rng.choice((0.0, 0.0, 0.15, 0.4))
+        self.pencil = {}
+        for i in rng.sample(rest, int(len(rest) * share)):
+            k = rng.randint(1, 4)
+            self.pencil[i] = sorted(rng.sample("123456789", k))
+        self.expected = ("no_solution" if self.wrong else
+                         "complete" if scenario == "complete" else "solved")
+
+    def digit(self, i):
+        return self.givens[i] if self.givens[i] != "." else self.entries.get(i, ".")
+
+    def truth(self):
+        return "".join(self.digit(i) for i in range(81))
+
+    def kinds(self):
+        return "".join(self.digit(i) if self.digit(i) != "." else
+                       "*" if i in self.pencil else "." for i in range(81))
+
+
+def draw_board(draw, rng, x, y, side, board, pal, fonts, style):
+    """The grid at (x, y), `side` px square (outer border included)."""
+    s = side / 1000.0
+    outer = max(2, round(style["outer"] * s * 2))
+    box_w = max(2, round(style["boxw"] * s * 2))
+    thin_w = max(1, round(style["thinw"] * s * 2))
+    inner = side - 2 * outer
+    cell = inner / 9.0
+    x0, y0 = x + outer, y + outer
+    draw.rectangle([x, y, x + side - 1, y + side - 1], fill=pal["box"])
+    draw.rectangle([x0, y0, x0 + inner - 1, y0 + inner - 1], fill=pal["grid"])
+    # Shading: the selected cell, its row, column and box, and the cells
+    # holding the selected digit (what apps do when a cell is tapped).
+    shade = {}
+    sel = style["selected"]
+    if sel is not None:
+        r, c = divmod(sel, 9)
+        if style["area"]:
+            for i in range(81):
+                rr, cc = divmod(i, 9)
+                if rr == r or cc == c or (rr // 3, cc // 3) == (r // 3, c // 3):
+                    shade[i] = pal["area"]
+        d = board.digit(sel)
+        if d != "." and style["same"]:
+            for i in range(81):
+                if board.digit(i) == d:
+                    shade[i] = pal["same"]
+        shade[sel] = pal["sel"]
+    if style["conflict"]:
+        for i in board.wrong:
+            shade[i] = mix(pal["grid"], pal["wrong"], 0.25)
+    for i, colour in shade.items():
+        r, c = divmod(i, 9)
+        draw.rectangle([x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell],
+                       fill=colour)
+    for k in range(1, 9):
+        w = box_w if k % 3 == 0 else thin_w
+        colour = pal["box"] if k % 3 == 0 else pal["thin"]
+        p = k * cell
+        draw.rectangle([x0 + p - w / 2, y0, x0 + p + w / 2 - 1, y0 + inner - 1], fill=colour)
+        draw.rectangle([x0, y0 + p - w / 2, x0 + inner - 1, y0 + p + w / 2 - 1], fill=colour)
+    regular, bold = style["font"]
+    size = cell * style["digit"]
+    given_font = font(bold if style["bold_givens"] else regular, size)
+    entry_font = font(regular if style["bold_givens"] else regular, size)
+    pencil_font = font(regular, cell * 0.26)
+    for i in range(81):
+        r, c = divmod(i, 9)
+        cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
+        if board.givens[i] != ".":
+            text(draw, (cx, cy), board.givens[i], given_font, pal["given"], "mm")
+        elif i in board.entries:
+            colour = pal["wrong"] if i in board.wrong and style["red_mistakes"] else pal["entry"]
+            text(draw, (cx, cy), board.entries[i], entry_font, colour, "mm")
+        elif i in board.pencil:
+            for d in board.pencil[i]:
+                k = int(d) - 1
+                px = x0 + c * cell + cell * (0.2 + 0.3 * (k % 3))
+                py = y0 + r * cell + cell * (0.2 + 0.3 * (k // 3))
+                text(draw, (px, py), d, pencil_font, pal["pencil"], "mm")
+    return (x, y, x + side, y + side)
+
+
+# ---------------------------------------------------------------- the app around it
+
+
+def status_bar(draw, w, h, pal, fonts, rng):
+    f = font(fonts[0][1], h * 0.45)
+    text(draw, (w * 0.06, h / 2), rng.choice(("9:41", "10:08", "21:37", "14:02")), f,
+         pal["text"], "lm")
+    # Battery, wifi and signal as shapes.
+    bx = w * 0.9
+    draw.rounded_rectangle([bx, h * 0.3, bx + h * 0.9, h * 0.7], radius=h * 0.08,
+                           outline=pal["text"], width=max(1, int(h * 0.05)))
+    draw.rectangle([bx + h * 0.1, h * 0.38, bx + h * rng.uniform(0.3, 0.8), h * 0.62],
+                   fill=pal["text"])
+    for k in range(4):
+        sx = w * 0.8 + k * h * 0.22
+        draw.rectangle([sx, h * (0.65 - 0.1 * k), sx + h * 0.12, h * 0.7], fill=pal["text"])
+
+
+def toolbar(draw, x0, y0, w, h, pal, fonts, rng):
+    f = font(fonts[0][1], h * 0.42)
+    text(draw, (x0 + w * 0.05, y0 + h / 2), "<", f, pal["text"], "lm")
+    title = rng.choice(("Sudoku", "Sudoku Classic", "Daily Sudoku", "Killer & Classic",
+                        "Sudoku - Free"))
+    text(draw, (x0 + w / 2, y0 + h / 2), title, f, pal["text"], "mm")
+    for k in range(2):
+        cx = x0 + w * (0.82 + 0.1 * k)
+        r = h * 0.2
+        draw.ellipse([cx - r, y0 + h / 2 - r, cx + r, y0 + h / 2 + r], outline=pal["text"],
+                     width=max(2, int(h * 0.05)))
+
+
+def info_row(draw, x0, y0, w, h, pal, fonts, rng, board):
+    f = font(fonts[0][0], h * 0.45)
+    level = rng.choice(("Easy", "Medium", "Hard", "Expert", "Evil", "Level 12"))
+    mistakes = f"Mistakes: {len(board.wrong) if rng.random() < 0.5 else 0}/3"
+    timer = f"{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}"
+    text(draw, (x0, y0 + h / 2), level, f, pal["text"], "lm")
+    text(draw, (x0 + w / 2, y0 + h / 2), mistakes, f, pal["text"], "mm")
+    text(draw, (x0 + w, y0 + h / 2), timer, f, pal["text"], "rm")
+
+
+def tool_buttons(draw, x0, y0, w, h, pal, fonts, rng):
+    f = font(fonts[0][0], h * 0.22)
+    labels = ("Undo", "Erase", "Notes", "Hint")
+    for k, label in enumerate(labels):
+        cx = x0 + w * (k + 0.5) / len(labels)
+        r = h * 0.25
+        draw.ellipse([cx - r, y0 + h * 0.35 - r, cx + r, y0 + h * 0.35 + r], fill=pal["button"])
+        text(draw, (cx, y0 + h * 0.85), label, f, pal["text"], "mm")
+        if label == "Notes":
+            text(draw, (cx + r, y0 + h * 0.1), rng.choice(("OFF", "ON")),
+                 font(fonts[0][1], h * 0.15), pal["entry"], "mm")
+        if label == "Hint":
+            text(draw, (cx + r, y0 + h * 0.1), str(rng.randint(0, 3)),
+                 font(fonts[0][1], h * 0.15), pal["entry"], "mm")
+
+
+def number_pad(draw, x0, y0, w, h, pal, fonts, rng, kind, board):
+    """Digits 1-9 as buttons: `row` (one row of nine), `rows` (5 + 4), or
+    `keypad` (3x3 bordered buttons)."""
+    regular, bold = rng.choice(fonts)
+    colour = rng.choice((pal["entry"], pal["given"], pal["text"]))
+    counts = rng.random() < 0.5
+    left = {d: 9 - sum(1 for i in range(81) if board.digit(i) == d) for d in "123456789"}
+    if kind == "row":
+        bw = w / 9
+        f = font(regular, min(bw * 0.8, h * 0.8))
+        for k, d in enumerate("123456789"):
+            cx = x0 + (k + 0.5) * bw
+            if rng.random() < 0.3:
+                draw.rounded_rectangle([cx - bw * 0.42, y0, cx + bw * 0.42, y0 + h],
+                                       radius=bw * 0.15, fill=pal["button"])
+            text(draw, (cx, y0 + h * 0.45), d, f, colour, "mm")
+            if counts:
+                text(draw, (cx, y0 + h * 0.92), str(left[d]), font(regular, h * 0.16),
+                     pal["pencil"], "mm")
+    elif kind == "rows":
+        bw = w / 5
+        bh = h / 2
+        f = font(bold, bh * 0.55)
+        for k, d in enumerate("123456789"):
+            r, c = divmod(k, 5)
+            bx, by = x0 + c * bw, y0 + r * bh
+            draw.rounded_rectangle([bx + bw * 0.06, by + bh * 0.06, bx + bw * 0.94,
+                                    by + bh * 0.94], radius=bh * 0.2, fill=pal["button"])
+            text(draw, (bx + bw / 2, by + bh / 2), d, f, colour, "mm")
+        text(draw, (x0 + 4.5 * bw, y0 + 1.5 * bh), "X", font(bold, bh * 0.4), pal["text"], "mm")
+    else:
+        bw, bh = w / 3, h / 3
+        f = font(bold, min(bw, bh) * 0.5)
+        border = max(2, int(min(bw, bh) * 0.03))
+        for k, d in enumerate("123456789"):
+            r, c = divmod(k, 3)
+            bx, by = x0 + c * bw, y0 + r * bh
+            draw.rounded_rectangle([bx + 4, by + 4, bx + bw - 4, by + bh - 4],
+                                   radius=min(bw, bh) * 0.12, fill=pal["button"],
+                                   outline=pal["thin"], width=border)
+            text(draw, (bx + bw / 2, by + bh / 2), d, f, colour, "mm")
+
+
+def nav_bar(draw, w, y, h, pal):
+    draw.rounded_rectangle([w * 0.35, y + h * 0.45, w * 0.65, y + h * 0.55], radius=h * 0.05,
+                           fill=pal["text"])
+
+
+def style_for(rng, fonts, board):
+    filled = [i for i in range(81) if board.digit(i) != "."]
+    selected = rng.choice((None, rng.randrange(81),
+                           rng.choice(filled) if filled else None, rng.randrange(81)))
+    return {
+        "font": rng.choice(fonts),
+        "digit": rng.uniform(0.5, 0.75),
+        "bold_givens": rng.random() < 0.5,
+        "outer": rng.choice((1, 2, 2, 3)),
+        "boxw": rng.choice((1, 1.5, 2, 2.5)),
+        "thinw": rng.choice((0.5, 0.5, 0.8, 1.0)),
+        "selected": selected,
+        "area": rng.random() < 0.8,
+        "same": rng.random() < 0.7,
+        "conflict": rng.random() < 0.3,
+        "red_mistakes": rng.random() < 0.5,
+    }
+
+
+def screen(rng, fonts, puzzles):
+    """One screenshot: (image, board, description)."""
+    theme = rng.choice(("light", "dark"))
+    pal = rng.choice(PALETTES[theme])
+    device = rng.choice(("phone", "phone", "phone", "tablet", "desktop"))
+    givens, solution = puzzles.take()
+    board = Board(rng, givens, solution, rng.choice(SCENARIOS))
+    style = style_for(rng, fonts, board)
+    pad = rng.choice(("row", "row", "rows", "keypad"))
+    if device in ("phone", "tablet"):
+        w, h = rng.choice(PHONES if device == "phone" else TABLETS)
+        img = Image.new("RGB", (w, h), pal["ground"])
+        draw = ImageDraw.Draw(img)
+        sb = h * 0.03
+        status_bar(draw, w, sb, pal, fonts, rng)
+        y = sb
+        toolbar(draw, 0, y, w, h * 0.055, pal, fonts, rng)
+        y += h * 0.055
+        if rng.random() < 0.3:   # an ad banner
+            draw.rectangle([w * 0.05, y, w * 0.95, y + h * 0.05], fill=pal["button"])
+            text(draw, (w / 2, y + h * 0.025), "Ad - Play more puzzles!",
+                 font(fonts[0][0], h * 0.018), pal["text"], "mm")
+            y += h * 0.055
+        margin = w * rng.uniform(0.015, 0.05) if device == "phone" else w * 0.12
+        info_row(draw, margin, y, w - 2 * margin, h * 0.035, pal, fonts, rng, board)
+        y += h * 0.04
+        side = w - 2 * margin
+        box = draw_board(draw, rng, margin, y, side, board, pal, fonts, style)
+        y += side + h * 0.02
+        tool_buttons(draw, margin, y, w - 2 * margin, h * 0.07, pal, fonts, rng)
+        y += h * 0.085
+        ph = {"row": h * 0.07, "rows": h * 0.11, "keypad": h * 0.2}[pad]
+        ph = min(ph, h - y - h * 0.04)
+        if ph > h * 0.04:
+            number_pad(draw, margin, y, w - 2 * margin, ph, pal, fonts, rng, pad, board)
+        nav_bar(draw, w, h - h * 0.03, h * 0.03, pal)
+    else:
+        w, h = rng.choice(DESKTOPS)
+        img = Image.new("RGB", (w, h), pal["ground"])
+        draw = ImageDraw.Draw(img)
+        # Browser chrome: tabs and the address bar.
+        chrome = mix(pal["ground"], pal["text"], 0.1)
+        draw.rectangle([0, 0, w, h * 0.09], fill=chrome)
+        tf = font(fonts[0][0], h * 0.018)
+        draw.rounded_rectangle([w * 0.01, h * 0.01, w * 0.18, h * 0.045], radius=6,
+                               fill=pal["ground"])
+        text(draw, (w * 0.02, h * 0.028), "Sudoku - Play online", tf, pal["text"], "lm")
+        draw.rounded_rectangle([w * 0.08, h * 0.05, w * 0.7, h * 0.08], radius=10,
+                               fill=pal["ground"])
+        text(draw, (w * 0.09, h * 0.065), "https://sudoku.example.org/play/medium/4821", tf,
+             pal["text"], "lm")
+        hf = font(fonts[0][1], h * 0.04)
+        text(draw, (w * 0.05, h * 0.13), "SUDOKU", hf, pal["text"], "lm")
+        side = h * rng.uniform(0.7, 0.8)
+        gx, gy = w * rng.uniform(0.05, 0.2), h * 0.18
+        side = min(side, h - gy - 10)
+        info_row(draw, gx, gy - h * 0.035, side, h * 0.03, pal, fonts, rng, board)
+        box = draw_board(draw, rng, gx, gy, side, board, pal, fonts, style)
+        px = gx + side + w * 0.04
+        pw = min(w - px - w * 0.03, side * 0.6)
+        tool_buttons(draw, px, gy, pw, side * 0.18, pal, fonts, rng)
+        number_pad(draw, px, gy + side * 0.25, pw, min(pw, side * 0.6), pal, fonts, rng,
+                   "keypad" if pad != "row" else "rows", board)
+        bf = font(fonts[0][0], h * 0.018)
+        for k, line in enumerate(("How to play: fill every row, column and box",
+                                  "with the digits 1 to 9. Tap a cell, then a number.",
+                                  "New game  |  Print  |  Settings")):
+            text(draw, (px, gy + side * 0.9 + k * h * 0.025), line, bf, pal["text"], "lm")
+    what = (f"{device} {w}x{h}, {theme}/{pal['name']}, "
+            f"{os.path.basename(style['font'][0])}, pad {pad}, "
+            f"selected {style['selected']}")
+    return img, board, box, what
+
+
+def make(out, binary, seed, count, grid_only=False):
+    os.makedirs(out, exist_ok=True)
+    for f in glob.glob(os.path.join(out, "*")):
+        if os.path.isfile(f):
+            os.remove(f)
+    fonts = ui_fonts()
+    puzzles = Puzzles(binary, seed * 7919 + 3, count)
+    log = ["# stem\tdevice and style\tentries\twrong\tpencil cells\texpected\n"]
+    for i in range(count):
+        rng = random.Random(f"{seed}-screen-{i}")
+        img, board, box, what = screen(rng, fonts, puzzles)
+        stem = f"screen-{seed}-{i:03d}"
+        if grid_only:
+            # The grid alone, as if cut out of the screen: what the reader
+            # makes of a grid once it is found, whatever the locator does.
+            pad = (box[2] - box[0]) * 0.04
+            img = img.crop((int(box[0] - pad), int(box[1] - pad), int(box[2] + pad),
+                            int(box[3] + pad)))
+        # Shared screenshots are often scaled down and saved as JPEG.
+        if rng.random() < 0.3:
+            scale = rng.uniform(0.45, 0.9)
+            img = img.resize((int(img.width * scale), int(img.height * scale)),
+                             Image.LANCZOS)
+            quality = rng.randint(65, 92)
+            img.save(os.path.join(out, stem + ".jpg"), quality=quality)
+            what += f", scaled {scale:.2f}, JPEG {quality}"
+        else:
+            img.save(os.path.join(out, stem + ".png"))
+        truth, kinds = board.truth(), board.kinds()
+        with open(os.path.join(out, stem + ".txt"), "w") as f:
+            f.write("".join(truth[r * 9:(r + 1) * 9] + "\n" for r in range(9)))
+        with open(os.path.join(out, stem + ".kinds.txt"), "w") as f:
+            f.write("".join(kinds[r * 9:(r + 1) * 9] + "\n" for r in range(9)))
+        log.append(f"{stem}\t{what}\t{len(board.entries)}\t{len(board.wrong)}\t"
+                   f"{len(board.pencil)}\t{board.expected}\n")
+    with open(os.path.join(out, "screens.tsv"), "w") as f:
+        f.writelines(log)
+    print(f"{count} screenshots in {out}")
+
+
+def evaluate(out, binary, extra):
+    """The main job on every screenshot (`--json --no-image`), scored
+    against what each should give, by theme and by what it shows."""
+    expected = {}
+    with open(os.path.join(out, "screens.tsv")) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            stem, what, _entries, _wrong, _pencil, want = line.rstrip("\n").split("\t")
+            expected[stem] = (what, want)
+    images = sorted(p for p in glob.glob(os.path.join(out, "screen-*"))
+                    if p.endswith((".png", ".jpg")))
+    res = subprocess.run([binary, "--json", "--no-image", *extra, *images], capture_output=True,
+                         text=True)
+    by_path = {}
+    for line in res.stdout.splitlines():
+        v = json.loads(line)
+        by_path.setdefault(v["path"], []).append(v)
+    rows = {}
+    problems = []
+    for image in images:
+        stem = os.path.splitext(os.path.basename(image))[0]
+        what, want = expected[stem]
+        theme = "dark" if "dark/" in what else "light"
+        truth = "".join(open(os.path.join(out, stem + ".txt")).read().split())
+        grids = [g for g in by_path.get(image, []) if g.get("quad")]
+        statuses = [g["status"] for g in grids] or ["no_grid"]
+        main = [g for g in grids if g.get("read")]
+        # The screen's grid is the one read most like the truth.
+        best = max(main, key=lambda g: sum(a == b for a, b in zip(g["read"], truth)),
+                   default=None)
+        status = best["status"] if best else "no_grid"
+        solution = solve_truth(binary, truth) if want != "no_solution" else None
+        shown = best.get("solution") if best else None
+        wrong = shown is not None and shown != solution
+        false_grids = len(grids) - (1 if best else 0)
+        # Solved: the right answer (a misread the repair mended is fine).
+        # No solution or a complete grid: read exactly, so that the status
+        # is not right by chance (a misplaced grid read as a broken one).
+        right = (status == want and not wrong
+                 and (shown == solution if want == "solved" else best["read"] == truth))
+        key = (theme, want)
+        r = rows.setdefault(key, {"screens": 0, "right": 0, "unsure": 0, "wrong": 0,
+                                  "no_grid": 0, "false_grids": 0, "misread": 0})
+        r["screens"] += 1
+        r["right"] += right
+        r["unsure"] += status == "unsure"
+        r["wrong"] += wrong
+        r["no_grid"] += status == "no_grid"
+        r["false_grids"] += false_grids
+        misread = best is not None and best["read"] != truth
+        r["misread"] += misread
+        if not right or false_grids or misread:
+            cells = ([f"r{i // 9 + 1}c{i % 9 + 1} {a}>{b}"
+                      for i, (a, b) in enumerate(zip(truth, best["read"])) if a != b]
+                     if best else [])
+            problems.append(f"{stem}: want {want}, got {'/'.join(statuses)}"
+                            f"{' WRONG ANSWER' if wrong else ''}; misread {' '.join(cells)}; "
+                            f"{what}")
+    print(f"{'theme':6} {'expected':12} {'screens':>7} {'right':>6} {'unsure':>6} "
+          f"{'no grid':>7} {'misread':>7} {'false grids':>11} {'WRONG':>5}")
+    for (theme, want), r in sorted(rows.items()):
+        print(f"{theme:6} {want:12} {r['screens']:7d} {r['right']:6d} {r['unsure']:6d} "
+              f"{r['no_grid']:7d} {r['misread']:7d} {r['false_grids']:11d} {r['wrong']:5d}")
+    for p in problems:
+        print("  " + p)
+
+
+_solutions = {}
+
+
+def solve_truth(binary, truth):
+    """The unique solution of the digits on the grid (cached)."""
+    if truth not in _solutions:
+        out = subprocess.run([binary, "solve"], input=truth + "\n", capture_output=True,
+                             text=True).stdout.strip()
+        _solutions[truth] = out if len(out) == 81 else None
+    return _solutions[truth]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("action", choices=("make", "eval"))
+    ap.add_argument("out", help="output folder, e.g. target/screens")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=60)
+    ap.add_argument("--grid-only", action="store_true",
+                    help="save each screen's grid cut out (with a 4 %% margin), not the screen")
+    ap.add_argument("--bin", default=os.environ.get(
+        "SUDOKU_SNAP", os.path.join(ROOT, "target", "release", "sudoku-snap")))
+    a, extra = ap.parse_known_args()
+    if a.action == "make":
+        make(a.out, a.bin, a.seed, a.count, a.grid_only)
+    else:
+        evaluate(a.out, a.bin, extra)
+
+
+if __name__ == "__main__":
+    main()
