@@ -75,24 +75,26 @@ impl Stats {
     }
 }
 
-/// Labels the 8-connected components of `binary` (ink nonzero; the image
-/// is the 0/255 output of the dilation) and measures each; the count is of
+/// The 8-connected components of `binary` (ink nonzero; the image is the
+/// 0/255 output of the dilation), as its runs (see [`row_runs`]), each
+/// run's component label, and each component's measures; the count is of
 /// the pixels that are ink in `ink` too. Labels are numbered from 1 in the
-/// raster order of each component's first pixel, label 0 is background
-/// (and `stats[0]` empty): the labelling `imageproc`'s
-/// `connected_components` gives, which a test checks.
+/// raster order of each component's first pixel (`stats[0]` is the empty
+/// background): the labelling `imageproc`'s `connected_components` gives,
+/// which a test checks.
 ///
 /// Labelled by runs: each row's horizontal runs of ink are found, a run
 /// joins the runs of the row above that touch it (8-connected: overlapping
 /// or diagonally adjacent), and a union-find over runs gives the
 /// components. A page of printed lines has a few runs per row where it has
 /// hundreds of ink pixels, so this is several times cheaper than labelling
-/// pixel by pixel; the per-pixel work left is writing labels and counting
-/// ink, both straight loops over a run.
-fn components(binary: &GrayImage, ink: &GrayImage) -> (Vec<u32>, Vec<Stats>) {
-    let (w, h) = (binary.width() as usize, binary.height() as usize);
-    let raw = binary.as_raw();
-    let runs = row_runs(raw, w, h);
+/// pixel by pixel, and no per-pixel label image is written: at the finer
+/// page search's 3 MP that image alone was 12 MB of fresh memory, whose
+/// first touch cost more than the labelling.
+fn components(binary: &GrayImage, ink: &GrayImage) -> Components {
+    let w = binary.width() as usize;
+    let h = binary.height() as usize;
+    let runs = row_runs(binary.as_raw(), w, h);
     let mut forest: Vec<usize> = (0..runs.len()).collect();
     // Runs are sorted by row, then by x: for each run, the runs of the row
     // above that touch it are a contiguous range, found by one sweep.
@@ -126,7 +128,7 @@ fn components(binary: &GrayImage, ink: &GrayImage) -> (Vec<u32>, Vec<Stats>) {
     };
     let ink = ink.as_raw();
     let mut label_of_root = vec![0u32; runs.len()];
-    let mut lab = vec![0u32; w * h];
+    let mut labels = Vec::with_capacity(runs.len());
     let mut stats: Vec<Stats> = vec![empty];
     for (j, run) in runs.iter().enumerate() {
         let root = find(&mut forest, j);
@@ -135,11 +137,11 @@ fn components(binary: &GrayImage, ink: &GrayImage) -> (Vec<u32>, Vec<Stats>) {
             stats.push(empty);
         }
         let label = label_of_root[root];
+        labels.push(label);
         let (start, end) = (
             run.y as usize * w + run.x0 as usize,
             run.y as usize * w + run.x1 as usize + 1,
         );
-        lab[start..end].iter_mut().for_each(|l| *l = label);
         let s = &mut stats[label as usize];
         s.count += ink
             .get(start..end)
@@ -149,7 +151,21 @@ fn components(binary: &GrayImage, ink: &GrayImage) -> (Vec<u32>, Vec<Stats>) {
         s.x1 = s.x1.max(run.x1);
         s.y1 = s.y1.max(run.y);
     }
-    (lab, stats)
+    Components {
+        runs,
+        labels,
+        stats,
+    }
+}
+
+/// The connected components of a binary image, by runs.
+struct Components {
+    /// Every run of ink, row by row, left to right.
+    runs: Vec<Run>,
+    /// The component label of each run.
+    labels: Vec<u32>,
+    /// Per label: ink count and bounding box (`stats[0]`: background).
+    stats: Vec<Stats>,
 }
 
 /// A horizontal run of ink: row `y`, columns `x0..=x1`.
@@ -202,8 +218,11 @@ fn union(forest: &mut [usize], a: usize, b: usize) {
 /// grid, largest bounding box first; `ink` is the threshold itself, whose
 /// pixels measure how solid a component is.
 pub fn candidate_hulls(closed: &GrayImage, ink: &GrayImage, p: HullParams) -> Vec<Vec<(f32, f32)>> {
-    let w = closed.width();
-    let (lab, stats) = components(closed, ink);
+    let Components {
+        runs,
+        labels,
+        stats,
+    } = components(closed, ink);
     let mut cands: Vec<(usize, u64)> = stats
         .iter()
         .enumerate()
@@ -219,18 +238,29 @@ pub fn candidate_hulls(closed: &GrayImage, ink: &GrayImage, p: HullParams) -> Ve
             let v = v as usize;
             v == l || (p.merge && v != 0 && s.contains(&stats[v]))
         };
-        // Row extremes suffice for the hull and keep it cheap.
+        // Row extremes suffice for the hull and keep it cheap: per row of
+        // the box, the first and last pixel of the runs that belong.
+        let mut extremes = vec![(u32::MAX, 0u32); s.height() as usize];
+        let first_run = runs.partition_point(|r| r.y < s.y0);
+        for (run, &v) in runs[first_run..].iter().zip(&labels[first_run..]) {
+            if run.y > s.y1 {
+                break;
+            }
+            if inside(v) {
+                let e = &mut extremes[(run.y - s.y0) as usize];
+                e.0 = e.0.min(run.x0);
+                e.1 = e.1.max(run.x1);
+            }
+        }
         let mut pts: Vec<Point<i32>> = Vec::new();
-        for y in s.y0..=s.y1 {
-            let row = &lab[(y * w) as usize..((y + 1) * w) as usize];
-            let seg = &row[s.x0 as usize..=s.x1 as usize];
-            let first = seg.iter().position(|&v| inside(v));
-            let last = seg.iter().rposition(|&v| inside(v));
-            if let (Some(a), Some(b)) = (first, last) {
-                pts.push(Point::new((s.x0 as usize + a) as i32, y as i32));
-                if b != a {
-                    pts.push(Point::new((s.x0 as usize + b) as i32, y as i32));
-                }
+        for (dy, &(a, b)) in extremes.iter().enumerate() {
+            if a == u32::MAX {
+                continue;
+            }
+            let y = (s.y0 as usize + dy) as i32;
+            pts.push(Point::new(a as i32, y));
+            if b != a {
+                pts.push(Point::new(b as i32, y));
             }
         }
         if pts.len() < 4 {
@@ -371,7 +401,13 @@ mod tests {
                 Luma([if v { 255 } else { 0 }])
             });
             let ink = GrayImage::from_fn(57, 41, |x, y| Luma([((x + y) % 2 * 255) as u8]));
-            let (lab, stats) = components(&g, &ink);
+            let c = components(&g, &ink);
+            let stats = c.stats;
+            let mut lab = vec![0u32; 57 * 41];
+            for (run, &l) in c.runs.iter().zip(&c.labels) {
+                let row = run.y as usize * 57;
+                lab[row + run.x0 as usize..=row + run.x1 as usize].fill(l);
+            }
             let theirs = connected_components(&g, Connectivity::Eight, Luma([0u8])).into_raw();
             assert_eq!(lab, theirs, "seed {seed}");
             for (l, s) in stats.iter().enumerate().skip(1) {
