@@ -195,21 +195,34 @@ pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
 /// grids of the first search stand; the finer one only adds grids
 /// elsewhere, so a photo the first search reads is read as before.
 pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
-    let mut dbg = prepare(gray);
     let (w, h) = gray.dimensions();
+    let coarse_factor = work_factor(w, h, WORK_MAX_SIDE);
+    let fine_factor = work_factor(w, h, FINE_WORK_MAX_SIDE);
     if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
-        return (Vec::new(), dbg);
+        return (Vec::new(), prepare_at(gray, coarse_factor));
     }
-    let coarse = page_pass(&mut dbg, &[], true);
-    let mut located: Vec<Located> = distinct(coarse)
+    // The finer search's image, threshold and components do not depend on
+    // what the first search finds, and they are most of its cost (a 12 MP
+    // photo is thresholded at 3 MP): they are made beside the first search,
+    // on a second core when the pool has one free. Only the examination,
+    // which skips the grids already found, waits for it.
+    let (coarse, fine) = rayon::join(
+        || {
+            let mut search = PageSearch::new(gray, coarse_factor);
+            let found = search.pass(&[], true);
+            (search, found)
+        },
+        || (fine_factor < coarse_factor).then(|| PageSearch::new(gray, fine_factor)),
+    );
+    let (PageSearch { mut dbg, .. }, found) = coarse;
+    let mut located: Vec<Located> = distinct(found)
         .iter()
         .map(|ex| finish(gray, ex, dbg.scale))
         .collect();
-    let fine_factor = work_factor(w, h, FINE_WORK_MAX_SIDE);
-    if (fine_factor as f32) < dbg.scale {
-        let mut fine = prepare_at(gray, fine_factor);
+    if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
-        let added = page_pass(&mut fine, &known, false);
+        let added = fine.pass(&known, false);
+        let fine = fine.dbg;
         located.extend(
             distinct(added)
                 .iter()
@@ -229,32 +242,59 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
     (order.iter().map(|&i| located[i]).collect(), dbg)
 }
 
-/// One search of the page at `dbg`'s work resolution: every candidate
-/// verified (9x9 and 16x16, lattices split), the ones that pass returned.
-/// Candidates overlapping a grid of `known` (full-resolution quads, found
-/// by an earlier search) are skipped. The merged pass runs only when
-/// nothing at all was found.
-///
-/// The finer search (`first` false) splits no lattices: at full
-/// resolution a crossword's lines and black squares make 9x9 windows
-/// whose every cell side looks printed, while a Samurai big enough to
-/// read is found by the first search. And it keeps only grids printed in
-/// ink (see [`MAX_FAINT_INK`]): a page's faded ornamental grid is as
-/// regular as a puzzle.
-fn page_pass(dbg: &mut LocateDebug, known: &[Quad], first: bool) -> Vec<Examined> {
-    let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
-    let mut found: Vec<Examined> = Vec::new();
-    for merge in [false, true] {
-        if merge && !(found.is_empty() && known.is_empty()) {
-            break;
+/// One search of a page at one work resolution: the search image, its
+/// gap-closed threshold and the candidate hulls of its components.
+struct PageSearch {
+    dbg: LocateDebug,
+    /// The threshold with its 1 px gaps closed (see [`CLOSE_RADIUS`]).
+    closed: GrayImage,
+    /// The hulls of the components that may be grids, unmerged.
+    hulls: Vec<Vec<(f32, f32)>>,
+}
+
+impl PageSearch {
+    /// Everything of a search at `factor` that does not depend on the
+    /// grids already known.
+    fn new(gray: &GrayImage, factor: u32) -> PageSearch {
+        let dbg = prepare_at(gray, factor);
+        let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
+        let hulls = candidate_hulls(&closed, &dbg.binary, page_hull_params(false));
+        PageSearch { dbg, closed, hulls }
+    }
+
+    /// Every candidate verified (9x9 and 16x16, lattices split), the ones
+    /// that pass returned. Candidates overlapping a grid of `known`
+    /// (full-resolution quads, found by an earlier search) are skipped.
+    /// The merged hulls are tried only when nothing at all was found.
+    ///
+    /// The finer search (`first` false) splits no lattices: at full
+    /// resolution a crossword's lines and black squares make 9x9 windows
+    /// whose every cell side looks printed, while a Samurai big enough to
+    /// read is found by the first search. And it keeps only grids printed
+    /// in ink (see [`MAX_FAINT_INK`]): a page's faded ornamental grid is as
+    /// regular as a puzzle.
+    fn pass(&mut self, known: &[Quad], first: bool) -> Vec<Examined> {
+        let hulls = std::mem::take(&mut self.hulls);
+        let found = self.examine_hulls(&hulls, known, first, false);
+        if !(found.is_empty() && known.is_empty()) {
+            return found;
         }
-        let params = HullParams {
-            min_side: MIN_SIDE_PX,
-            max_count: PAGE_MAX_CANDIDATES,
-            merge,
-        };
-        for hull in candidate_hulls(&closed, &dbg.binary, params) {
-            let Some(quad) = max_area_quad(&hull) else {
+        let merged = candidate_hulls(&self.closed, &self.dbg.binary, page_hull_params(true));
+        self.examine_hulls(&merged, known, first, true)
+    }
+
+    /// [`PageSearch::pass`] over one set of hulls.
+    fn examine_hulls(
+        &mut self,
+        hulls: &[Vec<(f32, f32)>],
+        known: &[Quad],
+        first: bool,
+        merge: bool,
+    ) -> Vec<Examined> {
+        let dbg = &mut self.dbg;
+        let mut found = Vec::new();
+        for hull in hulls {
+            let Some(quad) = max_area_quad(hull) else {
                 continue;
             };
             let full = quad_to_full(&quad, dbg.scale);
@@ -279,8 +319,18 @@ fn page_pass(dbg: &mut LocateDebug, known: &[Quad], first: bool) -> Vec<Examined
                 found.push(ex);
             }
         }
+        found
     }
-    found
+}
+
+/// What the page search's component search keeps; `merge` takes in the
+/// pieces inside each candidate's box.
+fn page_hull_params(merge: bool) -> HullParams {
+    HullParams {
+        min_side: MIN_SIDE_PX,
+        max_count: PAGE_MAX_CANDIDATES,
+        merge,
+    }
 }
 
 /// Whether the grid at `quad` (work pixels) holds real ink: its darkest
