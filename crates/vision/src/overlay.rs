@@ -225,21 +225,36 @@ pub fn mark_cells(
     n: usize,
     cells: &[usize],
 ) -> Result<(), OverlayError> {
+    paint_cells(photo, grid_to_photo, grid_side, n, cells, MARK, |u, v| {
+        let d = ((u - 0.5).powi(2) + (v - 0.5).powi(2)).sqrt();
+        // Anti-aliased ring: full inside the band, fading over a twentieth of a cell.
+        let edge = (d - MARK_RADIUS).abs() - MARK_WIDTH / 2.0;
+        (1.0 - edge * 20.0).clamp(0.0, 1.0)
+    })
+}
+
+/// [`paint_cell`] over the whole of each of `cells` (index in reading
+/// order; indices outside the grid are skipped) with the same `alpha`.
+fn paint_cells(
+    photo: &mut RgbImage,
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    cells: &[usize],
+    colour: [u8; 3],
+    alpha: impl Fn(f32, f32) -> f32,
+) -> Result<(), OverlayError> {
     for &index in cells.iter().filter(|&&i| i < n * n) {
+        let window = Window::CELL;
         paint_cell(
             photo,
             grid_to_photo,
             grid_side,
             n,
             index,
-            Window::CELL,
-            MARK,
-            |u, v| {
-                let d = ((u - 0.5).powi(2) + (v - 0.5).powi(2)).sqrt();
-                // Anti-aliased ring: full inside the band, fading over a twentieth of a cell.
-                let edge = (d - MARK_RADIUS).abs() - MARK_WIDTH / 2.0;
-                (1.0 - edge * 20.0).clamp(0.0, 1.0)
-            },
+            window,
+            colour,
+            &alpha,
         )?;
     }
     Ok(())
@@ -380,19 +395,9 @@ pub fn shade_cells(
     opacity: f32,
 ) -> Result<(), OverlayError> {
     let opacity = opacity.clamp(0.0, 1.0);
-    for &index in cells.iter().filter(|&&i| i < n * n) {
-        paint_cell(
-            photo,
-            grid_to_photo,
-            grid_side,
-            n,
-            index,
-            Window::CELL,
-            colour,
-            |_, _| opacity,
-        )?;
-    }
-    Ok(())
+    paint_cells(photo, grid_to_photo, grid_side, n, cells, colour, |_, _| {
+        opacity
+    })
 }
 
 /// Width of the stroke through a removed candidate, as a fraction of its
