@@ -26,16 +26,31 @@ use crate::layout::{self, Found, Layout};
 use crate::locate;
 use crate::rectify;
 
-/// Time spent in each stage, in milliseconds, in the order they ran.
+/// Time spent in each stage, in milliseconds, in the order they first ran.
+///
+/// The stages are laps of one thread's clock, so they add up to its wall
+/// time: work done beside it on the pool (the finer page search while the
+/// first search's puzzles are read) counts only where that thread waits
+/// for it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Timings(pub Vec<(&'static str, f64)>);
 
 impl Timings {
-    /// Records the time since `start` under `stage`, and returns now.
+    /// Adds the time since `start` to `stage` (a stage that runs again, as
+    /// `cells` does for every puzzle of a page, keeps one entry), and
+    /// returns now.
     pub fn lap(&mut self, stage: &'static str, start: Instant) -> Instant {
         let now = Instant::now();
-        self.0.push((stage, (now - start).as_secs_f64() * 1000.0));
+        self.add(stage, (now - start).as_secs_f64() * 1000.0);
         now
+    }
+
+    /// Adds `ms` to `stage`.
+    fn add(&mut self, stage: &'static str, ms: f64) {
+        match self.0.iter_mut().find(|(s, _)| *s == stage) {
+            Some((_, sum)) => *sum += ms,
+            None => self.0.push((stage, ms)),
+        }
     }
 
     /// Time of one stage, if it ran.
@@ -234,35 +249,34 @@ impl Reader {
         debug: Option<&Path>,
     ) -> Result<(Vec<GridReading>, Timings), ReadError> {
         let t = Instant::now();
-        // With a debug folder, the detailed search also returns its
-        // threshold and candidate images; otherwise skip building them.
         // A dark theme draws its grid in light lines on dark ground: search
         // its negative, where the lines are dark as on paper (and the image
         // as it is when that finds nothing). The cells are read in the
         // right polarity either way (`cells::dark_on_light`).
-        let (located, search) = if decode::dark_ground(&photo.gray) {
+        let search = |gray: &GrayImage| self.search(photo, gray, debug, t);
+        let (located, dbg, early) = if decode::dark_ground(&photo.gray) {
             let negative = decode::negative(&photo.gray);
-            match locate_grids(&negative, debug.is_some()) {
-                (located, search) if !located.is_empty() => (located, search),
-                _ => locate_grids(&photo.gray, debug.is_some()),
+            match search(&negative) {
+                (located, dbg, early) if !located.is_empty() => (located, dbg, early),
+                _ => search(&photo.gray),
             }
         } else {
-            locate_grids(&photo.gray, debug.is_some())
+            search(&photo.gray)
         };
-        let found: Vec<Found> = located
-            .into_iter()
-            .map(|l| Found {
-                quad: l.quad,
-                n: l.n,
-                cut: l.cut,
-            })
-            .collect();
-        let t = timings.lap("locate", t);
-        if let (Some(dir), Some(search)) = (debug, &search) {
-            // Best effort: debug images must never turn a result into an error.
-            let _ = debug::write_search(dir, search);
+        let mut early = early.unwrap_or_default();
+        let mut t = t;
+        if let Some(read) = early.timings.take() {
+            for (stage, ms) in read.0 {
+                timings.add(stage, ms);
+            }
+            t = early.end;
         }
-        let layouts = layout::compose(&found);
+        let t = timings.lap("locate", t);
+        if let Some(dir) = debug {
+            // Best effort: debug images must never turn a result into an error.
+            let _ = debug::write_search(dir, &dbg);
+        }
+        let layouts = layout::compose(&found_of(&located));
         if layouts.is_empty() {
             if let Some(dir) = debug {
                 let _ = debug::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
@@ -272,9 +286,16 @@ impl Reader {
         let mut grids = Vec::with_capacity(layouts.len());
         let mut t = t;
         for (k, layout) in layouts.iter().enumerate() {
-            // Debug images show the first puzzle of the page.
-            let debug = debug.filter(|_| k == 0);
-            if let Some(grid) = self.read_layout(photo, layout, debug, &mut timings, &mut t)? {
+            // A puzzle read while the finer search ran is taken as read.
+            let read = match early.layouts.iter().position(|l| l == layout) {
+                Some(i) => std::mem::replace(&mut early.reads[i], Ok(None))?,
+                None => {
+                    // Debug images show the first puzzle of the page.
+                    let debug = debug.filter(|_| k == 0);
+                    self.read_layout(photo, layout, debug, &mut timings, &mut t)?
+                }
+            };
+            if let Some(grid) = read {
                 grids.push(grid);
             }
         }
@@ -282,6 +303,41 @@ impl Reader {
             return Err(ReadError::NoGrid);
         }
         Ok((grids, timings))
+    }
+
+    /// Searches `gray` (the photo or its negative) for grids, and reads the
+    /// puzzles the first search finds while the finer one is prepared (see
+    /// [`locate::locate_all_early`]). With a debug folder nothing is read
+    /// early: the debug images show the first puzzle of the whole page.
+    fn search(
+        &self,
+        photo: &Decoded,
+        gray: &GrayImage,
+        debug: Option<&Path>,
+        start: Instant,
+    ) -> (
+        Vec<locate::Located>,
+        locate::LocateDebug,
+        Option<EarlyReads>,
+    ) {
+        locate::locate_all_early(gray, |coarse| {
+            if debug.is_some() {
+                return EarlyReads::default();
+            }
+            let mut timings = Timings::default();
+            let mut t = timings.lap("locate", start);
+            let layouts = layout::compose(&found_of(coarse));
+            let reads = layouts
+                .iter()
+                .map(|layout| self.read_layout(photo, layout, None, &mut timings, &mut t))
+                .collect();
+            EarlyReads {
+                layouts,
+                reads,
+                timings: Some(timings),
+                end: t,
+            }
+        })
     }
 
     /// Reads one puzzle: every part rectified and cut into tiles, the
@@ -399,17 +455,37 @@ impl Reader {
     }
 }
 
-/// Every grid in `gray`, with the search's images when `detailed` (for
-/// the debug folder).
-fn locate_grids(
-    gray: &GrayImage,
-    detailed: bool,
-) -> (Vec<locate::Located>, Option<locate::LocateDebug>) {
-    if detailed {
-        let (located, search) = locate::locate_all_detailed(gray);
-        (located, Some(search))
-    } else {
-        (locate::locate_all(gray), None)
+/// The locator's grids as the layout step takes them.
+fn found_of(located: &[locate::Located]) -> Vec<Found> {
+    located
+        .iter()
+        .map(|l| Found {
+            quad: l.quad,
+            n: l.n,
+            cut: l.cut,
+        })
+        .collect()
+}
+
+/// The puzzles read while the finer page search was prepared: the layouts
+/// composed from the first search's grids, each one's reading, the stage
+/// times of that work (its first lap is the first search), and when it
+/// ended.
+struct EarlyReads {
+    layouts: Vec<Layout>,
+    reads: Vec<Result<Option<GridReading>, ReadError>>,
+    timings: Option<Timings>,
+    end: Instant,
+}
+
+impl Default for EarlyReads {
+    fn default() -> EarlyReads {
+        EarlyReads {
+            layouts: Vec::new(),
+            reads: Vec::new(),
+            timings: None,
+            end: Instant::now(),
+        }
     }
 }
 
@@ -565,4 +641,25 @@ fn write_debug(
 /// `--set` cells (layout positions).
 pub fn decide_grid(grid: &GridReading, overrides: &[(usize, u8)]) -> Decision {
     decide::decide(grid.shape(), &grid.cells, overrides)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_stage_that_runs_again_keeps_one_entry() {
+        let mut timings = Timings::default();
+        let start = Instant::now();
+        let t = timings.lap("cells", start);
+        std::thread::sleep(Duration::from_millis(2));
+        let t = timings.lap("classify", t);
+        timings.lap("cells", t);
+        let stages: Vec<&str> = timings.0.iter().map(|(s, _)| *s).collect();
+        assert_eq!(stages, ["cells", "classify"]);
+        assert!(timings.get("classify").unwrap() >= 2.0);
+        // Laps of one clock add up to its wall time.
+        assert!(timings.total() <= start.elapsed().as_secs_f64() * 1000.0);
+    }
 }

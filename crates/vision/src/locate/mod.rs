@@ -195,11 +195,27 @@ pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
 /// grids of the first search stand; the finer one only adds grids
 /// elsewhere, so a photo the first search reads is read as before.
 pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
+    let (located, dbg, _) = locate_all_early(gray, |_| ());
+    (located, dbg)
+}
+
+/// [`locate_all_detailed`] that hands the first search's grids (in reading
+/// order) to `early` as soon as they are known, and returns what it gives
+/// beside every grid and the debug images.
+///
+/// `early` runs while the finer search is being prepared on the pool: a
+/// caller that reads the grids there (the pipeline) reads a photo's grid
+/// in the time the finer search of a 12 MP photo takes anyway. Not called
+/// when the image is too small to search.
+pub fn locate_all_early<T: Send>(
+    gray: &GrayImage,
+    early: impl FnOnce(&[Located]) -> T + Send,
+) -> (Vec<Located>, LocateDebug, Option<T>) {
     let (w, h) = gray.dimensions();
     let coarse_factor = work_factor(w, h, WORK_MAX_SIDE);
     let fine_factor = work_factor(w, h, FINE_WORK_MAX_SIDE);
     if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
-        return (Vec::new(), prepare_at(gray, coarse_factor));
+        return (Vec::new(), prepare_at(gray, coarse_factor), None);
     }
     // The finer search's image, threshold and components do not depend on
     // what the first search finds, and they are most of its cost (a 12 MP
@@ -210,15 +226,21 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
         || {
             let mut search = PageSearch::new(gray, coarse_factor);
             let found = search.pass(&[], true);
-            (search, found)
+            let mut located: Vec<Located> = distinct(found)
+                .iter()
+                .map(|ex| finish(gray, ex, search.dbg.scale))
+                .collect();
+            let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
+            located = page::reading_order(&quads)
+                .iter()
+                .map(|&i| located[i])
+                .collect();
+            let early = early(&located);
+            (search, located, early)
         },
         || (fine_factor < coarse_factor).then(|| PageSearch::new(gray, fine_factor)),
     );
-    let (PageSearch { mut dbg, .. }, found) = coarse;
-    let mut located: Vec<Located> = distinct(found)
-        .iter()
-        .map(|ex| finish(gray, ex, dbg.scale))
-        .collect();
+    let (PageSearch { mut dbg, .. }, mut located, early) = coarse;
     if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
@@ -239,7 +261,11 @@ pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
     }
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let order = page::reading_order(&quads);
-    (order.iter().map(|&i| located[i]).collect(), dbg)
+    (
+        order.iter().map(|&i| located[i]).collect(),
+        dbg,
+        Some(early),
+    )
 }
 
 /// One search of a page at one work resolution: the search image, its
