@@ -168,25 +168,48 @@ pub struct Page {
 
 /// Reads photos: holds the digit model, loaded once per process.
 pub struct Reader {
-    classifier: Classifier,
+    /// The model file's classifier, or `None` for the embedded model (see
+    /// [`Reader::classifier`]).
+    model_file: Option<Classifier>,
     debug_dir: Option<PathBuf>,
     colour_ahead: bool,
 }
 
 impl Reader {
     /// A reader with the embedded model, or the model file at `model`.
+    ///
+    /// A model file is loaded and checked here, so that a bad one is an
+    /// error before any photo. The embedded model is loaded on a thread of
+    /// its own, started here: the first photo is read and decoded
+    /// meanwhile (loading and optimising the plan takes about as long as
+    /// reading a small photo's file), and the first classification waits
+    /// for it if it is not ready.
     pub fn new(model: Option<&Path>, debug_dir: Option<&Path>) -> Result<Reader, OcrError> {
-        let classifier = match model {
-            Some(path) => Classifier::from_file(path)?,
-            None => Classifier::embedded()?,
+        let model_file = match model {
+            Some(path) => Some(Classifier::from_file(path)?),
+            None => {
+                // Detached: the plan lands in `Classifier::embedded`'s
+                // once-cell, and an error there is met again at first use.
+                std::thread::spawn(|| Classifier::embedded().is_ok());
+                None
+            }
         };
         // No warm-up run here: a blank batch costs as much as a real one,
         // and the one photo of most runs would pay it on top of its own.
         Ok(Reader {
-            classifier,
+            model_file,
             debug_dir: debug_dir.map(Path::to_path_buf),
             colour_ahead: false,
         })
+    }
+
+    /// The digit model: the file's, or the embedded one (waiting for its
+    /// load if that has not finished).
+    fn classifier(&self) -> Result<Classifier, ReadError> {
+        match &self.model_file {
+            Some(classifier) => Ok(classifier.clone()),
+            None => Classifier::embedded().map_err(ReadError::Model),
+        }
     }
 
     /// Whether a JPEG's colour pixels are decoded on a second thread while
@@ -375,7 +398,9 @@ impl Reader {
             let classes = if k == lead {
                 lead_classes.clone()
             } else {
-                self.classifier.classify(&tiles).map_err(ReadError::Model)?
+                self.classifier()?
+                    .classify(&tiles)
+                    .map_err(ReadError::Model)?
             };
             let quad = part.found.quad.rotated(quarter_turns);
             let Some(grid_to_photo) = Homography::square_to_quad((n * CELL_PX) as f64, &quad)
@@ -437,7 +462,7 @@ impl Reader {
             tried += 1;
             let turned = rotate_tiles(tiles, n, k);
             let classes = self
-                .classifier
+                .classifier()?
                 .classify(&turned)
                 .map_err(ReadError::Model)?;
             let (score, confident) = upright_score(&classes);
