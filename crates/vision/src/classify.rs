@@ -160,6 +160,9 @@ type Plan = Arc<TypedSimplePlan>;
 pub struct Classifier {
     plan: Plan,
     source: ModelSource,
+    /// The model's probabilities for a blank tile, once worked out (see
+    /// [`Classifier::classify`]).
+    blank: Arc<OnceLock<[f32; CLASSES]>>,
 }
 
 impl fmt::Debug for Classifier {
@@ -219,18 +222,23 @@ impl Classifier {
     /// The model embedded in the binary.
     ///
     /// It is loaded and optimised once per process (the first call); later
-    /// calls share that plan.
+    /// calls share that plan (and its blank tile's probabilities).
     pub fn embedded() -> Result<Classifier, OcrError> {
         // The error is kept as text: OcrError holds an io::Error and is not Clone.
-        static PLAN: OnceLock<Result<Plan, String>> = OnceLock::new();
-        let plan = PLAN.get_or_init(|| {
-            load(EMBEDDED_MODEL, &ModelSource::Embedded).map_err(|e| e.to_string())
+        static EMBEDDED: OnceLock<Result<Classifier, String>> = OnceLock::new();
+        let classifier = EMBEDDED.get_or_init(|| {
+            let source = ModelSource::Embedded;
+            match load(EMBEDDED_MODEL, &source) {
+                Ok(plan) => Ok(Classifier {
+                    plan,
+                    source,
+                    blank: Arc::default(),
+                }),
+                Err(e) => Err(e.to_string()),
+            }
         });
-        match plan {
-            Ok(plan) => Ok(Classifier {
-                plan: plan.clone(),
-                source: ModelSource::Embedded,
-            }),
+        match classifier {
+            Ok(classifier) => Ok(classifier.clone()),
             Err(detail) => Err(OcrError::NotAModel {
                 model: ModelSource::Embedded,
                 detail: detail.clone(),
@@ -250,6 +258,7 @@ impl Classifier {
         let classifier = Classifier {
             plan: load(&bytes, &source)?,
             source,
+            blank: Arc::default(),
         };
         let probs = classifier.run_batch(&[])?;
         let row = probs.first().copied().unwrap_or([0.0; CLASSES]);
@@ -270,9 +279,17 @@ impl Classifier {
 
     /// Probabilities per tile, in the order given (any number of tiles; run in
     /// batches of [`BATCH`] on the rayon pool, padding the last).
+    ///
+    /// A blank tile (no ink at all: the empty cells of a rendered page,
+    /// about 30 of a puzzle's 81) is not run again: every blank tile gets
+    /// the probabilities the model gave the first one, which are what it
+    /// would give each (the same input; a tile's outputs do not depend on
+    /// the other tiles of its batch).
     pub fn classify(&self, tiles: &[Tile]) -> Result<Vec<[f32; CLASSES]>, OcrError> {
         use rayon::prelude::*;
-        let runs: Vec<Vec<[f32; CLASSES]>> = tiles
+        let is_blank = |t: &Tile| t.pixels.iter().all(|&p| p == 0.0);
+        let inked: Vec<Tile> = tiles.iter().filter(|t| !is_blank(t)).copied().collect();
+        let runs: Vec<Vec<[f32; CLASSES]>> = inked
             .par_chunks(BATCH)
             .map(|chunk| {
                 let mut probs = self.run_batch(chunk)?;
@@ -280,7 +297,28 @@ impl Classifier {
                 Ok(probs)
             })
             .collect::<Result<_, OcrError>>()?;
-        Ok(runs.concat())
+        let mut inked = runs.into_iter().flatten();
+        let mut out = Vec::with_capacity(tiles.len());
+        for tile in tiles {
+            let probs = if is_blank(tile) {
+                self.blank_probs()?
+            } else {
+                // One row per inked tile, in order: never short.
+                inked.next().unwrap_or([0.0; CLASSES])
+            };
+            out.push(probs);
+        }
+        Ok(out)
+    }
+
+    /// The model's probabilities for a blank tile, run once per model.
+    fn blank_probs(&self) -> Result<[f32; CLASSES], OcrError> {
+        if let Some(probs) = self.blank.get() {
+            return Ok(*probs);
+        }
+        let rows = self.run_batch(&[Tile::default()])?;
+        let probs = rows.first().copied().unwrap_or([0.0; CLASSES]);
+        Ok(*self.blank.get_or_init(|| probs))
     }
 
     /// Runs one padded batch; returns all [`BATCH`] rows.
@@ -544,6 +582,30 @@ mod tests {
                 "softmax output"
             );
         }
+    }
+
+    #[test]
+    fn blank_tiles_get_what_the_model_gives_a_blank_tile() {
+        let c = Classifier::from_file(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../models/digits.onnx"
+        )))
+        .unwrap();
+        let inked: Vec<Tile> = image69_tiles()
+            .into_iter()
+            .filter(|t| t.pixels.iter().any(|&p| p != 0.0))
+            .take(3)
+            .collect();
+        assert_eq!(inked.len(), 3);
+        let mixed = vec![blank(), inked[0], blank(), inked[1], inked[2], blank()];
+        let rows = c.classify(&mixed).unwrap();
+        // Each as the model gives it in a run of its own (a blank tile at a
+        // different place in its batch, an inked one beside other tiles).
+        let alone = |t: &Tile| c.run_batch(std::slice::from_ref(t)).unwrap()[0];
+        for (tile, row) in mixed.iter().zip(&rows) {
+            assert_eq!(*row, alone(tile));
+        }
+        assert_eq!(rows[0], rows[5]);
     }
 
     #[test]
