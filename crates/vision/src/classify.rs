@@ -59,7 +59,7 @@ pub const OTHER: usize = 27;
 ///
 /// Why not a whole grid a run: the buffers of one run of 81 tiles come to
 /// about 20 MB, fresh pages the kernel must fault in and zero on every
-/// photo of a one-photo process (a third of its page faults, 4 ms per
+/// photo of a one-photo process (a third of its page faults, about 3 ms per
 /// thousand here), while the buffers of a run of 9 are about 2 MB and are
 /// reused by the next run. The grid's runs are spread over the rayon pool.
 /// Measured on a 12 MP photo: 16.3k page faults a process with runs of 81,
