@@ -287,8 +287,16 @@ impl Classifier {
     /// the other tiles of its batch).
     pub fn classify(&self, tiles: &[Tile]) -> Result<Vec<[f32; CLASSES]>, OcrError> {
         use rayon::prelude::*;
-        let is_blank = |t: &Tile| t.pixels.iter().all(|&p| p == 0.0);
-        let inked: Vec<Tile> = tiles.iter().filter(|t| !is_blank(t)).copied().collect();
+        let blank: Vec<bool> = tiles
+            .iter()
+            .map(|t| t.pixels.iter().all(|&p| p == 0.0))
+            .collect();
+        let inked: Vec<Tile> = tiles
+            .iter()
+            .zip(&blank)
+            .filter(|(_, &b)| !b)
+            .map(|(t, _)| *t)
+            .collect();
         let runs: Vec<Vec<[f32; CLASSES]>> = inked
             .par_chunks(BATCH)
             .map(|chunk| {
@@ -299,8 +307,8 @@ impl Classifier {
             .collect::<Result<_, OcrError>>()?;
         let mut inked = runs.into_iter().flatten();
         let mut out = Vec::with_capacity(tiles.len());
-        for tile in tiles {
-            let probs = if is_blank(tile) {
+        for &is_blank in &blank {
+            let probs = if is_blank {
                 self.blank_probs()?
             } else {
                 // One row per inked tile, in order: never short.
