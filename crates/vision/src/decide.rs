@@ -91,6 +91,14 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// taken as the answer, rings or not.
 pub const SHOW_CONFIDENCE: f32 = 0.75;
 
+/// Share of a grid's cells read as printed clues from which it is taken for
+/// a printed answer grid with some digits misread, not a puzzle: no book
+/// prints a puzzle with three quarters of its cells given (61 of 81; easy
+/// ones give about 36, and 17 is the least a 9x9 needs). Its right status
+/// is `complete`, which needs every cell read as printed, so a cell read
+/// as empty there stays a doubt (see [`answer_neutral`]).
+const ANSWER_GRID_CLUES: f32 = 0.75;
+
 /// Probability that a cell holds a pen entry from which it is reported as
 /// one (and never as a clue).
 pub const ENTRY_MIN: f32 = 0.5;
@@ -235,7 +243,13 @@ impl Decision {
             Verdict::Multiple(n) => Some(format!("{n} solutions or more")),
             Verdict::Unsure(checks) => {
                 let cells: Vec<String> = checks.iter().map(name).collect();
-                Some(if self.solution().is_some() {
+                Some(if answer_grid(&self.givens) {
+                    format!(
+                        "unsure: a printed answer grid with {} read as empty; check {}",
+                        if cells.len() == 1 { "a cell" } else { "cells" },
+                        cells.join(", ")
+                    )
+                } else if self.solution().is_some() {
                     format!(
                         "unsure (confidence {:.2}): the answer rests on {}",
                         self.confidence,
@@ -367,8 +381,28 @@ pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -
     // The hypotheses are the readings within MAX_CHANGES changes of the
     // most probable one; the share above holds only if the truth is among
     // them, so it is weighed by the chance that it is.
-    let confidence = (agreeing / total * within_reach(&evidence, &read)).clamp(0.0, 1.0);
-    let verdict = if confidence >= SOLVED_CONFIDENCE {
+    let neutral = answer_neutral(&evidence, &best);
+    let confidence = (agreeing / total * within_reach(&evidence, &read, &neutral)).clamp(0.0, 1.0);
+    let empty_in_answer_grid: Vec<Check> = if answer_grid(&best.givens) {
+        (0..best.givens.cells.len())
+            .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0)
+            .map(|cell| {
+                let assumed = solution_digit(&best.outcome, cell);
+                Check {
+                    cell,
+                    assumed,
+                    probability: evidence[cell].p(assumed),
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let verdict = if !empty_in_answer_grid.is_empty() {
+        // A printed answer grid with cells read as empty: never "solved"
+        // (its right status is complete); the cells to check are those.
+        Verdict::Unsure(empty_in_answer_grid)
+    } else if confidence >= SOLVED_CONFIDENCE {
         Verdict::Solved
     } else {
         Verdict::Unsure(checks(&best, &found, &evidence))
@@ -392,13 +426,16 @@ pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -
 /// reading than the search goes, and a unique solution found nearby is more
 /// likely an invented puzzle than the printed one: this is what keeps such
 /// an answer from being shown.
-fn within_reach(evidence: &[CellEvidence], read: &Board) -> f32 {
+///
+/// Cells in `neutral` are left out: however they are really printed, the
+/// answer is the same (see [`answer_neutral`]).
+fn within_reach(evidence: &[CellEvidence], read: &Board, neutral: &[bool]) -> f32 {
     // misreads[k]: probability of exactly k misread cells so far.
     let mut misreads = [0.0f32; MAX_CHANGES + 1];
     misreads[0] = 1.0;
     for (cell, e) in evidence.iter().enumerate() {
         let (_, p) = e.best();
-        if p >= SURE || !read.shape.contains(cell) {
+        if p >= SURE || !read.shape.contains(cell) || neutral.get(cell) == Some(&true) {
             continue;
         }
         let wrong = (1.0 - p).clamp(0.0, 1.0);
@@ -408,6 +445,71 @@ fn within_reach(evidence: &[CellEvidence], read: &Board) -> f32 {
         }
     }
     misreads.iter().sum()
+}
+
+/// The unsure cells whose reading cannot change the best hypothesis's
+/// answer: every value the classifier gives them (at least
+/// [`ALTERNATIVE_MIN`]) is "no clue" or the answer's own digit there, and
+/// the puzzle stays unique with all of them read as empty. A printed clue
+/// the answer already holds only adds to a puzzle whose one solution is
+/// that answer, so whichever of these cells are really printed, the answer
+/// is the same: a blurred clue that might be faint nothing, or an answer
+/// digit that might be a pen entry, is no reason to doubt it.
+///
+/// An empty reading stays a doubt on a grid read with most cells printed
+/// ([`ANSWER_GRID_CLUES`]).
+fn answer_neutral(evidence: &[CellEvidence], best: &Valid) -> Vec<bool> {
+    let mut neutral = vec![false; evidence.len()];
+    let Outcome::Unique(solution) = &best.outcome else {
+        return neutral;
+    };
+    let shape = best.givens.shape;
+    let inside = |cell: usize| shape.contains(cell);
+    let answer_grid = answer_grid(&best.givens);
+    let mut minimal = best.givens.clone();
+    for (cell, e) in evidence.iter().enumerate() {
+        let (read, p) = e.best();
+        if p >= SURE || !inside(cell) || (read == 0 && answer_grid) {
+            continue;
+        }
+        let digit = solution.cells[cell];
+        let agrees = e
+            .clue
+            .iter()
+            .enumerate()
+            .all(|(v, &q)| q < ALTERNATIVE_MIN || v == 0 || v as u8 == digit);
+        if agrees {
+            neutral[cell] = true;
+            minimal.cells[cell] = 0;
+        }
+    }
+    let unique = matches!(
+        solve(&minimal, DEFAULT_LIMIT),
+        Ok(Outcome::Unique(ref s)) if s == solution
+    );
+    if !unique {
+        neutral.fill(false);
+    }
+    neutral
+}
+
+/// Whether `givens` has so many clues ([`ANSWER_GRID_CLUES`]) that it is a
+/// printed answer grid, not a puzzle.
+fn answer_grid(givens: &Board) -> bool {
+    let shape = givens.shape;
+    let inside = (0..givens.cells.len()).filter(|&c| shape.contains(c));
+    let (cells, clues) = inside.fold((0, 0), |(n, k), c| {
+        (n + 1, k + usize::from(givens.cells[c] != 0))
+    });
+    clues as f32 >= ANSWER_GRID_CLUES * cells as f32
+}
+
+/// The digit the outcome's solution has in `cell` (0 without one).
+fn solution_digit(outcome: &Outcome, cell: usize) -> u8 {
+    match outcome {
+        Outcome::Unique(s) => s.cells.get(cell).copied().unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// The changes worth trying: other values of unsure cells, cheapest first.
@@ -861,20 +963,75 @@ mod tests {
         assert!(matches!(d.verdict, Verdict::Unsure(_)), "{:?}", d.verdict);
     }
 
+    /// The unique solution of PUZZLE.
+    fn solution() -> Board {
+        match solve(&board(PUZZLE), DEFAULT_LIMIT) {
+            Ok(Outcome::Unique(s)) => s,
+            other => panic!("PUZZLE is unique: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unsure_cells_that_can_only_agree_with_the_answer_leave_it_sure() {
+        // PUZZLE plus twelve more cells of its solution, each read as that
+        // digit at 0.6 and as empty at 0.4 (a blurred print): whichever of
+        // them are really printed, the answer is PUZZLE's.
+        let g = board(PUZZLE);
+        let s = solution();
+        let mut e = confident(&g);
+        let extra: Vec<usize> = (0..81).filter(|&i| g.cells[i] == 0).take(12).collect();
+        for &i in &extra {
+            set(&mut e[i], &[(s.cells[i], 0.6), (0, 0.4)]);
+        }
+        let d = decide(Shape::classic(), &e, &[]);
+        assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
+        assert_eq!(d.solution(), Some(&s));
+        // The same cells with a wrong digit as the alternative can change
+        // the answer: twelve of them are too many to be sure of it.
+        for &i in &extra {
+            let wrong = s.cells[i] % 9 + 1;
+            set(&mut e[i], &[(s.cells[i], 0.6), (wrong, 0.4)]);
+        }
+        let d = decide(Shape::classic(), &e, &[]);
+        assert!(d.confidence < SOLVED_CONFIDENCE, "{}", d.confidence);
+    }
+
+    #[test]
+    fn an_answer_grid_read_with_an_empty_cell_is_not_solved() {
+        let s = solution();
+        let mut e = confident(&s);
+        set(&mut e[40], &[(0, 0.95), (s.cells[40], 0.05)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        assert_eq!(checks.len(), 1);
+        assert_eq!((checks[0].cell, checks[0].assumed), (40, s.cells[40]));
+        let problem = d.problem().unwrap_or_default();
+        assert!(
+            problem.contains("printed answer grid") && problem.contains("r5c5"),
+            "{problem}"
+        );
+    }
+
     #[test]
     fn reach_is_certain_with_few_unsure_cells_and_small_with_many() {
         let g = board(PUZZLE);
         let mut e = confident(&g);
-        assert!((within_reach(&e, &g) - 1.0).abs() < 1e-6);
+        assert!((within_reach(&e, &g, &[]) - 1.0).abs() < 1e-6);
         set(&mut e[0], &[(4, 0.6), (9, 0.4)]);
         assert!(
-            (within_reach(&e, &g) - 1.0).abs() < 1e-6,
+            (within_reach(&e, &g, &[]) - 1.0).abs() < 1e-6,
             "one unsure cell is within reach"
         );
         for cell in e.iter_mut().take(9).skip(1) {
             set(cell, &[(0, 0.5), (1, 0.5)]);
         }
-        assert!(within_reach(&e, &g) < 0.3, "{}", within_reach(&e, &g));
+        assert!(
+            within_reach(&e, &g, &[]) < 0.3,
+            "{}",
+            within_reach(&e, &g, &[])
+        );
     }
 
     #[test]
