@@ -110,6 +110,38 @@ pub(super) fn solve(puzzle: &Board, limit: usize) -> (usize, Option<Board>) {
 /// how many there were.
 pub(super) fn for_each(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board)) -> usize {
     let limit = limit.max(1);
+    let mut solver: cadical::Solver =
+        cadical::Solver::with_config(CONFIGURATION).unwrap_or_default();
+    let meaning = encode(puzzle, &mut |clause| {
+        solver.add_clause(clause.iter().copied())
+    });
+    let mut count = 0;
+    let mut board = puzzle.clone();
+    let mut blocking = Vec::new();
+    while count < limit && solver.solve() == Some(true) {
+        count += 1;
+        blocking.clear();
+        for (v, &(cell, digit)) in meaning.iter().enumerate().skip(1) {
+            let v = v as i32;
+            if solver.value(v) == Some(true) {
+                board.cells[cell] = digit;
+                blocking.push(-v);
+            }
+        }
+        each(&board);
+        solver.add_clause(blocking.iter().copied());
+    }
+    count
+}
+
+/// Hands `add` the clauses of `puzzle`'s formula (of any shape, fitting it)
+/// and returns what each variable means: entry `v` is the (cell, digit)
+/// of variable `v`, entry 0 is unused.
+///
+/// One variable per (empty cell, digit) that no given in the cell's units
+/// holds; each empty cell holds exactly one digit, and each unit holds each
+/// digit it lacks exactly once.
+fn encode(puzzle: &Board, add: &mut dyn FnMut(&[i32])) -> Vec<(usize, u8)> {
     let digits = puzzle.shape.digits();
     let units = puzzle.shape.units();
     let cells = puzzle.cells.len();
@@ -138,13 +170,11 @@ pub(super) fn for_each(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board
             meaning.push((cell, d as u8 + 1));
         }
     }
-    let mut solver: cadical::Solver =
-        cadical::Solver::with_config(CONFIGURATION).unwrap_or_default();
     let mut exactly_one = |lits: Vec<i32>| {
-        solver.add_clause(lits.iter().copied());
+        add(&lits);
         for (k, &a) in lits.iter().enumerate() {
             for &b in &lits[k + 1..] {
-                solver.add_clause([-a, -b]);
+                add(&[-a, -b]);
             }
         }
     };
@@ -166,23 +196,7 @@ pub(super) fn for_each(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board
             );
         }
     }
-    let mut count = 0;
-    let mut board = puzzle.clone();
-    let mut blocking = Vec::new();
-    while count < limit && solver.solve() == Some(true) {
-        count += 1;
-        blocking.clear();
-        for (v, &(cell, digit)) in meaning.iter().enumerate().skip(1) {
-            let v = v as i32;
-            if solver.value(v) == Some(true) {
-                board.cells[cell] = digit;
-                blocking.push(-v);
-            }
-        }
-        each(&board);
-        solver.add_clause(blocking.iter().copied());
-    }
-    count
+    meaning
 }
 
 #[cfg(test)]
@@ -231,6 +245,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Writes each Gecode 25x25 puzzle's formula as DIMACS, for trying
+    /// encodings and command-line solvers on exactly what this module
+    /// solves: `line-K.cnf` (the formula, satisfiable) and
+    /// `line-K.blocked.cnf` (the formula and the clause that forbids the
+    /// known solution, unsatisfiable for a unique puzzle: the proof of
+    /// uniqueness), K from 1, in `$SAT25_DIMACS` or the temporary
+    /// directory's `sat25`.
+    #[test]
+    #[ignore = "writes files: cargo test -p snap-solver -- --ignored write_gecode"]
+    fn write_gecode_25x25_dimacs() {
+        let (Some(puzzles), Some(solutions)) = (
+            shared_lines("gecode_25x25.txt", usize::MAX),
+            shared_lines("gecode_25x25.solutions.txt", usize::MAX),
+        ) else {
+            return;
+        };
+        let dir = std::env::var_os("SAT25_DIMACS")
+            .map_or_else(|| std::env::temp_dir().join("sat25"), Into::into);
+        std::fs::create_dir_all(&dir).unwrap();
+        let shape = Shape::square(25).unwrap();
+        for (k, (p, s)) in puzzles.iter().zip(&solutions).enumerate() {
+            let puzzle = Board::parse(p, shape).unwrap();
+            let solution = Board::parse(s, shape).unwrap();
+            let mut clauses: Vec<Vec<i32>> = Vec::new();
+            let meaning = encode(&puzzle, &mut |clause| clauses.push(clause.to_vec()));
+            let dimacs = |clauses: &[Vec<i32>]| {
+                let mut text = format!("p cnf {} {}\n", meaning.len() - 1, clauses.len());
+                for clause in clauses {
+                    for lit in clause {
+                        text += &format!("{lit} ");
+                    }
+                    text += "0\n";
+                }
+                text
+            };
+            let name = |suffix: &str| dir.join(format!("line-{}{suffix}.cnf", k + 1));
+            std::fs::write(name(""), dimacs(&clauses)).unwrap();
+            clauses.push(
+                (1..meaning.len())
+                    .filter(|&v| solution.cells[meaning[v].0] == meaning[v].1)
+                    .map(|v| -(v as i32))
+                    .collect(),
+            );
+            std::fs::write(name(".blocked"), dimacs(&clauses)).unwrap();
+        }
+        eprintln!("DIMACS written to {}", dir.display());
     }
 
     /// User plus system CPU time of this process so far, from Linux's
