@@ -80,6 +80,36 @@
 //! incremental) at load 11, where CaDiCaL took 22-26 s at loads 8-12. The
 //! `cadical` crate exposes neither options nor phases, so CaDiCaL's own
 //! knobs were tried from its command line (second round, above).
+//!
+//! # Fourth round (issue 13, item 2: encodings, CaDiCaL 2.x; none kept)
+//!
+//! Measured on the formulas that the ignored test `write_gecode_25x25_dimacs`
+//! writes, with a C++ program that does what [`for_each`] does (clauses
+//! added one by one, the `sat` configuration, a solve, the blocking clause,
+//! a second solve), CPU seconds of lines 1, 9 and 10 at load average 1-4.
+//! CaDiCaL 1.9.5 as shipped: 10.5, 18.7, 19.9 (13.0, 20.0, 20.7 in a second
+//! run; seeds 1 and 2: 11.4, 20.8, 17.7 and 12.2, 22.1, 17.8); the split
+//! between the two solves swings (line 9: 16.8 + 1.9 s, then 1.4 + 19.4 s)
+//! while the total stays. The formula is small (2,000-2,150 variables,
+//! 24,000-27,000 clauses; an "at most one" covers 6 literals on average),
+//! so other "at most one" encodings save few clauses, and every one was
+//! slower: sequential counter 11.7, 21.4, 23.9 (auxiliary variables
+//! numbered before the cells': 16.6, 22.8, 24.1); commander (groups of 3)
+//! 14.3, 24.4, 24.4 (14.4, 28.7, 21.6); product 15.2, 26.2, 31.3; binary
+//! 18.9, 37.8, 30.7; bimander 16.6, 33.6, 28.3; sequential for the cells
+//! only 14.4, 24.4, 19.7, for the units only 16.0, 29.7, 23.1. CaDiCaL
+//! 2.2.1 (the sources that the `rustsat-cadical` crate vendors) is no
+//! faster: `sat` 12.5, 23.6, 18.9; default 15.5, 24.0, 20.0; `unsat` 17.8,
+//! 39.7, 33.5; with its bounded variable addition (`factor`) 15.5, 29.7,
+//! 26.8 (`sat`) and 24.2, 37.9, 38.7 (default); `sat` with phase false
+//! 11.0, 19.9, 17.7. With 1.9.5 and `sat`: every phase false for the
+//! proof 13.4, 22.7, 18.1; no restarts 11.3, 29.9, 22.7; `reluctant=0
+//! stabilize=0` 24.7 and 51.8 on lines 1 and 9. All-different arc
+//! consistency (matching, with Hall sets as reasons) as an external
+//! propagator of CaDiCaL 2.2.1 cut line 1's conflicts by 3% (126,000
+//! against 130,000) at 6x the time, so the clauses and learning already
+//! find what Hall sets give; deciding on a cell with fewest candidates
+//! through that propagator left line 1 unsolved after 200 s.
 
 use crate::board::Board;
 
