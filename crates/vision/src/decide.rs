@@ -243,7 +243,8 @@ impl Decision {
             Verdict::Multiple(n) => Some(format!("{n} solutions or more")),
             Verdict::Unsure(checks) => {
                 let cells: Vec<String> = checks.iter().map(name).collect();
-                Some(if answer_grid(&self.givens) {
+                let empty = |c: &Check| self.givens.cells.get(c.cell) == Some(&0);
+                Some(if answer_grid(&self.givens) && checks.iter().all(empty) {
                     format!(
                         "unsure: a printed answer grid with {} read as empty; check {}",
                         if cells.len() == 1 { "a cell" } else { "cells" },
