@@ -245,8 +245,11 @@ impl Decision {
                 let cells: Vec<String> = checks.iter().map(name).collect();
                 let empty = |c: &Check| self.givens.cells.get(c.cell) == Some(&0);
                 Some(if answer_grid(&self.givens) && checks.iter().all(empty) {
+                    // Late in a game an app's screenshot looks the same
+                    // (typed entries are read like givens): say both.
                     format!(
-                        "unsure: a printed answer grid with {} read as empty; check {}",
+                        "unsure: a printed answer grid with {} read as empty, \
+                         or a puzzle nearly filled in; check {}",
                         if cells.len() == 1 { "a cell" } else { "cells" },
                         cells.join(", ")
                     )
