@@ -277,6 +277,15 @@ mod tests {
         }
     }
 
+    /// The Gecode 25x25 puzzles and their solutions, one line each, from
+    /// ../shared (`None` where it is absent, as `shared_lines` reports).
+    fn gecode_25x25() -> Option<(Vec<String>, Vec<String>)> {
+        Some((
+            shared_lines("gecode_25x25.txt", usize::MAX)?,
+            shared_lines("gecode_25x25.solutions.txt", usize::MAX)?,
+        ))
+    }
+
     /// Writes each Gecode 25x25 puzzle's formula as DIMACS, for trying
     /// encodings and command-line solvers on exactly what this module
     /// solves: `line-K.cnf` (the formula, satisfiable) and
@@ -287,10 +296,7 @@ mod tests {
     #[test]
     #[ignore = "writes files: cargo test -p snap-solver -- --ignored write_gecode"]
     fn write_gecode_25x25_dimacs() {
-        let (Some(puzzles), Some(solutions)) = (
-            shared_lines("gecode_25x25.txt", usize::MAX),
-            shared_lines("gecode_25x25.solutions.txt", usize::MAX),
-        ) else {
+        let Some((puzzles, solutions)) = gecode_25x25() else {
             return;
         };
         let dir = std::env::var_os("SAT25_DIMACS")
@@ -342,10 +348,7 @@ mod tests {
     #[test]
     #[ignore = "release only: cargo test --release -p snap-solver -- --ignored"]
     fn every_gecode_25x25_matches_its_solution() {
-        let (Some(puzzles), Some(solutions)) = (
-            shared_lines("gecode_25x25.txt", usize::MAX),
-            shared_lines("gecode_25x25.solutions.txt", usize::MAX),
-        ) else {
+        let Some((puzzles, solutions)) = gecode_25x25() else {
             return;
         };
         assert_eq!(puzzles.len(), 18);
