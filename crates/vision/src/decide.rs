@@ -385,9 +385,10 @@ pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -
     // The hypotheses are the readings within MAX_CHANGES changes of the
     // most probable one; the share above holds only if the truth is among
     // them, so it is weighed by the chance that it is.
-    let neutral = answer_neutral(&evidence, &best);
+    let answer_grid = answer_grid(&best.givens);
+    let neutral = answer_neutral(&evidence, &best, answer_grid);
     let confidence = (agreeing / total * within_reach(&evidence, &read, &neutral)).clamp(0.0, 1.0);
-    let empty_in_answer_grid: Vec<Check> = if answer_grid(&best.givens) {
+    let empty_in_answer_grid: Vec<Check> = if answer_grid {
         (0..best.givens.cells.len())
             .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0)
             .map(|cell| {
@@ -461,15 +462,14 @@ fn within_reach(evidence: &[CellEvidence], read: &Board, neutral: &[bool]) -> f3
 /// digit that might be a pen entry, is no reason to doubt it.
 ///
 /// An empty reading stays a doubt on a grid read with most cells printed
-/// ([`ANSWER_GRID_CLUES`]).
-fn answer_neutral(evidence: &[CellEvidence], best: &Valid) -> Vec<bool> {
+/// (`answer_grid`: see [`ANSWER_GRID_CLUES`]).
+fn answer_neutral(evidence: &[CellEvidence], best: &Valid, answer_grid: bool) -> Vec<bool> {
     let mut neutral = vec![false; evidence.len()];
     let Outcome::Unique(solution) = &best.outcome else {
         return neutral;
     };
     let shape = best.givens.shape;
     let inside = |cell: usize| shape.contains(cell);
-    let answer_grid = answer_grid(&best.givens);
     let mut minimal = best.givens.clone();
     for (cell, e) in evidence.iter().enumerate() {
         let (read, p) = e.best();
