@@ -63,6 +63,18 @@ impl Quad {
         Quad { corners: c }
     }
 
+    /// Whether the point lies inside the quad (a convex quad in either
+    /// corner order: the point is on the same side of all four edges).
+    pub fn contains(&self, p: (f32, f32)) -> bool {
+        let c = &self.corners;
+        let cross = |i: usize| {
+            let (a, b) = (c[i], c[(i + 1) % 4]);
+            (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0)
+        };
+        let s = [cross(0), cross(1), cross(2), cross(3)];
+        s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
+    }
+
     /// Length of the longest side, in pixels.
     pub fn max_side(&self) -> f32 {
         (0..4)
@@ -348,6 +360,17 @@ pub fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quad_contains_its_inside_in_either_corner_order() {
+        let q = Quad::new([(0.0, 0.0), (10.0, 1.0), (9.0, 10.0), (1.0, 9.0)]);
+        let r = Quad::new([q.corners[3], q.corners[2], q.corners[1], q.corners[0]]);
+        for quad in [q, r] {
+            assert!(quad.contains((5.0, 5.0)));
+            assert!(!quad.contains((5.0, -0.5)));
+            assert!(!quad.contains((11.0, 5.0)));
+        }
+    }
 
     #[test]
     fn homography_maps_corners_and_inverts() {

@@ -122,6 +122,13 @@ const MAX_FAINT_INK: f32 = 0.6;
 /// alone cover more than 1 % of its box.
 const INK_PERCENTILE: usize = 1;
 
+/// A candidate inside a comb counts as a grid of its own (see
+/// [`encloses_grids`]) from this fraction of the comb's side: a digit is at
+/// most a ninth of its grid, a box a third but joined to the grid's lines;
+/// the smallest of six or eight grids on a page is over a third of a comb
+/// spanning two of them.
+const MIN_ENCLOSED_SIDE: f32 = 0.25;
+
 /// Standard 9x9 spec (a lone grid: lines outside count against it).
 const CLASSIC: Spec = Spec { n: 9, lone: true };
 
@@ -319,7 +326,7 @@ impl PageSearch {
     ) -> Vec<Examined> {
         let dbg = &mut self.dbg;
         let mut found = Vec::new();
-        for hull in hulls {
+        for (i, hull) in hulls.iter().enumerate() {
             let Some(quad) = max_area_quad(hull) else {
                 continue;
             };
@@ -341,12 +348,41 @@ impl PageSearch {
             };
             if !windows.is_empty() {
                 found.extend(windows);
-            } else if ex.passed && (first || inked(&dbg.work, &ex.verdict.quad)) {
+            } else if ex.passed
+                && (first || inked(&dbg.work, &ex.verdict.quad))
+                && (fills || !encloses_grids(&ex.verdict.quad, hulls, i))
+            {
                 found.push(ex);
             }
         }
         found
     }
+}
+
+/// Whether the comb found at `quad` (inside the hull `own` of `hulls`)
+/// spans two or more of the other candidates, each at least
+/// [`MIN_ENCLOSED_SIDE`] of its side: a grid's lines are one component, so
+/// no grid holds two separate grid-sized ones. Such a comb is a chance
+/// alignment across several grids: on a photographed page of six, the
+/// thick box lines of two grids side by side and the page's edge make ten
+/// evenly spaced "lines" that score like a grid when blur has weakened the
+/// thin lines between them. Taken for a grid, it hid the six it spans.
+fn encloses_grids(quad: &Quad, hulls: &[Vec<(f32, f32)>], own: usize) -> bool {
+    let side = quad.max_side();
+    let enclosed = hulls
+        .iter()
+        .enumerate()
+        .filter(|&(j, h)| j != own && !h.is_empty())
+        .filter(|(_, h)| {
+            let (x0, y0, x1, y1) = h.iter().fold(
+                (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
+                |(a, b, c, d), &(x, y)| (a.min(x), b.min(y), c.max(x), d.max(y)),
+            );
+            (x1 - x0).max(y1 - y0) >= MIN_ENCLOSED_SIDE * side
+                && quad.contains((0.5 * (x0 + x1), 0.5 * (y0 + y1)))
+        })
+        .count();
+    enclosed >= 2
 }
 
 /// What the page search's component search keeps; `merge` takes in the
@@ -643,6 +679,31 @@ mod tests {
             };
             Luma([if near(fx) || near(fy) { 25 } else { 235 }])
         })
+    }
+
+    /// The corners of an axis-aligned square, as a hull.
+    fn square_hull(x: f32, y: f32, s: f32) -> Vec<(f32, f32)> {
+        vec![(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+    }
+
+    #[test]
+    fn a_comb_across_two_grids_is_no_grid_but_a_grid_with_digits_is() {
+        // A page's frame (hull 0) with two grids of side 150 inside it.
+        let hulls = vec![
+            square_hull(10.0, 10.0, 480.0),
+            square_hull(80.0, 100.0, 150.0),
+            square_hull(270.0, 100.0, 150.0),
+        ];
+        let across = Quad::new([(60.0, 80.0), (440.0, 80.0), (440.0, 460.0), (60.0, 460.0)]);
+        assert!(encloses_grids(&across, &hulls, 0));
+        // One grid inside the comb is that grid found again, not a reason.
+        let one = Quad::new([(70.0, 90.0), (240.0, 90.0), (240.0, 260.0), (70.0, 260.0)]);
+        assert!(!encloses_grids(&one, &hulls, 0));
+        // Digit-sized components (a ninth of the grid) inside a grid do not count.
+        let mut digits = vec![square_hull(0.0, 0.0, 400.0)];
+        digits.extend((0..6).map(|k| square_hull(20.0 + 60.0 * k as f32, 30.0, 40.0)));
+        let grid = Quad::new([(5.0, 5.0), (395.0, 5.0), (395.0, 395.0), (5.0, 395.0)]);
+        assert!(!encloses_grids(&grid, &digits, 0));
     }
 
     #[test]
