@@ -41,6 +41,22 @@ const LINE_TOL: f32 = 0.1;
 /// half-grids.
 const MIN_SPAN: f32 = 0.8;
 
+/// Bands across the lines in which the comb's outer lines are located
+/// again for their tilt (see [`Tilt::borders`]): the three stacks of boxes
+/// of a 9x9, each crossing every line of the other axis; two would do for a
+/// straight line, the third lets a band cut by a label or a fold be
+/// outvoted by nothing worse than a level line.
+const TILT_BANDS: usize = 3;
+
+/// A band's teeth are looked for this many line tolerances each way of
+/// the whole comb's: a tilt of half a cell end to end puts the bands'
+/// lines a sixth of a cell either side, beyond one tolerance (a tenth).
+const BAND_WINDOW: usize = 2;
+
+/// A band's outer line farther than this fraction of a cell from the whole
+/// comb's is not the same line (digits or a label next to it).
+const MAX_BAND_SHIFT: f32 = 0.3;
+
 /// Pitch step of the comb search, in bins.
 const PITCH_STEP: f32 = 0.25;
 
@@ -122,16 +138,26 @@ pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
     let Some(g2p) = Homography::square_to_quad(side as f64, &q) else {
         return fail;
     };
-    let Some((fx, fy)) = profiles(dark, &q, &g2p, side) else {
+    let Some(([fx, fy], [bx, by])) = profiles(dark, &q, &g2p, side) else {
         return fail;
     };
     let tol = ((cell as f32 * LINE_TOL).round() as usize).max(1);
     let cx = fit_comb(&fx, best_comb(&fx, tol, spec), tol, n);
     let cy = fit_comb(&fy, best_comb(&fy, tol, spec), tol, n);
     let boxes = 0.5 * (box_evidence(&fx, cx, tol, n) + box_evidence(&fy, cy, tol, n));
-    let (u0, u1) = (cx.start + 0.5, cx.start + 0.5 + n as f32 * cx.pitch);
-    let (v0, v1) = (cy.start + 0.5, cy.start + 0.5 + n as f32 * cy.pitch);
-    let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
+    let tilt = Tilt {
+        tol,
+        cell: cell as f32,
+        side: side as f32,
+        n,
+    };
+    // The outer lines of the comb as lines of the square (`u = a + b v` for
+    // the left and right, `v = a + b u` for the top and bottom), tilted as
+    // the bands say.
+    let [left, right] = tilt.borders(&bx, cx);
+    let [top, bottom] = tilt.borders(&by, cy);
+    let corners = [(left, top), (right, top), (right, bottom), (left, bottom)].map(|(x, y)| {
+        let (u, v) = crossing(x, y);
         let (x, y) = g2p.map64(u as f64, v as f64);
         // Back to the pixel-index convention of hull corners.
         (x as f32 - 0.5, y as f32 - 0.5)
@@ -154,6 +180,92 @@ pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
         score,
         quad: found,
     }
+}
+
+/// A line of the square as `w = a + b t`: for a vertical line `u` as a
+/// function of `v`, for a horizontal one `v` as a function of `u`.
+type BandLine = (f32, f32);
+
+/// Where a vertical line `u = a + b v` crosses a horizontal one
+/// `v = c + d u`.
+fn crossing((a, b): BandLine, (c, d): BandLine) -> (f32, f32) {
+    // |b| and |d| are at most twice MAX_BAND_SHIFT cells over two thirds
+    // of the side: the lines are near perpendicular, `den` near 1.
+    let den = 1.0 - b * d;
+    let u = (a + b * c) / den;
+    (u, c + d * u)
+}
+
+/// What the comb's outer lines are re-fitted with when the candidate's
+/// perspective is off (see [`Tilt::borders`]).
+struct Tilt {
+    /// Line tolerance, bins.
+    tol: usize,
+    /// Bins per cell.
+    cell: f32,
+    /// Bins per side of the square.
+    side: f32,
+    /// Cells per side.
+    n: usize,
+}
+
+impl Tilt {
+    /// The comb's two outer lines, each fitted through its positions in
+    /// the [`TILT_BANDS`] bands across the lines: when the hull took in a
+    /// label touching one corner, or the page's perspective differs from
+    /// the hull's, the grid's lines are tilted in the square and the
+    /// whole-length comb, which is level by construction, leaves one
+    /// corner a good part of a cell off (the seventh answer grid of a
+    /// typeset answer page: its top-right corner 8 px low, three cells of
+    /// the last column read as empty). A band whose teeth are too few or
+    /// whose border moved more than [`MAX_BAND_SHIFT`] of a cell from the
+    /// whole comb's is left out; with fewer than two bands the line stays
+    /// level.
+    fn borders(&self, bands: &[Vec<f32>], comb: Comb) -> [BandLine; 2] {
+        let n = self.n as f32;
+        let whole = [comb.start + 0.5, comb.start + 0.5 + n * comb.pitch];
+        let max_shift = MAX_BAND_SHIFT * self.cell;
+        let win = BAND_WINDOW * self.tol;
+        let mut pts: [Vec<(f32, f32)>; 2] = [Vec::new(), Vec::new()];
+        for (b, prof) in bands.iter().enumerate() {
+            let Some((start, pitch, teeth)) = teeth_line(prof, comb, win, self.n) else {
+                continue;
+            };
+            if teeth < self.n / 2 + 1 {
+                continue;
+            }
+            let at = (b as f32 + 0.5) * self.side / bands.len() as f32;
+            let ends = [start as f32 + 0.5, start as f32 + 0.5 + n * pitch as f32];
+            if ends
+                .iter()
+                .zip(whole)
+                .all(|(e, w)| (e - w).abs() <= max_shift)
+            {
+                for (k, pt) in pts.iter_mut().enumerate() {
+                    pt.push((at, ends[k]));
+                }
+            }
+        }
+        [0, 1].map(|k| line_through(&pts[k]).unwrap_or((whole[k], 0.0)))
+    }
+}
+
+/// Least-squares line `w = a + b t` through `(t, w)` points; `None` for
+/// fewer than two.
+fn line_through(pts: &[(f32, f32)]) -> Option<BandLine> {
+    if pts.len() < 2 {
+        return None;
+    }
+    let k = pts.len() as f32;
+    let mt = pts.iter().map(|p| p.0).sum::<f32>() / k;
+    let mw = pts.iter().map(|p| p.1).sum::<f32>() / k;
+    let stt: f32 = pts.iter().map(|p| (p.0 - mt) * (p.0 - mt)).sum();
+    let stw: f32 = pts.iter().map(|p| (p.0 - mt) * (p.1 - mw)).sum();
+    if stt <= 0.0 {
+        return None;
+    }
+    let b = stw / stt;
+    Some((mw - b * mt, b))
 }
 
 /// Cells per box side of an `n` x `n` grid (3 for 9x9, 4 for 16x16).
@@ -187,14 +299,9 @@ fn box_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize) -> f32 {
 }
 
 /// Column and row profiles of ink fraction of the quad mapped onto a
-/// `side`-square through `g2p` (square to work pixels). `None` when the
-/// transform is singular.
-fn profiles(
-    dark: &GrayImage,
-    q: &Quad,
-    g2p: &Homography,
-    side: usize,
-) -> Option<(Vec<f32>, Vec<f32>)> {
+/// `side`-square through `g2p` (square to work pixels), whole and per band
+/// (see [`Profiles`]). `None` when the transform is singular.
+fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option<Profiles> {
     let p2g = g2p.inverse()?;
     let (w, h) = (dark.width() as usize, dark.height() as usize);
     let raw = dark.as_raw();
@@ -206,6 +313,10 @@ fn profiles(
     let y1 = (ys.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(h);
     let mut ink = vec![[0u32; 2]; side];
     let mut all = vec![[0u32; 2]; side];
+    // The same per band across the lines: [band][bin][axis].
+    let mut band_ink = vec![vec![[0u32; 2]; side]; TILT_BANDS];
+    let mut band_all = vec![vec![[0u32; 2]; side]; TILT_BANDS];
+    let band_of = |b: usize| (b * TILT_BANDS / side).min(TILT_BANDS - 1);
     let m = &p2g.m;
     for y in y0..y1 {
         let fy = y as f64 + 0.5;
@@ -223,9 +334,15 @@ fn profiles(
             all[ui][0] += 1;
             ink[vi][1] += on;
             all[vi][1] += 1;
+            // A column's ink counts in the band of its row, and a row's in
+            // the band of its column.
+            band_ink[band_of(vi)][ui][0] += on;
+            band_all[band_of(vi)][ui][0] += 1;
+            band_ink[band_of(ui)][vi][1] += on;
+            band_all[band_of(ui)][vi][1] += 1;
         }
     }
-    let frac = |axis: usize| -> Vec<f32> {
+    let frac = |ink: &[[u32; 2]], all: &[[u32; 2]], axis: usize| -> Vec<f32> {
         (0..side)
             .map(|i| {
                 if all[i][axis] == 0 {
@@ -236,8 +353,20 @@ fn profiles(
             })
             .collect()
     };
-    Some((frac(0), frac(1)))
+    let bands = |axis: usize| -> Vec<Vec<f32>> {
+        (0..TILT_BANDS)
+            .map(|b| frac(&band_ink[b], &band_all[b], axis))
+            .collect()
+    };
+    Some((
+        [frac(&ink, &all, 0), frac(&ink, &all, 1)],
+        [bands(0), bands(1)],
+    ))
 }
+
+/// Column and row profiles over the whole square, and the same per band
+/// across the lines ([`TILT_BANDS`]).
+type Profiles = ([Vec<f32>; 2], [Vec<Vec<f32>>; 2]);
 
 /// The profile max-filtered over `tol` bins each way: the line strength
 /// near each position.
@@ -341,20 +470,42 @@ fn comb_score(
 /// position against index gives start and pitch (the search only knows
 /// them to +-tol).
 fn fit_comb(prof: &[f32], comb: Comb, tol: usize, n: usize) -> Comb {
+    let Some((start, pitch, _)) = teeth_line(prof, comb, tol, n) else {
+        return comb;
+    };
+    let (a, p) = (comb.start as f64, comb.pitch as f64);
+    // Keep the search result if the fit wandered off (few teeth found).
+    if (pitch - p).abs() > tol as f64 || (start - a).abs() > 2.0 * tol as f64 {
+        return comb;
+    }
+    Comb {
+        score: comb.score,
+        start: start as f32,
+        pitch: pitch as f32,
+    }
+}
+
+/// The teeth of `comb` found in `prof` (each the centroid of its peak
+/// within `win` bins of the comb's tooth) and the straight line through
+/// them, weighted by peak height: start, pitch and the number of teeth
+/// found. `None` when they do not fix a line.
+fn teeth_line(prof: &[f32], comb: Comb, win: usize, n: usize) -> Option<(f64, f64, usize)> {
     let len = prof.len();
     let (a, p) = (comb.start, comb.pitch);
-    let tol = tol as isize;
+    let win = win as isize;
     let (mut sw, mut sj, mut sp, mut sjj, mut sjp) = (0.0f64, 0.0, 0.0, 0.0, 0.0);
+    let mut teeth = 0;
     for j in 0..=n {
         let c = (a + j as f32 * p).round() as isize;
-        let lo = (c - tol).max(0) as usize;
-        let hi = ((c + tol) as usize).min(len - 1);
+        let lo = (c - win).max(0) as usize;
+        let hi = ((c + win) as usize).min(len - 1);
         if lo > hi {
             continue;
         }
         let Some((pos, wt)) = tooth_centroid(&prof[lo..=hi]) else {
             continue;
         };
+        teeth += 1;
         let pos = lo as f64 + pos;
         let jf = j as f64;
         sw += wt;
@@ -365,19 +516,10 @@ fn fit_comb(prof: &[f32], comb: Comb, tol: usize, n: usize) -> Comb {
     }
     let den = sw * sjj - sj * sj;
     if sw <= 0.0 || den.abs() < 1e-9 {
-        return comb;
+        return None;
     }
     let pitch = (sw * sjp - sj * sp) / den;
-    let start = (sp - pitch * sj) / sw;
-    // Keep the search result if the fit wandered off (few teeth found).
-    if (pitch - p as f64).abs() > tol as f64 || (start - a as f64).abs() > 2.0 * tol as f64 {
-        return comb;
-    }
-    Comb {
-        score: comb.score,
-        start: start as f32,
-        pitch: pitch as f32,
-    }
+    Some(((sp - pitch * sj) / sw, pitch, teeth))
 }
 
 /// Centroid of the upper half of the peak in a tooth's window (in window
@@ -410,4 +552,61 @@ fn quad_to_pixel_edges(q: &Quad) -> Quad {
         c.1 += 0.5 + 0.5 * (c.1 - cy).signum();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// Darkness image (ink 255) of a level 9x9 grid of side `s` at (x0, y0):
+    /// 1 px cell lines, 3 px box lines.
+    fn grid_darkness(w: u32, x0: f32, y0: f32, s: f32) -> GrayImage {
+        GrayImage::from_fn(w, w, |x, y| {
+            let (fx, fy) = (x as f32 + 0.5 - x0, y as f32 + 0.5 - y0);
+            let cell = s / 9.0;
+            let on = |v: f32| {
+                let j = (v / cell).round();
+                let half = if j as i32 % 3 == 0 { 1.5 } else { 0.5 };
+                (0.0..=9.0).contains(&j) && (v - j * cell).abs() <= half
+            };
+            let inside = |v: f32| (-1.5..=s + 1.5).contains(&v);
+            let ink = (on(fx) && inside(fy)) || (on(fy) && inside(fx));
+            Luma([if ink { 255 } else { 0 }])
+        })
+    }
+
+    #[test]
+    fn a_candidate_with_one_corner_off_gives_the_grid_level() {
+        let (x0, s) = (40.0, 270.0);
+        let dark = grid_darkness(360, x0, x0, s);
+        let spec = Spec { n: 9, lone: true };
+        let right = verify(
+            &dark,
+            &Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]),
+            spec,
+        );
+        // A hull whose top-right corner a label pulled a third of a cell
+        // down (as on a typeset answer page), the other corners right.
+        let skewed = Quad::new([
+            (x0, x0),
+            (x0 + s, x0 + 10.0),
+            (x0 + s, x0 + s),
+            (x0, x0 + s),
+        ]);
+        let first = verify(&dark, &skewed, spec);
+        // The top line found is level (a level comb in the skewed square
+        // would leave it tilted by most of the 10 px) ...
+        let [tl, tr, _, _] = first.quad.corners;
+        assert!((tl.1 - tr.1).abs() < 1.5, "{first:?}");
+        // ... so the locator's re-check around it lands on the grid.
+        let again = verify(&dark, &super::super::sides::expand(&first.quad, 0.04), spec);
+        assert!(again.score > 0.85, "{again:?}");
+        for (c, t) in again.quad.corners.iter().zip(right.quad.corners) {
+            assert!(
+                (c.0 - t.0).abs() < 1.0 && (c.1 - t.1).abs() < 1.0,
+                "{again:?} {right:?}"
+            );
+        }
+    }
 }
