@@ -63,6 +63,10 @@ pub const MAX_CHANGES: usize = 3;
 /// milliseconds for 16x16 and Samurai).
 const MAX_TRIES: usize = 4000;
 
+/// Fewest clues of a 9x9 puzzle with one solution: no 16-clue Sudoku has
+/// one (McGuire, Tugemann and Civario's exhaustive search, 2012).
+const MIN_CLASSIC_CLUES: usize = 17;
+
 /// Hypotheses more than this much less likely than the best (a factor of
 /// 1000) do not change the confidence in the second decimal; the search
 /// stops there.
@@ -610,6 +614,9 @@ fn search(
             givens.cells[a.cell] = a.value;
         }
         tries += 1;
+        if !may_be_unique(&givens) {
+            continue;
+        }
         if let Ok(outcome @ Outcome::Unique(_)) = solve(&givens, DEFAULT_LIMIT) {
             let changes = chosen
                 .iter()
@@ -722,6 +729,30 @@ fn without_answer(
     }
 }
 
+/// Whether `givens` can have one solution at all, by counting alone: a
+/// puzzle lacking two of its digits has none or several (swapping the two
+/// in a solution gives another), and a 9x9 needs [`MIN_CLASSIC_CLUES`].
+/// The repair search asks this before the solver, because a reading with
+/// next to no clues (a grid read empty, or a 9x9 taken for a 16x16) sends
+/// thousands of near-empty puzzles to it, each costing a full descent of
+/// the search tree: six such grids on a page held a batch for minutes.
+fn may_be_unique(givens: &Board) -> bool {
+    let digits = givens.shape.digits();
+    let mut seen = vec![false; digits + 1];
+    let mut clues = 0;
+    for &v in &givens.cells {
+        if v != 0 {
+            clues += 1;
+            if let Some(s) = seen.get_mut(v as usize) {
+                *s = true;
+            }
+        }
+    }
+    let distinct = seen[1..].iter().filter(|&&s| s).count();
+    let enough = givens.shape != Shape::classic() || clues >= MIN_CLASSIC_CLUES;
+    distinct + 1 >= digits && enough
+}
+
 /// Why the reading has no solution whatever its unsure cells hold: its
 /// sure cells alone (the unsure ones emptied) already clash, or leave no
 /// solution. Emptying cells only adds solutions, so no reading of the
@@ -791,6 +822,33 @@ mod tests {
                 CellEvidence { clue, entry: None }
             })
             .collect()
+    }
+
+    #[test]
+    fn puzzles_that_cannot_be_unique_by_counting_are_told_apart() {
+        // The test puzzle has 17 clues and every digit: it may be unique.
+        let p = board(PUZZLE);
+        assert!(may_be_unique(&p));
+        // One clue fewer: no 16-clue 9x9 is unique.
+        let mut fewer = p.clone();
+        let first = fewer.cells.iter().position(|&v| v != 0).unwrap();
+        fewer.cells[first] = 0;
+        assert!(!may_be_unique(&fewer));
+        // It lacks the 9 (a unique puzzle may lack one digit); with every
+        // 8 made a 1 it lacks two, and any solution's 8s and 9s swap.
+        let mut lacking = p.clone();
+        for v in &mut lacking.cells {
+            if *v == 8 {
+                *v = 1;
+            }
+        }
+        assert!(!may_be_unique(&lacking));
+        // A 16x16 read with two clues, as a 9x9 taken for one reads.
+        let shape = Shape::square(16).unwrap();
+        let mut sparse = Board::empty(shape);
+        sparse.cells[62] = 4;
+        sparse.cells[94] = 4;
+        assert!(!may_be_unique(&sparse));
     }
 
     fn set(e: &mut CellEvidence, probs: &[(u8, f32)]) {
