@@ -110,6 +110,47 @@
 //! against 130,000) at 6x the time, so the clauses and learning already
 //! find what Hall sets give; deciding on a cell with fewest candidates
 //! through that propagator left line 1 unsolved after 200 s.
+//!
+//! # Fifth round (issue 13, item 2: every solver python-sat ships; none kept)
+//!
+//! python-sat 1.9.dev24 (its solvers built in), on the formulas that
+//! `write_gecode_25x25_dimacs` writes, lines 9, 10 and 1, as [`for_each`]
+//! does (a solve, the blocking clause, a second solve); each run capped at
+//! 30 s of CPU (`RLIMIT_CPU`), CPU seconds to the solution + to the proof,
+//! two runs for the CaDiCaL versions, Glucose 3, 4.1 and 4.2.1, one for
+//! the others (over the cap everywhere), load average 5-10; figures in
+//! the order of lines 9, 10, 1 where not named. This module's engine took
+//! 24.1, 23.4 and 13.7 s in the same session, so these loads make every
+//! figure 1.3-2x a quiet machine's. CaDiCaL (default configuration,
+//! pysat exposes no other): 1.9.5 line 9 3.4 + 24.5 and 4.2 + over 25.7,
+//! line 10 23.6 + 0.5 and 23.0 + 0.6, line 1 4.6 + 10.7 and 5.0 + 12.5;
+//! 1.0.3 line 9 26.4 + 7.1 and over 30, line 10 4.1 + 26.9 and 5.0 + over
+//! 25, line 1 3.9 + 16.8 and 4.7 + 23.5; 1.5.3 line 9 10.0 + 18.2 and
+//! 11.5 + over 18, line 10 14.8 + 8.3 and 15.5 + 9.4, line 1 3.3 + 15.2
+//! and 3.7 + 17.1; 3.0.0 line 9 1.1 + 26.1 and 1.4 + over 28, line 10
+//! 22.8 + 2.6 and 24.0 + 2.6, line 1 7.0 + 10.5 and 7.9 + 11.2. Glucose
+//! 4.2.1 line 9 8.8 + over 21 (twice), line 10 over 30 (twice), line 1
+//! 14.0 + 7.0 and 16.9 + 9.7; Glucose 4.1 and Gluecard 4 over 30 on lines
+//! 9 and 10, line 1 7.7 + 18.2 and 8.4 + 20.1 (Gluecard 4: 7.6 + 17.7);
+//! Glucose 3 over 30 on lines 9 and 10 (line 10's first solve 15.9 and
+//! 18.1), line 1 24.7 + 1.3 and 23.9 + 1.3; Gluecard 3 the same (line 10
+//! 16.9 + over 13, line 1 24.6 + 0.9). Over 30 s on each of the three
+//! lines (at most a first solution, in 18-30 s, within the cap):
+//! Lingeling, MapleCM, MapleLCMDistChronoBT, MapleSAT, MergeSat 3,
+//! Minicard, MiniSat 2.2, MiniSat (GitHub), MiniSat (extended), and ergo.
+//! Kissat 4.0.4 (not incremental, so each solve from scratch): the first
+//! solve 17.1, 3.8 and 16.7 s; the proof alone (the formula with the
+//! blocking clause, from scratch) over 30, 28.9 and 16.9 s. Proving with
+//! another solver than the one that found the solution does not help
+//! either: from scratch, the proof took CaDiCaL 1.9.5 27.3, 27.0 and 18.1
+//! s, Glucose 4.2.1 and Glucose 3 over 30 on lines 9 and 10 (25.8 and 24.3
+//! on line 1), MapleSAT over 30 on all three. Minicard with native
+//! "at most one" constraints in place of the pairwise clauses found the
+//! first solution of lines 9 and 1 in 8.9 and 9.6 s (9.5 and 10.1 in a
+//! second run; over 30 with the clauses) but finished no proof, nor line
+//! 10's first solve, within the cap (two runs); so did Gluecard 3 and 4
+//! with them (Gluecard 3 solved line 1 in 16.9 + 9.4, as with clauses).
+//! No solver is near 10 s on any of the three lines, so none was wired in.
 
 use crate::board::Board;
 
