@@ -13,6 +13,8 @@
 
 use image::GrayImage;
 
+use super::sides::frame_sides;
+use super::FRAME_TOL;
 use crate::geometry::{dist, Homography, Quad};
 
 /// Cells per side of the grids looked for.
@@ -56,6 +58,11 @@ const BAND_WINDOW: usize = 2;
 /// A band's outer line farther than this fraction of a cell from the whole
 /// comb's is not the same line (digits or a label next to it).
 const MAX_BAND_SHIFT: f32 = 0.3;
+
+/// A grid whose side lies within this many cells of the image frame keeps
+/// its level comb (see [`verify`]): the frame may cut the side, and the
+/// level check's sub-pixel fit puts a cut side a few pixels inside it.
+const TILT_FRAME_CELLS: f32 = 0.5;
 
 /// Pitch step of the comb search, in bins.
 const PITCH_STEP: f32 = 0.25;
@@ -154,15 +161,29 @@ pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
     // The outer lines of the comb as lines of the square (`u = a + b v` for
     // the left and right, `v = a + b u` for the top and bottom), tilted as
     // the bands say.
-    let [left, right] = tilt.borders(&bx, cx);
-    let [top, bottom] = tilt.borders(&by, cy);
-    let corners = [(left, top), (right, top), (right, bottom), (left, bottom)].map(|(x, y)| {
-        let (u, v) = crossing(x, y);
-        let (x, y) = g2p.map64(u as f64, v as f64);
-        // Back to the pixel-index convention of hull corners.
-        (x as f32 - 0.5, y as f32 - 0.5)
-    });
-    let found = Quad::new(corners);
+    let to_quad = |[left, right]: [BandLine; 2], [top, bottom]: [BandLine; 2]| {
+        Quad::new(
+            [(left, top), (right, top), (right, bottom), (left, bottom)].map(|(x, y)| {
+                let (u, v) = crossing(x, y);
+                let (x, y) = g2p.map64(u as f64, v as f64);
+                // Back to the pixel-index convention of hull corners.
+                (x as f32 - 0.5, y as f32 - 0.5)
+            }),
+        )
+    };
+    let level = to_quad(tilt.level(cx), tilt.level(cy));
+    // A grid reaching the frame, or within [`TILT_FRAME_CELLS`] of it, is
+    // not re-fitted: the bands by its cut side see the frame's edge or
+    // whatever the hull took in there, not its line, and the tilt they
+    // give walks its corner off the frame (a photo's top row cut by the
+    // frame was then read a cell askew instead of reported cut).
+    let (w, h) = (dark.width() as f32, dark.height() as f32);
+    let margin = FRAME_TOL.max(TILT_FRAME_CELLS * level.max_side() / n as f32);
+    let found = if frame_sides(&level, w, h, margin).iter().any(|&f| f) {
+        level
+    } else {
+        to_quad(tilt.borders(&bx, cx), tilt.borders(&by, cy))
+    };
     let sides: Vec<f32> = (0..4)
         .map(|i| dist(found.corners[i], found.corners[(i + 1) % 4]))
         .collect();
@@ -223,7 +244,7 @@ impl Tilt {
     /// level.
     fn borders(&self, bands: &[Vec<f32>], comb: Comb) -> [BandLine; 2] {
         let n = self.n as f32;
-        let whole = [comb.start + 0.5, comb.start + 0.5 + n * comb.pitch];
+        let whole = self.level(comb).map(|(w, _)| w);
         let max_shift = MAX_BAND_SHIFT * self.cell;
         let win = BAND_WINDOW * self.tol;
         let mut pts: [Vec<(f32, f32)>; 2] = [Vec::new(), Vec::new()];
@@ -247,6 +268,12 @@ impl Tilt {
             }
         }
         [0, 1].map(|k| line_through(&pts[k]).unwrap_or((whole[k], 0.0)))
+    }
+
+    /// The comb's two outer lines as the whole comb has them: level.
+    fn level(&self, comb: Comb) -> [BandLine; 2] {
+        let n = self.n as f32;
+        [comb.start + 0.5, comb.start + 0.5 + n * comb.pitch].map(|w| (w, 0.0))
     }
 }
 
@@ -608,5 +635,24 @@ mod tests {
                 "{again:?} {right:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_grid_at_the_frame_is_not_tilted() {
+        // The grid's top border on the image's top row; a hull skewed by
+        // the frame's cut (its top-left corner a third of a cell inward).
+        let (x0, y0, s) = (40.0, 1.0, 270.0);
+        let dark = grid_darkness(360, x0, y0, s);
+        let skewed = Quad::new([
+            (x0 + 10.0, y0),
+            (x0 + s, y0),
+            (x0 + s, y0 + s),
+            (x0, y0 + s),
+        ]);
+        let v = verify(&dark, &skewed, Spec { n: 9, lone: true });
+        // The level comb's top side stays on the frame, where the
+        // locator reports the grid as cut.
+        let [tl, tr, _, _] = v.quad.corners;
+        assert!(tl.1 <= FRAME_TOL && tr.1 <= FRAME_TOL, "{v:?}");
     }
 }
