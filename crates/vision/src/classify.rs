@@ -592,6 +592,10 @@ mod tests {
         }
     }
 
+    /// Float rounding between two runs of the same tile in batches of
+    /// different sizes: a few units in the last place of a probability.
+    const ROUNDING: f32 = 1e-6;
+
     #[test]
     fn blank_tiles_get_what_the_model_gives_a_blank_tile() {
         let c = Classifier::from_file(Path::new(concat!(
@@ -608,10 +612,15 @@ mod tests {
         let mixed = vec![blank(), inked[0], blank(), inked[1], inked[2], blank()];
         let rows = c.classify(&mixed).unwrap();
         // Each as the model gives it in a run of its own (a blank tile at a
-        // different place in its batch, an inked one beside other tiles).
+        // different place in its batch, an inked one beside other tiles),
+        // to float rounding: the plan may sum in another order for another
+        // batch size (a last-bit difference with the model of cda9bb9).
         let alone = |t: &Tile| c.run_batch(std::slice::from_ref(t)).unwrap()[0];
         for (tile, row) in mixed.iter().zip(&rows) {
-            assert_eq!(*row, alone(tile));
+            let single = alone(tile);
+            for (a, b) in row.iter().zip(&single) {
+                assert!((a - b).abs() <= ROUNDING, "{row:?} against {single:?}");
+            }
         }
         assert_eq!(rows[0], rows[5]);
     }
