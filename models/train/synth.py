@@ -13,14 +13,6 @@ Two styles of page: a photographed one (Renderer.cell: paper shading, blur,
 noise, JPEG) and a typeset "vector page" (Renderer.vector_cell: a PDF book
 rendered at 100-200 dpi, clean and crisp, small thin digits, some printed in
 light grey as answer grids do).
-
-Photographed book pages (issue 10) add two things to the photographed style:
-printed digits in light ink (an answer grid's grey solution digits, 18-70
-grey levels from the paper, under shading, blur, noise and JPEG: without
-them every photographed printed digit was at least 45 levels darker than
-the paper, and faint ones were read as empty), and show-through (the back
-of the sheet: a mirrored, paper-blurred, faint glyph, which is no ink on
-this side: empty, or the clue in front of it).
 """
 import glob
 import os
@@ -198,39 +190,9 @@ class Renderer:
             cy = S * (0.22 + 0.28 * py) + r.normal(0, 0.03) * S
             self.place(ink, g, cx, cy)
 
-    def show_through(self, S):
-        """Ink of the back of the sheet as seen through the paper (S x S, 0..1
-        before scaling): one or two printed glyphs of the page behind,
-        mirrored left-right, anywhere in the cell (the back page's grid does
-        not line up with this one, so often only a fragment is inside),
-        sometimes with a piece of the back page's grid line; spread by the
-        paper (a strong blur) and scaled so its darkest point is 1."""
-        r = self.rng
-        back = np.zeros((S, S), np.float32)
-        for _ in range(1 if r.random() < 0.75 else 2):
-            g = self.printed_glyph(int(r.integers(1, 10)), r.uniform(0.25, 0.75) * S)
-            g = np.ascontiguousarray(g[:, ::-1])
-            # 60 % about the centre (a back grid of the same layout), the rest
-            # anywhere, cut by the cell's edge
-            spread = 0.06 if r.random() < 0.6 else 0.3
-            self.place(back, g, S / 2 + r.normal(0, spread) * S, S / 2 + r.normal(0, spread) * S)
-        if r.random() < 0.2:
-            th = int(r.integers(HI, 3 * HI))
-            pos = int(r.uniform(0.1, 0.9) * S)
-            if r.random() < 0.5:
-                cv2.line(back, (0, pos), (S - 1, pos), 1.0, th)
-            else:
-                cv2.line(back, (pos, 0), (pos, S - 1), 1.0, th)
-        # paper diffusion: 0.8-3 px at 48 px a cell, sometimes less (thin paper)
-        sigma = (r.uniform(0.8, 3.0) if r.random() < 0.8 else r.uniform(0.3, 0.8)) * HI
-        back = cv2.GaussianBlur(back, (0, 0), sigma)
-        return back / max(float(back.max()), 1e-6)
-
-    def cell(self, label, rot=0, faint=False, show=False):
+    def cell(self, label, rot=0):
         """Render one 48x48 gray cell (0..255 float). label: a class of
-        common.py; OTHER is a rotated glyph (rot in 1..3) or a stray mark (rot 0).
-        faint: a printed symbol in light ink (an answer grid's grey digits);
-        show: the back page shows through (see show_through)."""
+        common.py; OTHER is a rotated glyph (rot in 1..3) or a stray mark (rot 0)."""
         r = self.rng
         S = CELL_PX * HI
         ink = np.zeros((S, S), np.float32)
@@ -266,11 +228,7 @@ class Renderer:
         # small geometric distortion of the ink (rotation, shear, perspective)
         ink = self.distort(ink, S)
         ink = cv2.resize(ink, (CELL_PX * 2, CELL_PX * 2), interpolation=cv2.INTER_AREA)
-        back = None
-        if show:
-            back = cv2.resize(self.show_through(S), (CELL_PX * 2, CELL_PX * 2),
-                              interpolation=cv2.INTER_AREA)
-        return self.compose(ink, "faint" if faint else style, back)
+        return self.compose(ink, style)
 
     def vector_cell(self, label, rot=0):
         """Render one 48x48 gray cell of a typeset page: a PDF puzzle book
@@ -387,10 +345,9 @@ class Renderer:
         p = cv2.getPerspectiveTransform(src, dst) @ m
         return cv2.warpPerspective(ink, p, (S, S), flags=cv2.INTER_LINEAR)
 
-    def compose(self, ink2, style="printed", back=None):
+    def compose(self, ink2, style="printed"):
         """ink2: 96x96 ink mask -> 48x48 photographed cell (gray 0..255).
-        style: the kind of ink (printed, hand = pen, pencil, faint = printed
-        in light ink); back: show-through from the back page (96x96, 0..1)."""
+        style: the kind of ink (printed, hand = pen, pencil)."""
         r = self.rng
         S = ink2.shape[0]
         # paper: white or shaded (blue/grey cells become mid grey), with a gradient
@@ -405,28 +362,7 @@ class Renderer:
         elif style == "pencil":  # graphite or a thin pen, often faint
             inkv = r.uniform(40, 170)
         inkv = min(inkv, paper - 45)
-        noise = r.uniform(0, 7)
-        if style == "faint":
-            # An answer grid's grey digits (ink 90-215 on white) photographed:
-            # under a shadow the paper is darker and so is the ink, so the
-            # digit ends up 18-70 (sometimes up to 110) levels from the paper.
-            # Noise is kept below a fifth of that: a digit drowned in noise is
-            # not something to learn as printed.
-            delta = r.uniform(18, 70) if r.random() < 0.7 else r.uniform(70, 110)
-            inkv = max(paper - delta, 0.0)
-            noise = min(noise, delta / 5)
-            # a shadow's edge or the page's curl across the cell: a steeper
-            # gradient, of the order of the digit's own contrast
-            if r.random() < 0.3:
-                bg = bg + r.normal(0, 0.4 * delta) * (xx - 0.5) + r.normal(0, 0.4 * delta) * (yy - 0.5)
         img = bg * (1 - ink2) + inkv * ink2
-        if back is not None:
-            # the back page's ink dims the light through the paper: a peak of
-            # 4-26 levels after the paper's blur (faint printed digits start at
-            # 18 levels and are sharp: where the two meet, the blur and the
-            # mirrored shape tell them apart; a mirrored 8 is still an 8, so
-            # keep those darker show-throughs rare)
-            img = img * (1 - back * r.uniform(4, 26) / 255.0)
         # grid lines at the cell borders (they may be shifted inward by misalignment)
         img = self.grid_lines(img, S, paper)
         # resolution loss: the cell was photographed at fewer pixels
@@ -437,10 +373,10 @@ class Renderer:
             img = cv2.GaussianBlur(img, (0, 0), r.uniform(0.3, 1.3))
         if r.random() < 0.15:
             img = motion(img.astype(np.float32), r)
-        img = img + r.normal(0, noise, img.shape)
+        img = img + r.normal(0, r.uniform(0, 7), img.shape)
         img = np.clip(img, 0, 255)
         if r.random() < 0.4:
-            q = int(r.integers(50 if style == "faint" else 30, 90))
+            q = int(r.integers(30, 90))
             ok, buf = cv2.imencode(".jpg", img.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, q])
             img = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE).astype(np.float32)
         return img
@@ -467,10 +403,10 @@ class Renderer:
             img = img * (1 - m) + linev * m
         return img
 
-    def tile(self, label, rot=0, vector=False, faint=False, show=False):
+    def tile(self, label, rot=0, vector=False):
         if vector:
             return cell_to_tile(self.vector_cell(label, rot))
-        return cell_to_tile(self.cell(label, rot, faint, show))
+        return cell_to_tile(self.cell(label, rot))
 
 
 # Share of each kind in a synthetic set (printed digits, printed letters,
@@ -480,17 +416,9 @@ class Renderer:
 # default). Empty and turned vector cells are there so that a clean, crisp
 # cell does not by itself mean "printed digit", and the orientation search
 # still tells an upright book page from a turned one.
-#
-# Photographed book pages (issue 10) add, on top of these (so the other kinds
-# keep their counts with --synth 84 000, train.py's default): printed digits
-# in light ink (f_digit: answer grids' grey digits, photographed), empty cells
-# with show-through from the back of the page (s_empty: mirrored, blurred,
-# faint glyphs, still empty) and printed clues with show-through behind them
-# (s_digit: still that clue; a third of them in light ink).
 MIX = {"digit": 0.30, "letter": 0.12, "hand": 0.22, "pencil": 0.08, "empty": 0.10,
        "rotated": 0.12, "stray": 0.06,
-       "v_digit": 0.13, "v_letter": 0.02, "v_empty": 0.05, "v_rotated": 0.05,
-       "f_digit": 0.08, "s_empty": 0.05, "s_digit": 0.02}
+       "v_digit": 0.13, "v_letter": 0.02, "v_empty": 0.05, "v_rotated": 0.05}
 # Page pixels per cell of a rendered book page: a 9x9 grid of 3-4 inches
 # at 100-200 dpi, or a small grid of 6 to a page at 150 dpi (about 50 px).
 VECTOR_CELL_PX = (25, 60)
@@ -510,9 +438,7 @@ def make(n, fonts, seed, hand_fonts=(), mnist=None):
     for i in range(n):
         k = kinds[int(r.choice(len(kinds), p=p / p.sum()))]
         vector = k.startswith("v_")
-        show = k.startswith("s_")
-        faint = k == "f_digit" or (k == "s_digit" and r.random() < 1 / 3)
-        k = k.removeprefix("v_").removeprefix("f_").removeprefix("s_")
+        k = k.removeprefix("v_")
         rot = 0
         if k == "digit":
             lab = int(r.integers(1, 10))
@@ -527,7 +453,7 @@ def make(n, fonts, seed, hand_fonts=(), mnist=None):
         else:
             lab = OTHER
             rot = int(r.integers(1, 4)) if k == "rotated" else 0
-        xs[i] = rend.tile(lab, rot, vector, faint, show)
+        xs[i] = rend.tile(lab, rot, vector)
         ys[i] = lab
     return xs, ys
 

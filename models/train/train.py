@@ -162,10 +162,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--holdout", action="store_true", help="hold out 1/5 of train/ puzzles")
     ap.add_argument("--out", default=None, help="ONNX path to write")
-    # 60 000 photographed-style cells plus a quarter more typeset ones and
-    # 0.15 more of photographed book-page cells (faint digits, show-through:
-    # synth.MIX), so the other kinds keep their counts
-    ap.add_argument("--synth", type=int, default=84000)
+    # 60 000 photographed-style cells plus a quarter more typeset ones (synth.MIX)
+    ap.add_argument("--synth", type=int, default=75000)
     ap.add_argument("--passes", type=int, default=6, help="real photo passes (1 exact + jittered)")
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
