@@ -826,7 +826,7 @@ mod tests {
 
     #[test]
     fn puzzles_that_cannot_be_unique_by_counting_are_told_apart() {
-        // The test puzzle has 17 clues and every digit: it may be unique.
+        // The test puzzle has 17 clues and eight digits: it may be unique.
         let p = board(PUZZLE);
         assert!(may_be_unique(&p));
         // One clue fewer: no 16-clue 9x9 is unique.
