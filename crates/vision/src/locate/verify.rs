@@ -338,9 +338,9 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
     let x1 = (xs.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(w);
     let y0 = ys.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
     let y1 = (ys.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(h);
-    let mut ink = vec![[0u32; 2]; side];
-    let mut all = vec![[0u32; 2]; side];
-    // The same per band across the lines: [band][bin][axis].
+    // Ink and pixel counts per band across the lines: [band][bin][axis]. A
+    // column's ink counts in the band of its row, and a row's in the band
+    // of its column; the whole profiles are the bands' sums.
     let mut band_ink = vec![vec![[0u32; 2]; side]; TILT_BANDS];
     let mut band_all = vec![vec![[0u32; 2]; side]; TILT_BANDS];
     let band_of = |b: usize| (b * TILT_BANDS / side).min(TILT_BANDS - 1);
@@ -357,18 +357,22 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
             }
             let (ui, vi) = (u as usize, v as usize);
             let on = raw[y * w + x] as u32;
-            ink[ui][0] += on;
-            all[ui][0] += 1;
-            ink[vi][1] += on;
-            all[vi][1] += 1;
-            // A column's ink counts in the band of its row, and a row's in
-            // the band of its column.
             band_ink[band_of(vi)][ui][0] += on;
             band_all[band_of(vi)][ui][0] += 1;
             band_ink[band_of(ui)][vi][1] += on;
             band_all[band_of(ui)][vi][1] += 1;
         }
     }
+    let sum = |bands: &[Vec<[u32; 2]>]| -> Vec<[u32; 2]> {
+        (0..side)
+            .map(|i| {
+                bands
+                    .iter()
+                    .fold([0, 0], |acc, b| [acc[0] + b[i][0], acc[1] + b[i][1]])
+            })
+            .collect()
+    };
+    let (ink, all) = (sum(&band_ink), sum(&band_all));
     let frac = |ink: &[[u32; 2]], all: &[[u32; 2]], axis: usize| -> Vec<f32> {
         (0..side)
             .map(|i| {
