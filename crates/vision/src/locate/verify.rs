@@ -7,14 +7,17 @@
 //! fraction. In each profile the best (n+1)-line *comb* (start `a`, pitch `p`)
 //! is searched; its score is the mean line strength minus the clutter
 //! between the lines and minus any line just outside the comb (a
-//! crossword's extra lines). Between sizes, the better score wins; the box
-//! lines (every 3rd of a 9x9, every 4th of a 16x16) are printed thicker,
-//! which [`Verdict::boxes`] measures and a near tie is decided by.
+//! crossword's extra lines). A 9x9 printed with hairlines fainter than its
+//! digits is found by its box lines instead, its thin lines checked as
+//! small peaks where they belong ([`box_comb`]). Between sizes, the better
+//! score wins; the box lines (every 3rd of a 9x9, every 4th of a 16x16)
+//! are printed thicker, which [`Verdict::boxes`] measures and a near tie
+//! is decided by.
 
 use image::GrayImage;
 
-use super::sides::frame_sides;
-use super::FRAME_TOL;
+use super::sides::{expand, frame_sides};
+use super::{FRAME_TOL, MIN_SCORE_AT_FRAME, RECHECK_GROWTH};
 use crate::geometry::{dist, Homography, Quad};
 
 /// Cells per side of the grids looked for.
@@ -49,6 +52,23 @@ const MIN_SPAN: f32 = 0.8;
 /// straight line, and with three one band left out (too few teeth, or its
 /// line too far from the whole comb's) still leaves one.
 const TILT_BANDS: usize = 3;
+
+/// Segments along the lines, for the box-line check's thin lines (see
+/// [`box_comb`]): one per cell of a 9x9, three to a tilt band.
+const SEGMENTS: usize = 3 * TILT_BANDS;
+
+/// In the box-line check, a thin line must show in at least this many of
+/// the [`SEGMENTS`]: a printed line runs the grid's whole length (a digit
+/// may cover it in a cell or two), while the digits in a table of numbers,
+/// whose tops and strokes can line up like a faint line in the whole
+/// profile, fill only some of its cells.
+const MIN_THIN_SEGMENTS: usize = SEGMENTS - 2;
+
+/// The box-line check is for grids whose thin lines are much fainter than
+/// their box lines: their mean prominence at most this share of the box
+/// lines'. Where they are alike, the full comb sees the grid, and a
+/// uniform lattice (a table's rules) has no box lines to go by.
+const MAX_THIN_SHARE: f32 = 0.8;
 
 /// A band's teeth are looked for this many line tolerances each way of
 /// the whole comb's: a tilt of half a cell end to end puts the bands'
@@ -91,6 +111,13 @@ const MIN_NORMALISER: f32 = 0.25;
 /// not a line the sub-bin fit can use.
 const MIN_TOOTH_PEAK: f32 = 0.02;
 
+/// In the box-line check (see [`box_comb`]), each thin line must rise this
+/// much (ink fraction) above the emptiest bin on each side of it within
+/// half a cell. A blurred grey hairline still rises 0.1 or more over a
+/// grid's length; the paper between a digit and a line does not rise at
+/// all, and noise averaged over a grid's length stays under a hundredth.
+const MIN_THIN_PROMINENCE: f32 = 0.05;
+
 /// The outcome of checking a candidate for an n x n line structure.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Verdict {
@@ -132,6 +159,14 @@ pub struct Spec {
 /// Looks for an `spec.n` x `spec.n` grid inside `quad` (work pixels) of the
 /// darkness image.
 pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
+    verify_once(dark, quad, spec, true)
+}
+
+/// [`verify`]; with `second_look`, a 9x9 whose box lines stand out but
+/// whose thin lines were not confirmed on an axis is checked once more
+/// around the quad its box lines give (see [`box_comb`]), and the better
+/// verdict is returned.
+fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> Verdict {
     let n = spec.n;
     let fail = Verdict {
         n,
@@ -145,13 +180,26 @@ pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
     let Some(g2p) = Homography::square_to_quad(side as f64, &q) else {
         return fail;
     };
-    let Some(([fx, fy], [bx, by])) = profiles(dark, &q, &g2p, side) else {
+    let Some([px, py]) = profiles(dark, &q, &g2p, side) else {
         return fail;
     };
+    let (fx, fy, bx, by) = (&px.whole, &py.whole, &px.bands, &py.bands);
     let tol = ((cell as f32 * LINE_TOL).round() as usize).max(1);
-    let cx = fit_comb(&fx, best_comb(&fx, tol, spec), tol, n);
-    let cy = fit_comb(&fy, best_comb(&fy, tol, spec), tol, n);
-    let boxes = 0.5 * (box_evidence(&fx, cx, tol, n) + box_evidence(&fy, cy, tol, n));
+    // Each axis's comb: the full comb, or the box lines' when they score
+    // better and the thin lines are where they should be. Box lines that
+    // score better but whose thin lines were not seen are kept apart: the
+    // hull's perspective may have smeared the thin lines.
+    let comb = |prof: &AxisProfiles| {
+        let lines = best_comb(&prof.whole, tol, spec, (PITCH_STEP, 1.0));
+        match box_comb(prof, tol, spec) {
+            Some((boxes, true)) if boxes.score > lines.score => (boxes, None),
+            Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
+            _ => (lines, None),
+        }
+    };
+    let ((cx, unseen_x), (cy, unseen_y)) = (comb(&px), comb(&py));
+    let (cx, cy) = (fit_comb(fx, cx, tol, n), fit_comb(fy, cy, tol, n));
+    let boxes = 0.5 * (box_evidence(fx, cx, tol, n) + box_evidence(fy, cy, tol, n));
     let tilt = Tilt {
         tol,
         cell: cell as f32,
@@ -171,19 +219,22 @@ pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
             }),
         )
     };
-    let level = to_quad(tilt.level(cx), tilt.level(cy));
     // A grid reaching the frame, or within [`TILT_FRAME_CELLS`] of it, is
     // not re-fitted: the bands by its cut side see the frame's edge or
     // whatever the hull took in there, not its line, and the tilt they
     // give walks its corner off the frame (a photo's top row cut by the
     // frame was then read a cell askew instead of reported cut).
     let (w, h) = (dark.width() as f32, dark.height() as f32);
-    let margin = FRAME_TOL.max(TILT_FRAME_CELLS * level.max_side() / n as f32);
-    let found = if frame_sides(&level, w, h, margin).iter().any(|&f| f) {
-        level
-    } else {
-        to_quad(tilt.borders(&bx, cx), tilt.borders(&by, cy))
+    let place = |cx: Comb, cy: Comb| {
+        let level = to_quad(tilt.level(cx), tilt.level(cy));
+        let margin = FRAME_TOL.max(TILT_FRAME_CELLS * level.max_side() / n as f32);
+        if frame_sides(&level, w, h, margin).iter().any(|&f| f) {
+            level
+        } else {
+            to_quad(tilt.borders(bx, cx), tilt.borders(by, cy))
+        }
     };
+    let found = place(cx, cy);
     let sides: Vec<f32> = (0..4)
         .map(|i| dist(found.corners[i], found.corners[(i + 1) % 4]))
         .collect();
@@ -195,11 +246,31 @@ pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
     } else {
         cx.score.min(cy.score)
     };
-    Verdict {
+    let verdict = Verdict {
         n,
         boxes,
         score,
         quad: found,
+    };
+    // Worth a second look only when each axis has a comb (its box lines'
+    // where unconfirmed) that would pass as a grid's anywhere; most hulls
+    // (text, pictures, parts of grids) have none, and the look costs a
+    // whole check.
+    let promise = |c: Comb, unseen: Option<Comb>| unseen.map_or(c.score, |b| b.score);
+    let promising = promise(cx, unseen_x).min(promise(cy, unseen_y)) >= MIN_SCORE_AT_FRAME;
+    if !second_look || (unseen_x.is_none() && unseen_y.is_none()) || !promising {
+        return verdict;
+    }
+    // The box lines place the grid; checked around them, its thin lines
+    // are level with the comb and show if they are there.
+    let bx_comb = unseen_x.map_or(cx, |b| fit_comb(fx, b, tol, n));
+    let by_comb = unseen_y.map_or(cy, |b| fit_comb(fy, b, tol, n));
+    let placed = expand(&place(bx_comb, by_comb), RECHECK_GROWTH);
+    let again = verify_once(dark, &placed, spec, false);
+    if again.score > verdict.score {
+        again
+    } else {
+        verdict
     }
 }
 
@@ -326,8 +397,8 @@ fn box_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize) -> f32 {
 }
 
 /// Column and row profiles of ink fraction of the quad mapped onto a
-/// `side`-square through `g2p` (square to work pixels), whole and per band
-/// (see [`Profiles`]). `None` when the transform is singular.
+/// `side`-square through `g2p` (square to work pixels), whole, per band and
+/// per segment (see [`Profiles`]). `None` when the transform is singular.
 fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option<Profiles> {
     let p2g = g2p.inverse()?;
     let (w, h) = (dark.width() as usize, dark.height() as usize);
@@ -338,12 +409,12 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
     let x1 = (xs.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(w);
     let y0 = ys.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
     let y1 = (ys.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(h);
-    // Ink and pixel counts per band across the lines: [band][bin][axis]. A
-    // column's ink counts in the band of its row, and a row's in the band
-    // of its column; the whole profiles are the bands' sums.
-    let mut band_ink = vec![vec![[0u32; 2]; side]; TILT_BANDS];
-    let mut band_all = vec![vec![[0u32; 2]; side]; TILT_BANDS];
-    let band_of = |b: usize| (b * TILT_BANDS / side).min(TILT_BANDS - 1);
+    // Ink and pixel counts per segment along the lines: [segment][bin][axis].
+    // A column's ink counts in the segment of its row, and a row's in the
+    // segment of its column; bands and the whole profiles are their sums.
+    let mut seg_ink = vec![vec![[0u32; 2]; side]; SEGMENTS];
+    let mut seg_all = vec![vec![[0u32; 2]; side]; SEGMENTS];
+    let seg_of = |b: usize| (b * SEGMENTS / side).min(SEGMENTS - 1);
     let m = &p2g.m;
     for y in y0..y1 {
         let fy = y as f64 + 0.5;
@@ -357,47 +428,48 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
             }
             let (ui, vi) = (u as usize, v as usize);
             let on = raw[y * w + x] as u32;
-            band_ink[band_of(vi)][ui][0] += on;
-            band_all[band_of(vi)][ui][0] += 1;
-            band_ink[band_of(ui)][vi][1] += on;
-            band_all[band_of(ui)][vi][1] += 1;
+            seg_ink[seg_of(vi)][ui][0] += on;
+            seg_all[seg_of(vi)][ui][0] += 1;
+            seg_ink[seg_of(ui)][vi][1] += on;
+            seg_all[seg_of(ui)][vi][1] += 1;
         }
     }
-    let sum = |bands: &[Vec<[u32; 2]>]| -> Vec<[u32; 2]> {
+    // The ink fraction per bin of one axis over the segments `segs`.
+    let frac = |segs: std::ops::Range<usize>, axis: usize| -> Vec<f32> {
         (0..side)
             .map(|i| {
-                bands
-                    .iter()
-                    .fold([0, 0], |acc, b| [acc[0] + b[i][0], acc[1] + b[i][1]])
-            })
-            .collect()
-    };
-    let (ink, all) = (sum(&band_ink), sum(&band_all));
-    let frac = |ink: &[[u32; 2]], all: &[[u32; 2]], axis: usize| -> Vec<f32> {
-        (0..side)
-            .map(|i| {
-                if all[i][axis] == 0 {
+                let (ink, all) = segs.clone().fold((0, 0), |(ink, all), s| {
+                    (ink + seg_ink[s][i][axis], all + seg_all[s][i][axis])
+                });
+                if all == 0 {
                     0.0
                 } else {
-                    ink[i][axis] as f32 / (255.0 * all[i][axis] as f32)
+                    ink as f32 / (255.0 * all as f32)
                 }
             })
             .collect()
     };
-    let bands = |axis: usize| -> Vec<Vec<f32>> {
-        (0..TILT_BANDS)
-            .map(|b| frac(&band_ink[b], &band_all[b], axis))
-            .collect()
+    let per_seg = SEGMENTS / TILT_BANDS;
+    let axis = |axis: usize| AxisProfiles {
+        whole: frac(0..SEGMENTS, axis),
+        bands: (0..TILT_BANDS)
+            .map(|b| frac(b * per_seg..(b + 1) * per_seg, axis))
+            .collect(),
+        segments: (0..SEGMENTS).map(|s| frac(s..s + 1, axis)).collect(),
     };
-    Some((
-        [frac(&ink, &all, 0), frac(&ink, &all, 1)],
-        [bands(0), bands(1)],
-    ))
+    Some([axis(0), axis(1)])
 }
 
-/// Column and row profiles over the whole square, and the same per band
-/// across the lines ([`TILT_BANDS`]).
-type Profiles = ([Vec<f32>; 2], [Vec<Vec<f32>>; 2]);
+/// One axis's profiles of ink fraction: over the whole square, per band
+/// across the lines ([`TILT_BANDS`]), and per segment ([`SEGMENTS`]).
+struct AxisProfiles {
+    whole: Vec<f32>,
+    bands: Vec<Vec<f32>>,
+    segments: Vec<Vec<f32>>,
+}
+
+/// Column and row profiles (see [`AxisProfiles`]).
+type Profiles = [AxisProfiles; 2];
 
 /// The profile max-filtered over `tol` bins each way: the line strength
 /// near each position.
@@ -412,8 +484,10 @@ fn max_filter(prof: &[f32], tol: usize) -> Vec<f32> {
         .collect()
 }
 
-/// Best (n+1)-line comb in a profile.
-fn best_comb(prof: &[f32], tol: usize, spec: Spec) -> Comb {
+/// Best (n+1)-line comb in a profile, pitches and starts tried `steps`
+/// bins apart.
+fn best_comb(prof: &[f32], tol: usize, spec: Spec, steps: (f32, f32)) -> Comb {
+    let (step, start_step) = steps;
     let n = spec.n;
     let len = prof.len();
     let mx = max_filter(prof, tol);
@@ -437,9 +511,9 @@ fn best_comb(prof: &[f32], tol: usize, spec: Spec) -> Comb {
                     pitch: p,
                 };
             }
-            a += 1.0;
+            a += start_step;
         }
-        p -= PITCH_STEP;
+        p -= step;
     }
     best
 }
@@ -494,6 +568,70 @@ fn comb_score(
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
     let score = (mean.min(weakest + WEAKEST_SLACK) - penalty) / mean.max(MIN_NORMALISER);
     (score > to_beat).then_some(score)
+}
+
+/// The 9x9 comb found by its box lines: a comb of the four box lines
+/// scored as a 3x3 grid, and whether each of its boxes holds two thin
+/// lines where the 9x9's lines are (peaks of at least
+/// [`MIN_THIN_PROMINENCE`] over both their sides, along nearly the whole
+/// length). `None` for other sizes, and when the thin lines are not much
+/// fainter than the box lines ([`MAX_THIN_SHARE`]).
+///
+/// A grid printed with grey hairlines and bold digits (a typeset book
+/// photographed with some blur) has thin lines fainter than its digits'
+/// strokes: the full comb's clutter, the digits between the lines, then
+/// exceeds its weakest lines and the grid is refused. The box lines are
+/// the strongest ink of such a grid, and the thin lines are still there
+/// as small peaks exactly where a 9x9 has them, which neither a table nor
+/// a crossword has.
+fn box_comb(prof: &AxisProfiles, tol: usize, spec: Spec) -> Option<(Comb, bool)> {
+    if spec.n != 9 {
+        return None;
+    }
+    let b = box_side(spec.n);
+    // Box pitches a full comb's step times the cells per box apart: the
+    // comb's span moves by as much per step as the full comb's does.
+    // Starts a line tolerance apart: every line lies within half of one of
+    // a tooth tried, and the teeth take the strongest ink within a whole
+    // tolerance. The fit below puts the teeth on the lines.
+    let steps = (PITCH_STEP * (spec.n / b) as f32, tol as f32);
+    let boxes = best_comb(&prof.whole, tol, Spec { n: b, ..spec }, steps);
+    let pitch = boxes.pitch / b as f32;
+    let at = |j: usize| boxes.start + j as f32 * pitch;
+    let rises = |p: &[f32], j: usize| prominence(p, at(j), pitch, tol) >= MIN_THIN_PROMINENCE;
+    // Mean prominence of the thin lines and of the box lines.
+    let (mut thin, mut wide) = ((0.0f32, 0usize), (0.0f32, 0usize));
+    for j in 0..=spec.n {
+        let sum = if j % b == 0 { &mut wide } else { &mut thin };
+        sum.0 += prominence(&prof.whole, at(j), pitch, tol);
+        sum.1 += 1;
+    }
+    let faint = thin.0 / thin.1 as f32 <= MAX_THIN_SHARE * wide.0 / wide.1 as f32;
+    let seen = (0..spec.n).filter(|j| j % b != 0).all(|j| {
+        rises(&prof.whole, j)
+            && prof.segments.iter().filter(|p| rises(p, j)).count() >= MIN_THIN_SEGMENTS
+    });
+    faint.then_some((Comb { pitch, ..boxes }, seen))
+}
+
+/// How far a line at `at` (bins; comb pitch `pitch`) rises above the
+/// emptiest bin on each side of it within half a cell (the higher of the
+/// two).
+fn prominence(prof: &[f32], at: f32, pitch: f32, tol: usize) -> f32 {
+    let len = prof.len() as isize;
+    let bin = |v: f32| (v.round() as isize).clamp(0, len - 1) as usize;
+    let reach = tol as f32;
+    let lowest = |lo: f32, hi: f32| {
+        prof[bin(lo)..=bin(hi)]
+            .iter()
+            .fold(f32::MAX, |m, &v| m.min(v))
+    };
+    let peak = prof[bin(at - reach)..=bin(at + reach)]
+        .iter()
+        .fold(0.0f32, |m, &v| m.max(v));
+    let left = lowest(at - 0.5 * pitch, at - reach - 1.0);
+    let right = lowest(at + reach + 1.0, at + 0.5 * pitch);
+    peak - left.max(right)
 }
 
 /// Sharpens a comb found on the max-filtered profile: each tooth moves to
@@ -605,6 +743,74 @@ mod tests {
             let ink = (on(fx) && inside(fy)) || (on(fy) && inside(fx));
             Luma([if ink { 255 } else { 0 }])
         })
+    }
+
+    /// Darkness image of a level 9x9 grid of `cell`-px cells at (x0, x0) in a
+    /// `w`-square: 3 px box lines at full darkness, 1 px thin lines dotted
+    /// (every other pixel) at `thin` darkness, and in the cells where
+    /// `(row * 4 + col * 7) % 9 < 5`, a bold digit: a full-darkness bar 3 px
+    /// wide and 0.6 of a cell high beside a 0.4-cell bar across its top.
+    fn faint_grid_darkness(w: u32, x0: f32, cell: f32, thin: u8) -> GrayImage {
+        GrayImage::from_fn(w, w, |x, y| {
+            let (fx, fy) = (x as f32 + 0.5 - x0, y as f32 + 0.5 - x0);
+            let s = 9.0 * cell;
+            let inside = |v: f32| (-1.5..=s + 1.5).contains(&v);
+            if !inside(fx) || !inside(fy) {
+                return Luma([0]);
+            }
+            let line = |v: f32, along: u32| {
+                let j = (v / cell).round();
+                let d = (v - j * cell).abs();
+                if j as i32 % 3 == 0 {
+                    (d <= 1.5).then_some(255u8)
+                } else {
+                    (d <= 0.5 && along.is_multiple_of(2)).then_some(thin)
+                }
+            };
+            if let Some(v) = line(fx, y).max(line(fy, x)) {
+                return Luma([v]);
+            }
+            let (col, row) = ((fx / cell) as i32, (fy / cell) as i32);
+            let (u, v) = (fx / cell - col as f32, fy / cell - row as f32);
+            let digit = (row * 4 + col * 7) % 9 < 5;
+            let stroke = ((0.45..0.45 + 3.0 / cell).contains(&u) && (0.2..0.8).contains(&v))
+                || ((0.3..0.7).contains(&u) && (0.2..0.2 + 3.0 / cell).contains(&v));
+            Luma([if digit && stroke { 255 } else { 0 }])
+        })
+    }
+
+    #[test]
+    fn a_grid_with_faint_thin_lines_and_bold_digits_is_found() {
+        // The thin lines' ink (a dotted hairline at a fifth of full
+        // darkness) is below the digits', so the full comb's clutter beats
+        // its weakest lines; the box lines and the thin lines' peaks still
+        // make it a 9x9.
+        let (x0, cell) = (30.0, 28.0);
+        let dark = faint_grid_darkness(320, x0, cell, 50);
+        let s = 9.0 * cell;
+        let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
+        let v = verify(&dark, &quad, Spec { n: 9, lone: true });
+        assert!(v.score >= 0.3, "{v:?}");
+        // Within the line tolerance (a tenth of a cell): the cells are cut
+        // where they are.
+        let tol = LINE_TOL * cell;
+        for (c, t) in v.quad.corners.iter().zip(quad.corners) {
+            assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_uniform_lattice_has_no_box_lines_to_go_by() {
+        // Ten equal lines: a table's rules, or a grid the full comb sees.
+        let prof: Vec<f32> = (0..271)
+            .map(|i| if i % 30 <= 1 { 0.8 } else { 0.05 })
+            .collect();
+        let profiles = AxisProfiles {
+            segments: vec![prof.clone(); SEGMENTS],
+            bands: vec![prof.clone(); TILT_BANDS],
+            whole: prof,
+        };
+        assert!(box_comb(&profiles, 3, Spec { n: 9, lone: true }).is_none());
     }
 
     #[test]
