@@ -185,21 +185,6 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     };
     let (fx, fy, bx, by) = (&px.whole, &py.whole, &px.bands, &py.bands);
     let tol = ((cell as f32 * LINE_TOL).round() as usize).max(1);
-    // Each axis's comb: the full comb, or the box lines' when they score
-    // better and the thin lines are where they should be. Box lines that
-    // score better but whose thin lines were not seen are kept apart: the
-    // hull's perspective may have smeared the thin lines.
-    let comb = |prof: &AxisProfiles| {
-        let lines = best_comb(&prof.whole, tol, spec, (PITCH_STEP, 1.0));
-        match box_comb(prof, tol, spec) {
-            Some((boxes, true)) if boxes.score > lines.score => (boxes, None),
-            Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
-            _ => (lines, None),
-        }
-    };
-    let ((cx, unseen_x), (cy, unseen_y)) = (comb(&px), comb(&py));
-    let (cx, cy) = (fit_comb(fx, cx, tol, n), fit_comb(fy, cy, tol, n));
-    let boxes = 0.5 * (box_evidence(fx, cx, tol, n) + box_evidence(fy, cy, tol, n));
     let tilt = Tilt {
         tol,
         cell: cell as f32,
@@ -225,15 +210,45 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     // give walks its corner off the frame (a photo's top row cut by the
     // frame was then read a cell askew instead of reported cut).
     let (w, h) = (dark.width() as f32, dark.height() as f32);
-    let place = |cx: Comb, cy: Comb| {
+    let near_frame = |cx: Comb, cy: Comb, cells: f32| {
         let level = to_quad(tilt.level(cx), tilt.level(cy));
-        let margin = FRAME_TOL.max(TILT_FRAME_CELLS * level.max_side() / n as f32);
-        if frame_sides(&level, w, h, margin).iter().any(|&f| f) {
-            level
+        let margin = FRAME_TOL.max(cells * level.max_side() / n as f32);
+        frame_sides(&level, w, h, margin).iter().any(|&f| f)
+    };
+    let place = |cx: Comb, cy: Comb| {
+        if near_frame(cx, cy, TILT_FRAME_CELLS) {
+            to_quad(tilt.level(cx), tilt.level(cy))
         } else {
             to_quad(tilt.borders(bx, cx), tilt.borders(by, cy))
         }
     };
+    let lines = [fx, fy].map(|f| best_comb(f, tol, spec, (PITCH_STEP, 1.0)));
+    // Each axis's comb: the full comb, or the box lines' when they score
+    // better and the thin lines are where they should be. Box lines that
+    // score better but whose thin lines were not seen are kept apart: the
+    // hull's perspective may have smeared the thin lines. A grid the frame
+    // cuts keeps the full comb: its cut side has no box line, and the box
+    // comb then fits the lines a box inside.
+    let (lx, ly) = (
+        fit_comb(fx, lines[0], tol, n),
+        fit_comb(fy, lines[1], tol, n),
+    );
+    let framed = near_frame(lx, ly, 0.0);
+    let comb = |prof: &AxisProfiles, lines: Comb| match box_comb(prof, tol, spec) {
+        Some((boxes, true)) if boxes.score > lines.score => (boxes, None),
+        Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
+        _ => (lines, None),
+    };
+    let comb = |prof: &AxisProfiles, lines: Comb| {
+        if framed {
+            (lines, None)
+        } else {
+            comb(prof, lines)
+        }
+    };
+    let ((cx, unseen_x), (cy, unseen_y)) = (comb(&px, lines[0]), comb(&py, lines[1]));
+    let (cx, cy) = (fit_comb(fx, cx, tol, n), fit_comb(fy, cy, tol, n));
+    let boxes = 0.5 * (box_evidence(fx, cx, tol, n) + box_evidence(fy, cy, tol, n));
     let found = place(cx, cy);
     let sides: Vec<f32> = (0..4)
         .map(|i| dist(found.corners[i], found.corners[(i + 1) % 4]))
