@@ -234,16 +234,14 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
         fit_comb(fy, lines[1], tol, n),
     );
     let framed = near_frame(lx, ly, 0.0);
-    let comb = |prof: &AxisProfiles, lines: Comb| match box_comb(prof, tol, spec) {
-        Some((boxes, true)) if boxes.score > lines.score => (boxes, None),
-        Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
-        _ => (lines, None),
-    };
     let comb = |prof: &AxisProfiles, lines: Comb| {
         if framed {
-            (lines, None)
-        } else {
-            comb(prof, lines)
+            return (lines, None);
+        }
+        match box_comb(prof, tol, spec) {
+            Some((boxes, true)) if boxes.score > lines.score => (boxes, None),
+            Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
+            _ => (lines, None),
         }
     };
     let ((cx, unseen_x), (cy, unseen_y)) = (comb(&px, lines[0]), comb(&py, lines[1]));
@@ -636,8 +634,12 @@ fn prominence(prof: &[f32], at: f32, pitch: f32, tol: usize) -> f32 {
     let len = prof.len() as isize;
     let bin = |v: f32| (v.round() as isize).clamp(0, len - 1) as usize;
     let reach = tol as f32;
+    // Half a cell exceeds a tolerance and a bin (cells are at least
+    // `MIN_BIN_CELL` bins, the tolerance a tenth of one), so `lo <= hi`;
+    // the `min` keeps a slice even if it did not.
     let lowest = |lo: f32, hi: f32| {
-        prof[bin(lo)..=bin(hi)]
+        let (lo, hi) = (bin(lo), bin(hi));
+        prof[lo.min(hi)..=hi]
             .iter()
             .fold(f32::MAX, |m, &v| m.min(v))
     };
@@ -810,6 +812,29 @@ mod tests {
         // where they are.
         let tol = LINE_TOL * cell;
         for (c, t) in v.quad.corners.iter().zip(quad.corners) {
+            assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn a_faint_grid_under_a_skewed_hull_is_placed_by_its_box_lines() {
+        // A hull whose top-right corner a label pulled up by a third of a
+        // cell: in its square the thin lines are smeared, and only the box
+        // lines show until the grid is checked again around them.
+        let (x0, cell) = (30.0, 28.0);
+        let dark = faint_grid_darkness(320, x0, cell, 50);
+        let s = 9.0 * cell;
+        let skewed = Quad::new([
+            (x0, x0),
+            (x0 + s, x0 - 10.0),
+            (x0 + s, x0 + s),
+            (x0, x0 + s),
+        ]);
+        let v = verify(&dark, &skewed, Spec { n: 9, lone: true });
+        assert!(v.score >= 0.3, "{v:?}");
+        let tol = LINE_TOL * cell;
+        let right = [(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)];
+        for (c, t) in v.quad.corners.iter().zip(right) {
             assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
         }
     }
