@@ -222,30 +222,29 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
             to_quad(tilt.borders(bx, cx), tilt.borders(by, cy))
         }
     };
-    let lines = [fx, fy].map(|f| best_comb(f, tol, spec, (PITCH_STEP, 1.0)));
+    let lines = [fx, fy].map(|f| fit_comb(f, best_comb(f, tol, spec, (PITCH_STEP, 1.0)), tol, n));
     // Each axis's comb: the full comb, or the box lines' when they score
     // better and the thin lines are where they should be. Box lines that
     // score better but whose thin lines were not seen are kept apart: the
     // hull's perspective may have smeared the thin lines. A grid the frame
     // cuts keeps the full comb: its cut side has no box line, and the box
     // comb then fits the lines a box inside.
-    let (lx, ly) = (
-        fit_comb(fx, lines[0], tol, n),
-        fit_comb(fy, lines[1], tol, n),
-    );
-    let framed = near_frame(lx, ly, 0.0);
+    let framed = near_frame(lines[0], lines[1], 0.0);
     let comb = |prof: &AxisProfiles, lines: Comb| {
         if framed {
             return (lines, None);
         }
         match box_comb(prof, tol, spec) {
-            Some((boxes, true)) if boxes.score > lines.score => (boxes, None),
+            Some((boxes, true)) if boxes.score > lines.score => {
+                (fit_comb(&prof.whole, boxes, tol, n), None)
+            }
             Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
             _ => (lines, None),
         }
     };
+    // Both combs come out fitted (see [`fit_comb`]); an unseen box comb is
+    // fitted only if the second look below needs it.
     let ((cx, unseen_x), (cy, unseen_y)) = (comb(&px, lines[0]), comb(&py, lines[1]));
-    let (cx, cy) = (fit_comb(fx, cx, tol, n), fit_comb(fy, cy, tol, n));
     let boxes = 0.5 * (box_evidence(fx, cx, tol, n) + box_evidence(fy, cy, tol, n));
     let found = place(cx, cy);
     let sides: Vec<f32> = (0..4)
