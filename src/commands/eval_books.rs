@@ -9,7 +9,8 @@
 //! source: grids found / expected, false grids (reported where the truth
 //! has none), cells right, grids read fully right, grids solved right (a
 //! printed answer grid: reported complete and valid; a puzzle with several
-//! solutions: reported so), and wrong answers shown (must be zero).
+//! solutions: reported so), the same for the puzzles alone (answer grids
+//! left out), and wrong answers shown (must be zero).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -122,6 +123,12 @@ pub struct BookFigures {
     /// solution, an answer grid reported complete and valid, a puzzle with
     /// several solutions reported so.
     pub solved_right: usize,
+    /// Found grids that are puzzles (not printed answer grids): the
+    /// issue's bar is on the share of these solved right.
+    pub puzzles_found: usize,
+    /// Of those, solved right (or reported with several solutions when
+    /// the truth has several).
+    pub puzzles_solved_right: usize,
     /// Found grids reported unsure.
     pub unsure: usize,
     /// Answers shown that are not the truth's: must be zero.
@@ -265,6 +272,10 @@ fn score_page(
             g.status == Status::Solved && shown.is_some() && shown == t.solution.as_ref()
         };
         f.solved_right += usize::from(right_outcome);
+        if !t.full {
+            f.puzzles_found += 1;
+            f.puzzles_solved_right += usize::from(right_outcome);
+        }
     }
 }
 
@@ -279,7 +290,7 @@ fn pct(a: usize, b: usize) -> f64 {
 /// The figures as text: one block per source.
 pub fn text(f: &BookFigures) -> String {
     let mut s = format!(
-        "{}: {} pages\n  grids found     {}/{} ({:.1}%), false grids {} ({} with an answer)\n  cells right     {}/{} ({:.2}%)\n  grids read right {}/{}\n  solved right    {}/{} ({:.1}%), unsure {}\n  wrong answers   {}\n",
+        "{}: {} pages\n  grids found     {}/{} ({:.1}%), false grids {} ({} with an answer)\n  cells right     {}/{} ({:.2}%)\n  grids read right {}/{}\n  solved right    {}/{} ({:.1}%), unsure {}\n  puzzles solved  {}/{} ({:.1}%)\n  wrong answers   {}\n",
         f.source,
         f.pages,
         f.found,
@@ -296,6 +307,9 @@ pub fn text(f: &BookFigures) -> String {
         f.found,
         pct(f.solved_right, f.found),
         f.unsure,
+        f.puzzles_solved_right,
+        f.puzzles_found,
+        pct(f.puzzles_solved_right, f.puzzles_found),
         f.wrong_answers,
     );
     if let Some(c) = &f.calibration {
