@@ -59,12 +59,19 @@ const MIN_LIGHT_CELLS: usize = 8;
 pub struct Tile {
     /// Row-major, 0.0 background .. 1.0 ink.
     pub pixels: [f32; TILE * TILE],
+    /// How dark the cell's darkest ink is against its own paper before the
+    /// stretch to full contrast (Weber contrast: 0 none, 1 black on any
+    /// paper; it does not change with the light that falls on the cell).
+    /// The tile hides it, so faint ink (show-through from the back of a
+    /// page, a grey answer) is told from print by this.
+    pub ink: f32,
 }
 
 impl Default for Tile {
     fn default() -> Self {
         Tile {
             pixels: [0.0; TILE * TILE],
+            ink: 0.0,
         }
     }
 }
@@ -127,6 +134,9 @@ pub struct Cells {
     pub tiles: Box<[Tile; 81]>,
     /// The grid lines the boxes were cut along.
     pub lines: GridLines,
+    /// Printed light on dark (a screen's dark theme) and read from its
+    /// negative.
+    pub negative: bool,
 }
 
 /// Allocates 81 blank tiles on the heap.
@@ -144,16 +154,21 @@ pub fn blank_tiles() -> Box<[Tile; 81]> {
 /// dark is read from its negative.
 pub fn extract_cells(rect: &GrayImage) -> Cells {
     let rect = dark_on_light(rect, 9);
+    let negative = matches!(rect, Cow::Owned(_));
     let rect = rect.as_ref();
     let lines = if rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX {
         detect_lines(rect)
     } else {
         GridLines::perfect()
     };
-    extract_cells_with_lines(rect, &lines)
+    Cells {
+        negative,
+        ..extract_cells_with_lines(rect, &lines)
+    }
 }
 
-/// [`extract_cells`] with given grid lines (e.g. [`GridLines::perfect`]).
+/// [`extract_cells`] with given grid lines (e.g. [`GridLines::perfect`]),
+/// on a grid already dark on light.
 pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
     let mut tiles = blank_tiles();
     let exact = rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX;
@@ -197,6 +212,7 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
     Cells {
         tiles,
         lines: *lines,
+        negative: false,
     }
 }
 
@@ -246,8 +262,8 @@ pub fn light_on_dark(image: &GrayImage, n: usize) -> bool {
     light >= MIN_LIGHT_CELLS && light > dark
 }
 
-/// The grid as dark ink on light ground: `image` itself, or its negative
-/// when it is printed light on dark ([`light_on_dark`]).
+/// The grid as dark ink on light ground: `image` itself (borrowed), or its
+/// negative (owned) when it is printed light on dark ([`light_on_dark`]).
 pub fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
     if light_on_dark(image, n) {
         Cow::Owned(crate::decode::negative(image))
@@ -275,7 +291,35 @@ pub fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
     }
     Tile {
         pixels: area_resize(&w),
+        ink: glyph_ink(v, bg),
     }
+}
+
+/// Margin of the inset left out when the glyph's ink is measured: grid
+/// lines that the cutter did not quite follow reach a few pixels into the
+/// inset, a printed digit's strokes keep clear of its outer sixth.
+const INK_MARGIN: usize = 6;
+
+/// Pixels of the inset's centre taken as the glyph's darkest ink: the
+/// core of a stroke. A small font's thin 1 is dark in only a few pixels
+/// (its edges are grey from antialiasing); with 16 such a 1 measured a
+/// third of its grid's other clues.
+const INK_PIXELS: usize = 4;
+
+/// Weber contrast of the darkest ink in the inset's centre against the
+/// paper (`bg`, in `v` units). `v = 1 - gray/255`, so paper is
+/// `255 (1 - bg)` and ink `255 (1 - v)`.
+fn glyph_ink(v: &[f32; INNER * INNER], bg: f32) -> f32 {
+    const SIDE: usize = INNER - 2 * INK_MARGIN;
+    let mut centre = [0.0f32; SIDE * SIDE];
+    for y in 0..SIDE {
+        let row = (y + INK_MARGIN) * INNER + INK_MARGIN;
+        centre[y * SIDE..(y + 1) * SIDE].copy_from_slice(&v[row..row + SIDE]);
+    }
+    let hi = *centre
+        .select_nth_unstable_by(SIDE * SIDE - INK_PIXELS, f32::total_cmp)
+        .1;
+    ((hi - bg) / (1.0 - bg).max(f32::EPSILON)).clamp(0.0, 1.0)
 }
 
 /// Area-averaging resize 40x40 -> 28x28 (OpenCV INTER_AREA for a
@@ -526,7 +570,10 @@ pub fn rotate_tiles(tiles: &[Tile; 81], quarter_turns: u8) -> Box<[Tile; 81]> {
 
 /// One tile rotated clockwise by 90 degrees.
 pub fn rotate_tile(t: &Tile) -> Tile {
-    let mut o = Tile::default();
+    let mut o = Tile {
+        ink: t.ink,
+        ..Tile::default()
+    };
     for y in 0..TILE {
         for x in 0..TILE {
             // (y, x) -> (x, TILE - 1 - y)
@@ -552,6 +599,27 @@ pub fn save_tile_png(t: &Tile, path: &Path) -> image::ImageResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cells_ink_is_its_glyphs_not_a_grid_lines() {
+        // Paper at v = 0.1, a grey stroke at 0.3 in the middle and a black
+        // grid line the cutter left along the left edge of the inset.
+        let mut v = [0.1f32; INNER * INNER];
+        for y in 0..INNER {
+            for x in 0..INNER {
+                if x < 3 {
+                    v[y * INNER + x] = 0.95;
+                } else if (17..23).contains(&x) && (10..30).contains(&y) {
+                    v[y * INNER + x] = 0.3;
+                }
+            }
+        }
+        let grey = (0.3 - 0.1) / (1.0 - 0.1);
+        assert!((normalise_cell(&v).ink - grey).abs() < 1e-3);
+        // The same paper under half the light: the same contrast.
+        let dim = v.map(|x| 1.0 - 0.5 * (1.0 - x));
+        assert!((normalise_cell(&dim).ink - grey).abs() < 1e-3);
+    }
 
     /// A synthetic grid: lines at j*48 (3 px thick at 0,3,6,9, else 1 px)
     /// and a dark block in cell (2, 5).

@@ -517,9 +517,7 @@ mod tests {
         "..1.3...8..4.6.5..9.....27.83..5..1.6.5.93.4....7..8.5.....49..7.3..5..6.2....38.";
 
     fn blank() -> Tile {
-        Tile {
-            pixels: [0.0; TILE * TILE],
-        }
+        Tile::default()
     }
 
     fn argmax(rows: &[[f32; CLASSES]]) -> Vec<usize> {
