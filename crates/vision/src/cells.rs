@@ -601,7 +601,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_cells_ink_is_its_glyphs_not_a_grid_lines() {
+    fn a_cells_ink_is_its_glyphs_not_its_grid_lines() {
         // Paper at v = 0.1, a grey stroke at 0.3 in the middle and a black
         // grid line the cutter left along the left edge of the inset.
         let mut v = [0.1f32; INNER * INNER];

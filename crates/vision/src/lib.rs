@@ -10,6 +10,7 @@
 //!       --rectify--> Rectified (square gray grid + photo-to-grid homography)
 //!       --cells--> Cells (one normalised tile per cell, lines cut along)
 //!       --classify--> per-cell class probabilities (ONNX model, tract)
+//!       --evidence--> what each cell holds (the grid's own print as reference)
 //!       --decide--> Decision (puzzle as a Board, repair, solver outcome)
 //!       --overlay--> the photo with the missing digits drawn in
 //! ```
@@ -21,6 +22,7 @@ pub mod classify;
 pub mod debug;
 pub mod decide;
 pub mod decode;
+pub mod evidence;
 pub mod geometry;
 pub mod layout;
 pub mod locate;

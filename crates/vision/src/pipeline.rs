@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! bytes -> decode -> locate (every grid) -> layout (Samurai from five grids)
-//!       -> rectify + cells (per grid) -> classify (+ orientation)
+//!       -> rectify + cells (per grid) -> classify (+ orientation) -> evidence
 //!       -> decide (per puzzle) -> overlay
 //! ```
 //!
@@ -16,11 +16,12 @@ use image::GrayImage;
 
 use snap_solver::Shape;
 
-use crate::cells::{self, Cells, Tile, CELL_PX, INNER, INSET, TILE};
-use crate::classify::{kind_probs, Classifier, OcrError, CLASSES, HAND_BASE};
+use crate::cells::{self, Cells, Tile, CELL_PX, INNER, INSET};
+use crate::classify::{kind_probs, Classifier, OcrError, CLASSES};
 use crate::debug;
 use crate::decide::{self, CellEvidence, Decision};
 use crate::decode::{self, DecodeError, Decoded};
+use crate::evidence;
 use crate::geometry::{Homography, Quad};
 use crate::layout::{self, Found, Layout};
 use crate::locate;
@@ -429,7 +430,7 @@ impl Reader {
         }
         parts.sort_by_key(|p| p.origin);
         *t = timings.lap("classify", *t);
-        let cells = merge_evidence(upright.shape, &parts);
+        let cells = evidence::merge(upright.shape, &parts);
         Ok(Some(GridReading {
             layout: upright,
             quarter_turns,
@@ -575,234 +576,6 @@ fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
     cur
 }
 
-/// A mark whose ink is under this share of its grid's printed clues' (Weber
-/// contrast, [`Tile::ink`]) is no clue: the digits of the next page showing
-/// through, a stain, an erased pencil mark. Clues of one grid are printed
-/// in one ink, so their contrast is alike wherever the light falls. On the
-/// simulated captures of two held-out seeds (12 192 clue cells), printed
-/// clues keep at least 0.5 of their grid's median (99 % above 0.83); the
-/// marks of blank cells that the model takes for a digit (show-through,
-/// 437) keep at most 0.3 (99 % under 0.2). 0.35 lies between them by ratio
-/// (the geometric middle of 0.2 and 0.6).
-const FAINT_SHARE: f32 = 0.35;
-
-/// Clues read surely as print that a grid needs before its print's ink
-/// is known: fewer gives a median that one odd cell can move.
-const MIN_PRINT_SAMPLES: usize = 5;
-
-/// Probability of a printed value above which a cell counts as print when
-/// the grid's ink is measured.
-const SURE_PRINT: f32 = 0.9;
-
-/// The median ink ([`Tile::ink`]) of a part's cells read surely as printed
-/// values, or `None` when too few are.
-fn print_ink(part: &PartReading) -> Option<f32> {
-    let mut inks: Vec<f32> = part
-        .classes
-        .iter()
-        .zip(&part.tiles)
-        .filter(|(classes, _)| kind_probs(classes).printed_total() > SURE_PRINT)
-        .map(|(_, t)| t.ink)
-        .collect();
-    if inks.len() < MIN_PRINT_SAMPLES {
-        return None;
-    }
-    let mid = inks.len() / 2;
-    Some(*inks.select_nth_unstable_by(mid, f32::total_cmp).1)
-}
-
-/// Each layout position's evidence: from the part that holds it, averaged
-/// where a Samurai's grids overlap (the shared boxes are read twice).
-/// Faint marks ([`faint_marks`]) count as no clue, unless the grid read
-/// with them is whole and without a clash: a printed answer grid whose
-/// answers are printed in grey (no show-through completes a grid by
-/// chance). Pen readings of the grid's own print ([`print_read_as_pen`])
-/// count as print.
-fn merge_evidence(shape: Shape, parts: &[PartReading]) -> Vec<CellEvidence> {
-    let faint: Vec<Vec<bool>> = parts.iter().map(faint_marks).collect();
-    let print: Vec<Vec<u8>> = parts.iter().map(print_read_as_pen).collect();
-    let as_read = sum_evidence(shape, parts, &print, None);
-    if faint.iter().flatten().any(|&f| f) && !whole_and_valid(shape, &as_read) {
-        sum_evidence(shape, parts, &print, Some(&faint))
-    } else {
-        as_read
-    }
-}
-
-/// True when the most likely value of every cell of the shape is a digit
-/// and no two of them clash.
-fn whole_and_valid(shape: Shape, cells: &[CellEvidence]) -> bool {
-    let mut board = snap_solver::Board::empty(shape);
-    for (i, (slot, e)) in board.cells.iter_mut().zip(cells).enumerate() {
-        if shape.contains(i) {
-            *slot = e.best().0;
-            if *slot == 0 {
-                return false;
-            }
-        }
-    }
-    board.clashes().is_empty()
-}
-
-/// Which of a part's cells hold a mark too faint to be its print: ink under
-/// [`FAINT_SHARE`] of the part's printed clues' ([`print_ink`]). None when
-/// the print's ink is not known, or the part was read from its negative.
-fn faint_marks(part: &PartReading) -> Vec<bool> {
-    let print = if part.negative { None } else { print_ink(part) };
-    part.tiles
-        .iter()
-        .map(|t| print.is_some_and(|p| t.ink < FAINT_SHARE * p))
-        .collect()
-}
-
-/// A cell the model reads as a pen digit is print when its tile matches a
-/// cell of the same grid read as that digit printed this closely
-/// (normalised correlation, best over small shifts): one font prints a
-/// grid's clues, and a hand does not copy it. The model reads some fonts'
-/// glyphs as pen (a serif 3 or 8); against the same grid's 3s and 8s read
-/// as print they score 0.93-0.99. On 40 of Kubiesa's trained-on photos,
-/// pen digits against the same digit printed in their grid score at most
-/// 0.85 (1105 pairs; 99 % under 0.83), and pen against pen of the same
-/// digit, not used, up to 0.92.
-const SAME_GLYPH: f32 = 0.92;
-
-/// Tile pixels either way a glyph may sit off its twin (a tenth of the
-/// tile: digits set off-centre, the cutter's error).
-const GLYPH_SHIFT: i32 = 3;
-
-/// Normalised correlation of two tiles, `b` shifted by (dx, dy) pixels
-/// (outside the tile counts as background).
-fn correlation(a: &Tile, b: &Tile, dx: i32, dy: i32) -> f32 {
-    let n = TILE as i32;
-    let mean = |t: &Tile| t.pixels.iter().sum::<f32>() / t.pixels.len() as f32;
-    let (ma, mb) = (mean(a), mean(b));
-    let (mut ab, mut aa, mut bb) = (0.0f32, 0.0f32, 0.0f32);
-    for y in 0..n {
-        for x in 0..n {
-            let va = a.pixels[(y * n + x) as usize] - ma;
-            let (sx, sy) = (x - dx, y - dy);
-            let inside = (0..n).contains(&sx) && (0..n).contains(&sy);
-            let vb = if inside {
-                b.pixels[(sy * n + sx) as usize]
-            } else {
-                0.0
-            } - mb;
-            ab += va * vb;
-            aa += va * va;
-            bb += vb * vb;
-        }
-    }
-    if aa <= f32::EPSILON || bb <= f32::EPSILON {
-        return 0.0;
-    }
-    ab / (aa * bb).sqrt()
-}
-
-/// True when two tiles hold the same glyph ([`SAME_GLYPH`]) at some shift
-/// of up to [`GLYPH_SHIFT`] pixels.
-fn same_glyph(a: &Tile, b: &Tile) -> bool {
-    (-GLYPH_SHIFT..=GLYPH_SHIFT)
-        .any(|dy| (-GLYPH_SHIFT..=GLYPH_SHIFT).any(|dx| correlation(a, b, dx, dy) >= SAME_GLYPH))
-}
-
-/// For each of a part's cells, the digit of a pen reading that is the
-/// grid's own print ([`SAME_GLYPH`]), or 0.
-fn print_read_as_pen(part: &PartReading) -> Vec<u8> {
-    // Each cell's most likely digit, and whether it is a pen one.
-    let read: Vec<Option<(usize, bool)>> = part
-        .classes
-        .iter()
-        .map(|classes| match crate::classify::best(classes).0 {
-            c @ 1..=9 => Some((c, false)),
-            c if (HAND_BASE + 1..=HAND_BASE + 9).contains(&c) => Some((c - HAND_BASE, true)),
-            _ => None,
-        })
-        .collect();
-    read.iter()
-        .zip(&part.tiles)
-        .map(|(cell, tile)| match *cell {
-            Some((d, true))
-                if read
-                    .iter()
-                    .zip(&part.tiles)
-                    .any(|(other, t)| *other == Some((d, false)) && same_glyph(tile, t)) =>
-            {
-                d as u8
-            }
-            _ => 0,
-        })
-        .collect()
-}
-
-/// Sums each position's evidence over the parts that show it; cells that
-/// `faint` marks (per part, per cell) are read as holding no clue, and a
-/// pen reading that `print` names (per part, per cell) counts as print.
-fn sum_evidence(
-    shape: Shape,
-    parts: &[PartReading],
-    print: &[Vec<u8>],
-    faint: Option<&[Vec<bool>]>,
-) -> Vec<CellEvidence> {
-    let side = shape.side();
-    let digits = shape.digits();
-    /// The evidence of one position summed over the parts that show it.
-    #[derive(Clone)]
-    struct Sum {
-        clue: Vec<f32>,
-        entry: Option<(u8, f32)>,
-        count: usize,
-    }
-    let empty = Sum {
-        clue: vec![0.0; digits + 1],
-        entry: None,
-        count: 0,
-    };
-    let mut sums = vec![empty; side * side];
-    for (j, part) in parts.iter().enumerate() {
-        for (k, classes) in part.classes.iter().enumerate() {
-            let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
-            let Some(slot) = sums.get_mut(r * side + c) else {
-                continue;
-            };
-            let is_faint = faint.is_some_and(|f| f.get(j).and_then(|p| p.get(k)) == Some(&true));
-            let printed = print.get(j).and_then(|p| p.get(k)).copied().unwrap_or(0);
-            let e = if is_faint {
-                CellEvidence::certain(0, digits)
-            } else if printed > 0 {
-                // The pen reading of the grid's own printed glyph is print.
-                let mut row = *classes;
-                let d = usize::from(printed);
-                row[d] += row[HAND_BASE + d];
-                row[HAND_BASE + d] = 0.0;
-                decide::evidence(&row, digits)
-            } else {
-                decide::evidence(classes, digits)
-            };
-            for (s, p) in slot.clue.iter_mut().zip(&e.clue) {
-                *s += p;
-            }
-            // Keep the surer pen reading where two grids show the cell.
-            if e.entry
-                .is_some_and(|(_, q)| slot.entry.is_none_or(|(_, p)| q > p))
-            {
-                slot.entry = e.entry;
-            }
-            slot.count += 1;
-        }
-    }
-    sums.into_iter()
-        .map(|sum| {
-            if sum.count == 0 {
-                return CellEvidence::certain(0, digits);
-            }
-            CellEvidence {
-                clue: sum.clue.into_iter().map(|s| s / sum.count as f32).collect(),
-                entry: sum.entry,
-            }
-        })
-        .collect()
-}
-
 /// How much a reading looks like upright glyphs: the mean log probability
 /// of each inked cell's best upright glyph (a printed digit or letter, or a
 /// pen digit), where "other ink" (a rotated glyph) counts against it. Empty
@@ -873,140 +646,5 @@ mod tests {
         assert!(timings.get("classify").unwrap() >= 2.0);
         // Laps of one clock add up to its wall time.
         assert!(timings.total() <= start.elapsed().as_secs_f64() * 1000.0);
-    }
-
-    /// A solved grid: its digits as a 9x9 part would read them.
-    const SOLUTION: &str =
-        "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-    /// One 9x9 part: each cell read surely as `values[k]` (0 empty) with
-    /// Weber ink `inks[k]`.
-    fn part(values: &[u8], inks: &[f32]) -> PartReading {
-        let tiles = inks
-            .iter()
-            .map(|&ink| Tile {
-                ink,
-                ..Tile::default()
-            })
-            .collect();
-        let classes = values
-            .iter()
-            .map(|&v| {
-                let mut row = [0.0f32; CLASSES];
-                row[usize::from(v)] = 0.99;
-                row[crate::classify::OTHER] += 0.01;
-                row
-            })
-            .collect();
-        PartReading {
-            grid_to_photo: Homography::identity(),
-            n: 9,
-            origin: (0, 0),
-            tiles,
-            classes,
-            negative: false,
-        }
-    }
-
-    fn digits(text: &str) -> Vec<u8> {
-        text.bytes().map(|b| b.saturating_sub(b'0')).collect()
-    }
-
-    fn best_values(cells: &[CellEvidence]) -> Vec<u8> {
-        cells.iter().map(|e| e.best().0).collect()
-    }
-
-    #[test]
-    fn marks_far_fainter_than_the_print_are_no_clues() {
-        // Every third cell a black clue; three blank cells show the back of
-        // the page through, read by the model as surely as print.
-        let mut values = digits(SOLUTION);
-        let mut inks = vec![0.0f32; 81];
-        for k in 0..81usize {
-            if k.is_multiple_of(3) {
-                inks[k] = 0.85 + 0.001 * k as f32;
-            } else {
-                values[k] = 0;
-            }
-        }
-        for (k, v) in [(1, 8u8), (40, 3), (77, 6)] {
-            values[k] = v;
-            inks[k] = 0.15;
-        }
-        let read = merge_evidence(Shape::classic(), &[part(&values, &inks)]);
-        let got = best_values(&read);
-        for k in 0..81usize {
-            let want = if k.is_multiple_of(3) { values[k] } else { 0 };
-            assert_eq!(got[k], want, "cell {k}");
-        }
-        // A screen's dark theme, read from its negative: colours seen in
-        // gray are no inks of paper, and nothing is taken for faint.
-        let screen = PartReading {
-            negative: true,
-            ..part(&values, &inks)
-        };
-        assert_eq!(
-            best_values(&merge_evidence(Shape::classic(), &[screen]))[1],
-            8
-        );
-        // Half the print's ink is still print (a lighter clue, a grey theme).
-        inks[40] = 0.45;
-        assert_eq!(
-            best_values(&merge_evidence(Shape::classic(), &[part(&values, &inks)]))[40],
-            3
-        );
-    }
-
-    #[test]
-    fn a_whole_valid_grid_in_two_inks_keeps_its_grey_digits() {
-        // A printed answer: clues black, a third of the cells' answers grey
-        // (fewer than the clues, so the grey ones are faint beside them).
-        let values = digits(SOLUTION);
-        let grey = |k: usize| k.is_multiple_of(3);
-        let inks: Vec<f32> = (0..81).map(|k| if grey(k) { 0.2 } else { 0.9 }).collect();
-        let read = merge_evidence(Shape::classic(), &[part(&values, &inks)]);
-        assert_eq!(best_values(&read), values);
-        // One grey digit read wrong makes a clash: the grey ones are no
-        // clues, and the black ones stand alone.
-        let mut wrong = values.clone();
-        wrong[0] = values[1];
-        let read = best_values(&merge_evidence(Shape::classic(), &[part(&wrong, &inks)]));
-        let black: Vec<u8> = (0..81)
-            .map(|k| if grey(k) { 0 } else { values[k] })
-            .collect();
-        assert_eq!(read, black);
-    }
-
-    #[test]
-    fn a_pen_reading_of_the_grids_own_print_is_print() {
-        // Two printed 3s (a block glyph); one read as print, its twin set
-        // two pixels lower read as a pen 3, and a pen 3 of another shape.
-        let glyph = |dy: usize, wide: bool| {
-            let mut t = Tile::default();
-            for y in 8 + dy..20 + dy {
-                for x in 10..18 {
-                    let edge = y == 8 + dy || y == 13 + dy || y == 19 + dy || x >= 16;
-                    if edge || (wide && x < 12) {
-                        t.pixels[y * TILE + x] = 1.0;
-                    }
-                }
-            }
-            t
-        };
-        let row = |class: usize| {
-            let mut r = [0.0f32; CLASSES];
-            r[class] = 0.9;
-            r[0] = 0.1;
-            r
-        };
-        let mut p = part(&[0; 81], &[0.9; 81]);
-        p.tiles[0] = glyph(0, false);
-        p.classes[0] = row(3);
-        p.tiles[1] = glyph(2, false);
-        p.classes[1] = row(HAND_BASE + 3);
-        p.tiles[2] = glyph(0, true);
-        p.classes[2] = row(HAND_BASE + 3);
-        let read = best_values(&merge_evidence(Shape::classic(), &[p]));
-        assert_eq!(&read[..3], &[3, 3, 0]);
     }
 }
