@@ -50,10 +50,10 @@ fn print_ink(part: &PartReading) -> Option<f32> {
 
 /// Each layout position's evidence: from the part that holds it, averaged
 /// where a Samurai's grids overlap (the shared boxes are read twice).
-/// Faint marks ([`faint_marks`]) count as no clue, unless the grid read
+/// Faint marks (`faint_marks`) count as no clue, unless the grid read
 /// with them is whole and without a clash: a printed answer grid whose
 /// answers are printed in grey (no show-through completes a grid by
-/// chance). Pen readings of the grid's own print ([`print_read_as_pen`])
+/// chance). Pen readings of the grid's own print (`print_read_as_pen`)
 /// count as print.
 pub fn merge(shape: Shape, parts: &[PartReading]) -> Vec<CellEvidence> {
     let faint: Vec<Vec<bool>> = parts.iter().map(faint_marks).collect();

@@ -116,7 +116,7 @@ pub struct PartReading {
     pub classes: Vec<[f32; CLASSES]>,
     /// Read from its negative (light print on a dark screen): its inks are
     /// a screen's colours seen in gray, not paper's, so no mark of it is
-    /// taken for faint ([`faint_marks`]).
+    /// taken for faint (see [`crate::evidence`]).
     pub negative: bool,
 }
 
