@@ -64,6 +64,19 @@ const SEGMENTS: usize = 3 * TILT_BANDS;
 /// profile, fill only some of its cells.
 const MIN_THIN_SEGMENTS: usize = SEGMENTS - 2;
 
+/// In the box-line check, one thin line of an axis may go unseen when the
+/// box lines end where the whole comb's lines do (see
+/// [`box_lines_confirmed`]): a blurred hairline
+/// between two rows of bold digits hardly rises above them (the row under a
+/// line of five clues), while the other five still show. Two unseen lines
+/// would let a comb of the wrong pitch pass on digits alone.
+const MAX_UNSEEN_THIN: usize = 1;
+
+/// The box lines end where the whole comb's do (see [`MAX_UNSEEN_THIN`])
+/// when both outer lines are within this many line tolerances: the two
+/// combs found the same grid, and the thin lines only decide its score.
+const AGREE_TOLS: usize = 2;
+
 /// The box-line check is for grids whose thin lines are much fainter than
 /// their box lines: their mean prominence at most this share of the box
 /// lines'. Where they are alike, the full comb sees the grid, and a
@@ -235,10 +248,24 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
             return (lines, None);
         }
         match box_comb(prof, tol, spec) {
-            Some((boxes, true)) if boxes.score > lines.score => {
+            Some((boxes, 0)) if boxes.score > lines.score => {
                 (fit_comb(&prof.whole, boxes, tol, n), None)
             }
-            Some((boxes, false)) if boxes.score > lines.score => (lines, Some(boxes)),
+            // One thin line unseen: the box lines confirm the whole comb
+            // (which placed all ten lines) and lend it their score.
+            Some((boxes, unseen)) if boxes.score > lines.score => {
+                if box_lines_confirmed(boxes, unseen, lines, tol, n) {
+                    (
+                        Comb {
+                            score: boxes.score,
+                            ..lines
+                        },
+                        None,
+                    )
+                } else {
+                    (lines, Some(boxes))
+                }
+            }
             _ => (lines, None),
         }
     };
@@ -284,6 +311,23 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     } else {
         verdict
     }
+}
+
+/// Whether a box comb (see [`box_comb`]) with `unseen` thin lines not seen
+/// is a grid's on this axis: all its thin lines seen, or all but
+/// [`MAX_UNSEEN_THIN`] and its outer lines within [`AGREE_TOLS`] line
+/// tolerances of the whole comb's (`lines`), which must itself score as a
+/// grid at the frame would ([`MIN_SCORE_AT_FRAME`]): the box lines then
+/// only lift the score of a comb that nearly passed on its own, and never
+/// vouch for one that fitted something else (on a phone screen, a comb
+/// half a cell short, boosted, won over the right one).
+fn box_lines_confirmed(boxes: Comb, unseen: usize, lines: Comb, tol: usize, n: usize) -> bool {
+    let ends = |c: Comb| [c.start, c.start + n as f32 * c.pitch];
+    let agrees = ends(boxes)
+        .iter()
+        .zip(ends(lines))
+        .all(|(a, b)| (a - b).abs() <= (AGREE_TOLS * tol) as f32);
+    unseen == 0 || (unseen <= MAX_UNSEEN_THIN && agrees && lines.score >= MIN_SCORE_AT_FRAME)
 }
 
 /// A line of the square as `w = a + b t`: for a vertical line `u` as a
@@ -583,10 +627,10 @@ fn comb_score(
 }
 
 /// The 9x9 comb found by its box lines: a comb of the four box lines
-/// scored as a 3x3 grid, and whether each of its boxes holds two thin
-/// lines where the 9x9's lines are (peaks of at least
-/// [`MIN_THIN_PROMINENCE`] over both their sides, along nearly the whole
-/// length). `None` for other sizes, and when the thin lines are not much
+/// scored as a 3x3 grid, and how many of the six thin lines that its boxes
+/// should hold where the 9x9's lines are were not seen (a line is seen as
+/// a peak of at least [`MIN_THIN_PROMINENCE`] over both its sides, along
+/// nearly the whole length). `None` for other sizes, and when the thin lines are not much
 /// fainter than the box lines ([`MAX_THIN_SHARE`]).
 ///
 /// A grid printed with grey hairlines and bold digits (a typeset book
@@ -596,7 +640,7 @@ fn comb_score(
 /// the strongest ink of such a grid, and the thin lines are still there
 /// as small peaks exactly where a 9x9 has them, which neither a table nor
 /// a crossword has.
-fn box_comb(prof: &AxisProfiles, tol: usize, spec: Spec) -> Option<(Comb, bool)> {
+fn box_comb(prof: &AxisProfiles, tol: usize, spec: Spec) -> Option<(Comb, usize)> {
     if spec.n != 9 {
         return None;
     }
@@ -619,11 +663,14 @@ fn box_comb(prof: &AxisProfiles, tol: usize, spec: Spec) -> Option<(Comb, bool)>
         sum.1 += 1;
     }
     let faint = thin.0 / thin.1 as f32 <= MAX_THIN_SHARE * wide.0 / wide.1 as f32;
-    let seen = (0..spec.n).filter(|j| j % b != 0).all(|j| {
-        rises(&prof.whole, j)
-            && prof.segments.iter().filter(|p| rises(p, j)).count() >= MIN_THIN_SEGMENTS
-    });
-    faint.then_some((Comb { pitch, ..boxes }, seen))
+    let unseen = (0..spec.n)
+        .filter(|j| j % b != 0)
+        .filter(|&j| {
+            !(rises(&prof.whole, j)
+                && prof.segments.iter().filter(|p| rises(p, j)).count() >= MIN_THIN_SEGMENTS)
+        })
+        .count();
+    faint.then_some((Comb { pitch, ..boxes }, unseen))
 }
 
 /// How far a line at `at` (bins; comb pitch `pitch`) rises above the
@@ -836,6 +883,28 @@ mod tests {
         for (c, t) in v.quad.corners.iter().zip(right) {
             assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
         }
+    }
+
+    #[test]
+    fn one_unseen_thin_line_is_allowed_where_the_box_lines_end_with_the_comb() {
+        // Box lines 84 bins apart from bin 10 (cells of 28 bins), tolerance 3.
+        let comb = |start: f32, pitch: f32| Comb {
+            score: 0.5,
+            start,
+            pitch,
+        };
+        let boxes = comb(10.0, 28.0);
+        // The whole comb found the same grid, a few bins off at each end.
+        let same = comb(12.0, 27.8);
+        // The whole comb fitted something else (digits, half a grid).
+        let other = comb(10.0, 21.0);
+        assert!(box_lines_confirmed(boxes, 0, other, 3, 9));
+        assert!(box_lines_confirmed(boxes, 1, same, 3, 9));
+        assert!(!box_lines_confirmed(boxes, 1, other, 3, 9));
+        assert!(!box_lines_confirmed(boxes, 2, same, 3, 9));
+        // A whole comb far from passing is not lifted.
+        let weak = Comb { score: 0.1, ..same };
+        assert!(!box_lines_confirmed(boxes, 1, weak, 3, 9));
     }
 
     #[test]
