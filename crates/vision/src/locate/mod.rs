@@ -118,6 +118,23 @@ pub const FINE_WORK_MAX_SIDE: u32 = 2400;
 /// 10-20 % grey never is.
 const MAX_FAINT_INK: f32 = 0.6;
 
+/// A candidate of the finer search that failed with at least this score
+/// is looked at again at full resolution (see [`closer_look`]): its comb
+/// was there, only weak. Hulls of text, pictures and parts of grids score
+/// near 0 or below and cost nothing more.
+const NEAR_MISS_SCORE: f32 = 0.15;
+
+/// The closer look cuts the candidate's bounding box with this fraction of
+/// its side added each way: the hull's quad can be off by a cell or so
+/// where it took in a label, and the comb search needs the lines inside.
+const CLOSER_MARGIN: f32 = 0.15;
+
+/// The closer look's crop is downscaled to at most this side: a grid of
+/// over 1,000 px has cells of 110 px and more, whose 1 px lines the finer
+/// search saw already, and the threshold of a larger crop would cost as
+/// much as that whole search.
+const CLOSER_MAX_SIDE: u32 = 1400;
+
 /// Percentile of a grid's pixels taken as its ink: a 9x9 grid's lines
 /// alone cover more than 1 % of its box.
 const INK_PERCENTILE: usize = 1;
@@ -277,7 +294,9 @@ pub fn locate_all_early<T: Send>(
 
 /// One search of a page at one work resolution: the search image, its
 /// gap-closed threshold and the candidate hulls of its components.
-struct PageSearch {
+struct PageSearch<'a> {
+    /// The full-resolution page, for the closer look (see [`closer_look`]).
+    gray: &'a GrayImage,
     dbg: LocateDebug,
     /// The threshold with its 1 px gaps closed (see [`CLOSE_RADIUS`]).
     closed: GrayImage,
@@ -285,14 +304,19 @@ struct PageSearch {
     hulls: Vec<Vec<(f32, f32)>>,
 }
 
-impl PageSearch {
+impl<'a> PageSearch<'a> {
     /// Everything of a search at `factor` that does not depend on the
     /// grids already known.
-    fn new(gray: &GrayImage, factor: u32) -> PageSearch {
+    fn new(gray: &'a GrayImage, factor: u32) -> PageSearch<'a> {
         let dbg = prepare_at(gray, factor);
         let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
         let hulls = candidate_hulls(&closed, &dbg.binary, page_hull_params(false));
-        PageSearch { dbg, closed, hulls }
+        PageSearch {
+            gray,
+            dbg,
+            closed,
+            hulls,
+        }
     }
 
     /// Every candidate verified (9x9 and 16x16, lattices split), the ones
@@ -337,7 +361,20 @@ impl PageSearch {
             {
                 continue;
             }
-            let ex = examine_sizes(dbg, &quad, merge);
+            let mut ex = examine_sizes(dbg, &quad, merge);
+            // The finer search runs downscaled on a large photo, where a
+            // grid's 1 px lines are half gone: a comb that nearly passed
+            // gets a look at full resolution.
+            if !first && !ex.passed && ex.verdict.score >= NEAR_MISS_SCORE && dbg.scale > 1.0 {
+                if let Some(closer) = closer_look(self.gray, &ex, dbg.scale) {
+                    dbg.candidates.push(Candidate {
+                        quad: closer.verdict.quad,
+                        score: closer.verdict.score,
+                        passed: closer.passed,
+                    });
+                    ex = closer;
+                }
+            }
             // A hull the grid found does not fill may be a lattice of
             // grids (a Samurai): its windows replace the one comb found.
             let fills = ex.verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
@@ -357,6 +394,73 @@ impl PageSearch {
         }
         found
     }
+}
+
+/// The candidate `ex` (work pixels of a search at `factor`) verified again
+/// on a crop of the full-resolution `gray` around it (see
+/// [`CLOSER_MARGIN`], [`CLOSER_MAX_SIDE`]): the verdict, in the same work
+/// pixels, when it passes there away from the crop's edges; `None`
+/// otherwise. A grid at the crop's edge is left to the search itself: the
+/// crop's edge is no frame of the photo.
+fn closer_look(gray: &GrayImage, ex: &Examined, factor: f32) -> Option<Examined> {
+    let full = quad_to_full(&ex.verdict.quad, factor);
+    let xs = full.corners.map(|c| c.0);
+    let ys = full.corners.map(|c| c.1);
+    let min = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
+    let max = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
+    let margin = CLOSER_MARGIN * full.max_side();
+    let (w, h) = (gray.width() as f32, gray.height() as f32);
+    let (x0, y0) = ((min(xs) - margin).max(0.0), (min(ys) - margin).max(0.0));
+    let (x1, y1) = ((max(xs) + margin).min(w), (max(ys) + margin).min(h));
+    if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
+        return None;
+    }
+    let (x0, y0) = (x0 as u32, y0 as u32);
+    let (cw, ch) = (x1 as u32 - x0, y1 as u32 - y0);
+    let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
+    // Full-resolution pixels per work pixel of the crop, then of the search.
+    let (kf, o) = (k as f32, (x0 as f32, y0 as f32));
+    let work = crate::geometry::downscale_region(gray, x0, y0, cw, ch, k);
+    let (binary, dark) = adaptive_threshold(&work);
+    let mut dbg = LocateDebug {
+        work,
+        binary,
+        dark,
+        scale: kf,
+        candidates: Vec::new(),
+        hulls: Vec::new(),
+    };
+    // Work pixel p of a search at f is full pixel (p + 0.5) f.
+    let to_crop = |q: &Quad| {
+        Quad::new(
+            q.corners
+                .map(|(x, y)| ((x - o.0) / kf - 0.5, (y - o.1) / kf - 0.5)),
+        )
+    };
+    let from_crop = |q: &Quad| {
+        Quad::new(q.corners.map(|(x, y)| {
+            (
+                ((x + 0.5) * kf + o.0) / factor - 0.5,
+                ((y + 0.5) * kf + o.1) / factor - 0.5,
+            )
+        }))
+    };
+    let spec = Spec {
+        n: ex.verdict.n,
+        lone: true,
+    };
+    let near = examine(&mut dbg, &to_crop(&full), false, spec);
+    if !near.passed || near.frame.iter().any(|&f| f) {
+        return None;
+    }
+    Some(Examined {
+        verdict: Verdict {
+            quad: from_crop(&near.verdict.quad),
+            ..near.verdict
+        },
+        frame: ex.frame,
+        passed: true,
+    })
 }
 
 /// Whether the comb found at `quad` (inside the hull `own` of `hulls`)
@@ -716,6 +820,46 @@ mod tests {
         let truth = Quad::new([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]);
         let e = crate::geometry::corner_error(&q, &truth);
         assert!(e < 1.5, "{q:?} err {e}");
+    }
+
+    #[test]
+    fn a_closer_look_verifies_at_full_resolution_and_answers_in_work_pixels() {
+        // A grid the finer search (here at half resolution) scored 0.2 and
+        // refused, its quad two work pixels off: checked on the full
+        // image, it passes, and its quad comes back in the search's pixels.
+        let (x0, y0, s) = (500.0, 300.0, 360.0);
+        let g = draw_grid(1200, 1000, x0, y0, s);
+        let factor = 2.0;
+        let work = |x: f32, y: f32| (x / factor - 0.5, y / factor - 0.5);
+        let truth = Quad::new([
+            work(x0, y0),
+            work(x0 + s, y0),
+            work(x0 + s, y0 + s),
+            work(x0, y0 + s),
+        ]);
+        let off = Quad::new(truth.corners.map(|(x, y)| (x + 2.0, y - 2.0)));
+        let refused = Examined {
+            verdict: Verdict {
+                n: 9,
+                boxes: 0.5,
+                score: 0.2,
+                quad: off,
+            },
+            frame: [false; 4],
+            passed: false,
+        };
+        let Some(closer) = closer_look(&g, &refused, factor) else {
+            panic!("refused again");
+        };
+        assert!(
+            closer.passed && closer.verdict.score >= MIN_SCORE,
+            "{closer:?}"
+        );
+        let e = crate::geometry::corner_error(&closer.verdict.quad, &truth);
+        assert!(e < 1.0, "{closer:?} err {e}");
+        // Blank paper there: nothing to find.
+        let blank = GrayImage::from_pixel(1200, 1000, Luma([235]));
+        assert!(closer_look(&blank, &refused, factor).is_none());
     }
 
     #[test]
