@@ -66,10 +66,10 @@ const MIN_THIN_SEGMENTS: usize = SEGMENTS - 2;
 
 /// In the box-line check, one thin line of an axis may go unseen when the
 /// box lines end where the whole comb's lines do (see
-/// [`box_lines_confirmed`]): a blurred hairline
-/// between two rows of bold digits hardly rises above them (the row under a
-/// line of five clues), while the other five still show. Two unseen lines
-/// would let a comb of the wrong pitch pass on digits alone.
+/// [`box_lines_confirmed`]): a blurred hairline between two rows of bold
+/// digits hardly rises above them (the row under a line of five clues),
+/// while the other five still show. Two unseen lines would let a comb of
+/// the wrong pitch pass on digits alone.
 const MAX_UNSEEN_THIN: usize = 1;
 
 /// The box lines end where the whole comb's do (see [`MAX_UNSEEN_THIN`])
@@ -630,8 +630,8 @@ fn comb_score(
 /// scored as a 3x3 grid, and how many of the six thin lines that its boxes
 /// should hold where the 9x9's lines are were not seen (a line is seen as
 /// a peak of at least [`MIN_THIN_PROMINENCE`] over both its sides, along
-/// nearly the whole length). `None` for other sizes, and when the thin lines are not much
-/// fainter than the box lines ([`MAX_THIN_SHARE`]).
+/// nearly the whole length). `None` for other sizes, and when the thin
+/// lines are not much fainter than the box lines ([`MAX_THIN_SHARE`]).
 ///
 /// A grid printed with grey hairlines and bold digits (a typeset book
 /// photographed with some blur) has thin lines fainter than its digits'
