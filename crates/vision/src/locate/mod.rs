@@ -420,16 +420,10 @@ fn closer_look(gray: &GrayImage, ex: &Examined, factor: f32) -> Option<Examined>
     let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
     // Full-resolution pixels per work pixel of the crop, then of the search.
     let (kf, o) = (k as f32, (x0 as f32, y0 as f32));
-    let work = crate::geometry::downscale_region(gray, x0, y0, cw, ch, k);
-    let (binary, dark) = adaptive_threshold(&work);
-    let mut dbg = LocateDebug {
-        work,
-        binary,
-        dark,
-        scale: kf,
-        candidates: Vec::new(),
-        hulls: Vec::new(),
-    };
+    let mut dbg = search_image(
+        crate::geometry::downscale_region(gray, x0, y0, cw, ch, k),
+        kf,
+    );
     // Work pixel p of a search at f is full pixel (p + 0.5) f.
     let to_crop = |q: &Quad| {
         Quad::new(
@@ -611,13 +605,18 @@ fn prepare(gray: &GrayImage) -> LocateDebug {
 
 /// The search image downscaled by `factor`, thresholded.
 fn prepare_at(gray: &GrayImage, factor: u32) -> LocateDebug {
-    let work = downscale(gray, factor);
+    search_image(downscale(gray, factor), factor as f32)
+}
+
+/// A search of `work` (`scale` full-resolution pixels per pixel): its
+/// threshold and darkness, no candidates yet.
+fn search_image(work: GrayImage, scale: f32) -> LocateDebug {
     let (binary, dark) = adaptive_threshold(&work);
     LocateDebug {
         work,
         binary,
         dark,
-        scale: factor as f32,
+        scale,
         candidates: Vec::new(),
         hulls: Vec::new(),
     }
