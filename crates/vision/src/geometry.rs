@@ -39,6 +39,20 @@ impl Quad {
         0.5 * s
     }
 
+    /// Axis-aligned bounding box `(x0, y0, x1, y1)` of the corners.
+    pub fn bounds(&self) -> (f32, f32, f32, f32) {
+        let xs = self.corners.map(|c| c.0);
+        let ys = self.corners.map(|c| c.1);
+        let lo = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
+        let hi = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
+        (lo(xs), lo(ys), hi(xs), hi(ys))
+    }
+
+    /// The quad moved by `(dx, dy)`.
+    pub fn translated(&self, (dx, dy): (f32, f32)) -> Quad {
+        Quad::new(self.corners.map(|(x, y)| (x + dx, y + dy)))
+    }
+
     /// The quad scaled about the origin, e.g. to map corners found on a
     /// downscaled image back to full resolution.
     pub fn scaled(&self, s: f32) -> Quad {

@@ -36,7 +36,7 @@ use image::GrayImage;
 
 use crate::geometry::{downscale, Quad};
 use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_FRACTION, MIN_SIDE_PX};
-use refine::{quad_to_full, refine};
+use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
 use verify::{verify, Spec, Verdict, SIZES};
 
@@ -404,52 +404,38 @@ impl<'a> PageSearch<'a> {
 /// crop's edge is no frame of the photo.
 fn closer_look(gray: &GrayImage, ex: &Examined, factor: f32) -> Option<Examined> {
     let full = quad_to_full(&ex.verdict.quad, factor);
-    let xs = full.corners.map(|c| c.0);
-    let ys = full.corners.map(|c| c.1);
-    let min = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
-    let max = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
+    let (bx0, by0, bx1, by1) = full.bounds();
     let margin = CLOSER_MARGIN * full.max_side();
     let (w, h) = (gray.width() as f32, gray.height() as f32);
-    let (x0, y0) = ((min(xs) - margin).max(0.0), (min(ys) - margin).max(0.0));
-    let (x1, y1) = ((max(xs) + margin).min(w), (max(ys) + margin).min(h));
+    let (x0, y0) = ((bx0 - margin).max(0.0), (by0 - margin).max(0.0));
+    let (x1, y1) = ((bx1 + margin).min(w), (by1 + margin).min(h));
     if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
         return None;
     }
     let (x0, y0) = (x0 as u32, y0 as u32);
     let (cw, ch) = (x1 as u32 - x0, y1 as u32 - y0);
     let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
-    // Full-resolution pixels per work pixel of the crop, then of the search.
+    // The crop: full-resolution pixels per pixel, and its origin.
     let (kf, o) = (k as f32, (x0 as f32, y0 as f32));
     let mut dbg = search_image(
         crate::geometry::downscale_region(gray, x0, y0, cw, ch, k),
         kf,
     );
-    // Work pixel p of a search at f is full pixel (p + 0.5) f.
-    let to_crop = |q: &Quad| {
-        Quad::new(
-            q.corners
-                .map(|(x, y)| ((x - o.0) / kf - 0.5, (y - o.1) / kf - 0.5)),
-        )
-    };
-    let from_crop = |q: &Quad| {
-        Quad::new(q.corners.map(|(x, y)| {
-            (
-                ((x + 0.5) * kf + o.0) / factor - 0.5,
-                ((y + 0.5) * kf + o.1) / factor - 0.5,
-            )
-        }))
-    };
     let spec = Spec {
         n: ex.verdict.n,
         lone: true,
     };
-    let near = examine(&mut dbg, &to_crop(&full), false, spec);
+    let near = examine(&mut dbg, &full_to_work(&full, kf, o), false, spec);
     if !near.passed || near.frame.iter().any(|&f| f) {
         return None;
     }
     Some(Examined {
         verdict: Verdict {
-            quad: from_crop(&near.verdict.quad),
+            quad: full_to_work(
+                &quad_to_full(&near.verdict.quad, kf).translated(o),
+                factor,
+                (0.0, 0.0),
+            ),
             ..near.verdict
         },
         frame: ex.frame,
@@ -497,14 +483,10 @@ fn page_hull_params(merge: bool) -> HullParams {
 /// pixels (the [`INK_PERCENTILE`]th percentile of its bounding box) are
 /// darker than [`MAX_FAINT_INK`] times its paper (the median).
 fn inked(work: &GrayImage, quad: &Quad) -> bool {
-    let xs = quad.corners.map(|c| c.0);
-    let ys = quad.corners.map(|c| c.1);
     let (w, h) = (work.width() as f32, work.height() as f32);
-    let lo =
-        |v: [f32; 4], max: f32| v.iter().copied().fold(f32::MAX, f32::min).clamp(0.0, max) as u32;
-    let hi =
-        |v: [f32; 4], max: f32| v.iter().copied().fold(f32::MIN, f32::max).clamp(0.0, max) as u32;
-    let (x0, x1, y0, y1) = (lo(xs, w), hi(xs, w), lo(ys, h), hi(ys, h));
+    let (bx0, by0, bx1, by1) = quad.bounds();
+    let (x0, x1) = (bx0.clamp(0.0, w) as u32, bx1.clamp(0.0, w) as u32);
+    let (y0, y1) = (by0.clamp(0.0, h) as u32, by1.clamp(0.0, h) as u32);
     let mut px: Vec<u8> = (y0..y1)
         .flat_map(|y| (x0..x1).map(move |x| (x, y)))
         .map(|(x, y)| work.get_pixel(x, y)[0])
@@ -566,14 +548,7 @@ fn distinct(mut found: Vec<Examined>) -> Vec<Examined> {
 
 /// Overlap of two quads' bounding boxes as a fraction of the smaller box.
 fn bbox_overlap(a: &Quad, b: &Quad) -> f32 {
-    let bbox = |q: &Quad| {
-        let xs = q.corners.map(|c| c.0);
-        let ys = q.corners.map(|c| c.1);
-        let lo = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
-        let hi = |v: [f32; 4]| v.iter().copied().fold(f32::MIN, f32::max);
-        (lo(xs), lo(ys), hi(xs), hi(ys))
-    };
-    let (a, b) = (bbox(a), bbox(b));
+    let (a, b) = (a.bounds(), b.bounds());
     let iw = (a.2.min(b.2) - a.0.max(b.0)).max(0.0);
     let ih = (a.3.min(b.3) - a.1.max(b.1)).max(0.0);
     let area = |r: (f32, f32, f32, f32)| (r.2 - r.0) * (r.3 - r.1);

@@ -64,6 +64,16 @@ pub fn quad_to_full(q: &Quad, f: f32) -> Quad {
     out
 }
 
+/// The inverse of [`quad_to_full`]: full-resolution coordinates to those
+/// of a work image `f` times smaller whose pixel (0, 0) covers the full
+/// pixels from `origin` on.
+pub fn full_to_work(q: &Quad, f: f32, origin: (f32, f32)) -> Quad {
+    Quad::new(
+        q.corners
+            .map(|(x, y)| ((x - origin.0) / f - 0.5, (y - origin.1) / f - 0.5)),
+    )
+}
+
 /// Refines the coarse quad `q` (full-resolution pixels) on `gray`; `factor`
 /// is full-resolution pixels per work pixel, `frame` the sides on the
 /// image frame (no edge to find there: the coarse side stands). `None` when
