@@ -135,6 +135,11 @@ const CLOSER_MARGIN: f32 = 0.15;
 /// much as that whole search.
 const CLOSER_MAX_SIDE: u32 = 1400;
 
+/// The refused comb's sides may lie this fraction of a cell outside the
+/// grid the closer look finds (see [`closer_look`]): the same lines found
+/// twice differ by a few pixels, a comb a row short lies inside.
+const MAX_CLOSER_SPILL: f32 = 0.25;
+
 /// Percentile of a grid's pixels taken as its ink: a 9x9 grid's lines
 /// alone cover more than 1 % of its box.
 const INK_PERCENTILE: usize = 1;
@@ -366,7 +371,7 @@ impl<'a> PageSearch<'a> {
             // grid's 1 px lines are half gone: a comb that nearly passed
             // gets a look at full resolution.
             if !first && !ex.passed && ex.verdict.score >= NEAR_MISS_SCORE && dbg.scale > 1.0 {
-                if let Some(closer) = closer_look(self.gray, &ex, dbg.scale) {
+                if let Some(closer) = closer_look(self.gray, &quad, &ex, dbg.scale) {
                     dbg.candidates.push(Candidate {
                         quad: closer.verdict.quad,
                         score: closer.verdict.score,
@@ -396,14 +401,17 @@ impl<'a> PageSearch<'a> {
     }
 }
 
-/// The candidate `ex` (work pixels of a search at `factor`) verified again
-/// on a crop of the full-resolution `gray` around it (see
-/// [`CLOSER_MARGIN`], [`CLOSER_MAX_SIDE`]): the verdict, in the same work
-/// pixels, when it passes there away from the crop's edges; `None`
-/// otherwise. A grid at the crop's edge is left to the search itself: the
-/// crop's edge is no frame of the photo.
-fn closer_look(gray: &GrayImage, ex: &Examined, factor: f32) -> Option<Examined> {
-    let full = quad_to_full(&ex.verdict.quad, factor);
+/// The candidate `ex` of the hull quad `hull` (work pixels of a search at
+/// `factor`) verified again on a crop of the full-resolution `gray` around
+/// the hull (see [`CLOSER_MARGIN`], [`CLOSER_MAX_SIDE`]): the verdict, in
+/// the same work pixels, when it passes there away from the crop's edges;
+/// `None` otherwise. The hull, not the refused comb, is looked at again: a
+/// comb that fitted the lines weakly often fitted them a row short (the
+/// pitch a tenth too small), and a search inside it cannot find the row
+/// it left out. A grid at the crop's edge is left to the search itself:
+/// the crop's edge is no frame of the photo.
+fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Option<Examined> {
+    let full = quad_to_full(hull, factor);
     let (bx0, by0, bx1, by1) = full.bounds();
     let margin = CLOSER_MARGIN * full.max_side();
     let (w, h) = (gray.width() as f32, gray.height() as f32);
@@ -429,13 +437,23 @@ fn closer_look(gray: &GrayImage, ex: &Examined, factor: f32) -> Option<Examined>
     if !near.passed || near.frame.iter().any(|&f| f) {
         return None;
     }
+    // The closer look confirms the comb the search saw weakly (or extends
+    // it by the row it left out); it never moves it: a grid beside the
+    // refused comb is another pattern of the hull, such as a table of
+    // numbers whose rules and digit rows make a comb at some resolutions.
+    let near_full = quad_to_full(&near.verdict.quad, kf).translated(o);
+    let cell = near_full.max_side() / near.verdict.n as f32;
+    let (r, g) = (
+        quad_to_full(&ex.verdict.quad, factor).bounds(),
+        near_full.bounds(),
+    );
+    let spill = [g.0 - r.0, g.1 - r.1, r.2 - g.2, r.3 - g.3];
+    if spill.iter().any(|&s| s > MAX_CLOSER_SPILL * cell) {
+        return None;
+    }
     Some(Examined {
         verdict: Verdict {
-            quad: full_to_work(
-                &quad_to_full(&near.verdict.quad, kf).translated(o),
-                factor,
-                (0.0, 0.0),
-            ),
+            quad: full_to_work(&near_full, factor, (0.0, 0.0)),
             ..near.verdict
         },
         frame: ex.frame,
@@ -799,30 +817,31 @@ mod tests {
     #[test]
     fn a_closer_look_verifies_at_full_resolution_and_answers_in_work_pixels() {
         // A grid the finer search (here at half resolution) scored 0.2 and
-        // refused, its quad two work pixels off: checked on the full
-        // image, it passes, and its quad comes back in the search's pixels.
+        // refused with a comb a row short: looked at again in its hull (a
+        // little larger than the grid, as a label beside it makes it) on
+        // the full image, it passes whole, and its quad comes back in the
+        // search's pixels.
         let (x0, y0, s) = (500.0, 300.0, 360.0);
         let g = draw_grid(1200, 1000, x0, y0, s);
         let factor = 2.0;
         let work = |x: f32, y: f32| (x / factor - 0.5, y / factor - 0.5);
-        let truth = Quad::new([
-            work(x0, y0),
-            work(x0 + s, y0),
-            work(x0 + s, y0 + s),
-            work(x0, y0 + s),
-        ]);
-        let off = Quad::new(truth.corners.map(|(x, y)| (x + 2.0, y - 2.0)));
+        let square = |x0: f32, y0: f32, x1: f32, y1: f32| {
+            Quad::new([work(x0, y0), work(x1, y0), work(x1, y1), work(x0, y1)])
+        };
+        let truth = square(x0, y0, x0 + s, y0 + s);
+        let hull = square(x0 - 4.0, y0 - 30.0, x0 + s + 4.0, y0 + s + 4.0);
+        let row_short = square(x0, y0 + s / 9.0, x0 + s, y0 + s);
         let refused = Examined {
             verdict: Verdict {
                 n: 9,
                 boxes: 0.5,
                 score: 0.2,
-                quad: off,
+                quad: row_short,
             },
             frame: [false; 4],
             passed: false,
         };
-        let Some(closer) = closer_look(&g, &refused, factor) else {
+        let Some(closer) = closer_look(&g, &hull, &refused, factor) else {
             panic!("refused again");
         };
         assert!(
@@ -833,7 +852,19 @@ mod tests {
         assert!(e < 1.0, "{closer:?} err {e}");
         // Blank paper there: nothing to find.
         let blank = GrayImage::from_pixel(1200, 1000, Luma([235]));
-        assert!(closer_look(&blank, &refused, factor).is_none());
+        assert!(closer_look(&blank, &hull, &refused, factor).is_none());
+        // A refused comb two cells beside the grid the closer look finds
+        // saw something else: not confirmed.
+        let cell = s / 9.0;
+        let beside = Examined {
+            verdict: Verdict {
+                quad: square(x0 + 2.0 * cell, y0, x0 + s + 2.0 * cell, y0 + s),
+                ..refused.verdict
+            },
+            ..refused
+        };
+        let wide = square(x0 - 4.0, y0 - 30.0, x0 + s + 2.0 * cell, y0 + s + 4.0);
+        assert!(closer_look(&g, &wide, &beside, factor).is_none());
     }
 
     #[test]
