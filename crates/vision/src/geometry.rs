@@ -89,6 +89,15 @@ impl Quad {
         s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
     }
 
+    /// The mean of the corners.
+    pub fn centre(&self) -> (f32, f32) {
+        let (sx, sy) = self
+            .corners
+            .iter()
+            .fold((0.0, 0.0), |(x, y), c| (x + c.0, y + c.1));
+        (0.25 * sx, 0.25 * sy)
+    }
+
     /// Length of the longest side, in pixels.
     pub fn max_side(&self) -> f32 {
         (0..4)

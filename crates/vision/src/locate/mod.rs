@@ -140,6 +140,17 @@ const CLOSER_MAX_SIDE: u32 = 1400;
 /// twice differ by a few pixels, a comb a row short lies inside.
 const MAX_CLOSER_SPILL: f32 = 0.25;
 
+/// A grid of the finer search lies inside a grid the first search found
+/// (see [`inside`]) when its centre is in that grid and its side is at
+/// most this fraction of that grid's: a Sudoku's box is a third of it, and
+/// a grid half the size of another cannot be one of its parts.
+const MAX_INNER_SHARE: f32 = 0.5;
+
+/// ... and at least this fraction: a digit or a single cell (a ninth of
+/// the grid) is no grid of its own, and the smallest of twelve grids on a
+/// page is about a fifth of the page.
+const MIN_INNER_SHARE: f32 = 0.15;
+
 /// Percentile of a grid's pixels taken as its ink: a 9x9 grid's lines
 /// alone cover more than 1 % of its box.
 const INK_PERCENTILE: usize = 1;
@@ -274,11 +285,11 @@ pub fn locate_all_early<T: Send>(
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
         let fine = fine.dbg;
-        located.extend(
-            distinct(added)
-                .iter()
-                .map(|ex| finish(gray, ex, fine.scale)),
-        );
+        let added: Vec<Located> = distinct(added)
+            .iter()
+            .map(|ex| finish(gray, ex, fine.scale))
+            .collect();
+        located = grids_of_grids_replaced(located, added);
         // The debug images are drawn on the coarse work image.
         let k = fine.scale / dbg.scale;
         dbg.hulls.extend(fine.hulls.iter().map(|q| q.scaled(k)));
@@ -360,9 +371,11 @@ impl<'a> PageSearch<'a> {
                 continue;
             };
             let full = quad_to_full(&quad, dbg.scale);
+            // A grid already found is not searched again, except for
+            // grids inside it: then it was a comb across several grids.
             if known
                 .iter()
-                .any(|k| bbox_overlap(k, &full) > SAME_GRID_OVERLAP)
+                .any(|k| bbox_overlap(k, &full) > SAME_GRID_OVERLAP && !could_be_inside(&full, k))
             {
                 continue;
             }
@@ -546,6 +559,40 @@ fn lattice_grids(dbg: &mut LocateDebug, quad: &Quad) -> Vec<Examined> {
         }
     }
     out
+}
+
+/// The first search's grids (`known`) and the finer search's (`added`),
+/// with no grid inside another: a Sudoku's lines are its own, so a grid
+/// of the first search holding two or more of the finer search's (see
+/// [`inside`]) was a comb across a page of grids (a page's edge and the
+/// grids' box lines, spaced like a grid's lines on a coarse image) and
+/// gives way to them; a grid of the finer search where a grid stays
+/// (inside one that holds fewer) stays out, as in the search itself.
+fn grids_of_grids_replaced(known: Vec<Located>, added: Vec<Located>) -> Vec<Located> {
+    let held = |k: &Located| added.iter().filter(|a| inside(&a.quad, &k.quad)).count();
+    let mut out: Vec<Located> = known.into_iter().filter(|k| held(k) < 2).collect();
+    let kept: Vec<Located> = added
+        .into_iter()
+        .filter(|a| {
+            !out.iter()
+                .any(|k| bbox_overlap(&k.quad, &a.quad) > SAME_GRID_OVERLAP)
+        })
+        .collect();
+    out.extend(kept);
+    out
+}
+
+/// Whether a grid at `quad` lies inside the grid at `outer` as one of
+/// several grids a comb spanned would: its centre in `outer`, its side
+/// between [`MIN_INNER_SHARE`] and [`MAX_INNER_SHARE`] of `outer`'s.
+fn inside(quad: &Quad, outer: &Quad) -> bool {
+    could_be_inside(quad, outer) && outer.contains(quad.centre())
+}
+
+/// [`inside`] by size alone, for a candidate hull before it is verified.
+fn could_be_inside(quad: &Quad, outer: &Quad) -> bool {
+    let share = quad.max_side() / outer.max_side();
+    (MIN_INNER_SHARE..=MAX_INNER_SHARE).contains(&share)
 }
 
 /// The grids found, one per place: of grids whose bounding boxes overlap
@@ -780,6 +827,36 @@ mod tests {
     /// The corners of an axis-aligned square, as a hull.
     fn square_hull(x: f32, y: f32, s: f32) -> Vec<(f32, f32)> {
         vec![(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+    }
+
+    #[test]
+    fn a_grid_holding_grids_gives_way_to_them() {
+        let grid = |x: f32, y: f32, s: f32| Located {
+            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
+            score: 0.5,
+            n: 9,
+            cut: false,
+        };
+        // A comb across a page (first search) and two grids the finer
+        // search found inside it: the grids stay, the comb goes.
+        let page = grid(0.0, 0.0, 1000.0);
+        let inner = vec![grid(100.0, 100.0, 250.0), grid(500.0, 100.0, 250.0)];
+        let out = grids_of_grids_replaced(vec![page], inner.clone());
+        assert_eq!(out, inner);
+        // One grid inside: the first search's grid stands, as any grid
+        // found where one already was.
+        let out = grids_of_grids_replaced(vec![page], inner[..1].to_vec());
+        assert_eq!(out, vec![page]);
+        // Pieces under a seventh of the side (digits, cells) or over half
+        // of it (the same grid found again) never count as grids inside.
+        let pieces = vec![grid(100.0, 100.0, 120.0), grid(400.0, 100.0, 120.0)];
+        assert_eq!(grids_of_grids_replaced(vec![page], pieces), vec![page]);
+        let again = vec![grid(10.0, 10.0, 600.0), grid(300.0, 300.0, 600.0)];
+        assert_eq!(grids_of_grids_replaced(vec![page], again), vec![page]);
+        // Grids elsewhere on the page are added.
+        let beside = grid(1200.0, 0.0, 300.0);
+        let out = grids_of_grids_replaced(vec![page], vec![beside]);
+        assert_eq!(out, vec![page, beside]);
     }
 
     #[test]
