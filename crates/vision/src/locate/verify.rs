@@ -12,12 +12,13 @@
 //! small peaks where they belong ([`box_comb`]). Between sizes, the better
 //! score wins; the box lines (every 3rd of a 9x9, every 4th of a 16x16)
 //! are printed thicker, which [`Verdict::boxes`] measures and a near tie
-//! is decided by.
+//! is decided by. A comb that nearly passed is looked for once more with
+//! each axis's lines followed where a curled page bends them ([`bent`]).
 
 use image::GrayImage;
 
 use super::sides::{expand, frame_sides};
-use super::{FRAME_TOL, MIN_SCORE_AT_FRAME, RECHECK_GROWTH};
+use super::{FRAME_TOL, MIN_SCORE, MIN_SCORE_AT_FRAME, RECHECK_GROWTH};
 use crate::geometry::{dist, Homography, Quad};
 
 /// Cells per side of the grids looked for.
@@ -96,6 +97,26 @@ const MAX_BAND_SHIFT: f32 = 0.3;
 /// its level comb (see [`verify`]): the frame may cut the side, and the
 /// level check's sub-pixel fit puts a cut side a few pixels inside it.
 const TILT_FRAME_CELLS: f32 = 0.5;
+
+/// A comb scoring at least this, short of a pass, is checked again with
+/// its lines' bends followed (see [`bent`]); weaker ones are text,
+/// pictures and parts of grids, and the check would cost a whole verify.
+const MIN_BEND_SCORE: f32 = 0.1;
+
+/// A bent comb (see [`bent`]) passes only this far above [`MIN_SCORE`]:
+/// its eight shifts an axis are fitted to the image, and a fit with more
+/// freedom must fit better to be believed (a screenshot's grid seven
+/// cells into a nine-cell comb, bent, passed at 0.304 and hid the grid).
+const BEND_MARGIN: f32 = 0.05;
+
+/// The most a segment's lines are followed off the middle segment's, as a
+/// fraction of a cell: a curled page bows a grid's lines by a third of a
+/// cell end to end, and a comb moved by half a cell would fit digits.
+const MAX_BEND: f32 = 0.35;
+
+/// The most a segment's lines are followed off its neighbour's (one cell
+/// along the line), as a fraction of a cell: a bend is smooth.
+const MAX_BEND_STEP: f32 = 0.125;
 
 /// Pitch step of the comb search, in bins.
 const PITCH_STEP: f32 = 0.25;
@@ -196,7 +217,43 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     let Some([px, py]) = profiles(dark, &q, &g2p, side) else {
         return fail;
     };
-    let (fx, fy, bx, by) = (&px.whole, &py.whole, &px.bands, &py.bands);
+    let (straight, axes) = judge(dark, spec, second_look, &g2p, cell, [&px, &py]);
+    if straight.score >= MIN_SCORE || straight.score < MIN_BEND_SCORE {
+        return straight;
+    }
+    // A comb that nearly passed: the lines of an axis whose comb fell
+    // short may be bent (see [`bent`]); an axis that passed stays as
+    // measured.
+    let follow = |prof: &AxisProfiles, score: f32| {
+        if score < MIN_SCORE {
+            bent(prof, cell)
+        } else {
+            prof.clone()
+        }
+    };
+    let (px, py) = (follow(&px, axes[0]), follow(&py, axes[1]));
+    let (bent, _) = judge(dark, spec, second_look, &g2p, cell, [&px, &py]);
+    if bent.score >= MIN_SCORE + BEND_MARGIN {
+        bent
+    } else {
+        straight
+    }
+}
+
+/// The verdict of [`verify_once`] on the profiles `px`, `py` of the quad
+/// mapped onto a square of `cell` bins a cell through `g2p`, and the score
+/// of each axis's comb.
+fn judge(
+    dark: &GrayImage,
+    spec: Spec,
+    second_look: bool,
+    g2p: &Homography,
+    cell: usize,
+    [px, py]: [&AxisProfiles; 2],
+) -> (Verdict, [f32; 2]) {
+    let n = spec.n;
+    let side = n * cell;
+    let (fx, fy) = (&px.whole, &py.whole);
     let tol = ((cell as f32 * LINE_TOL).round() as usize).max(1);
     let tilt = Tilt {
         tol,
@@ -232,7 +289,7 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
         if near_frame(cx, cy, TILT_FRAME_CELLS) {
             to_quad(tilt.level(cx), tilt.level(cy))
         } else {
-            to_quad(tilt.borders(bx, cx), tilt.borders(by, cy))
+            to_quad(tilt.borders(px, cx), tilt.borders(py, cy))
         }
     };
     let lines = [fx, fy].map(|f| fit_comb(f, best_comb(f, tol, spec, (PITCH_STEP, 1.0)), tol, n));
@@ -271,7 +328,7 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     };
     // Both combs come out fitted (see [`fit_comb`]); an unseen box comb is
     // fitted only if the second look below needs it.
-    let ((cx, unseen_x), (cy, unseen_y)) = (comb(&px, lines[0]), comb(&py, lines[1]));
+    let ((cx, unseen_x), (cy, unseen_y)) = (comb(px, lines[0]), comb(py, lines[1]));
     let boxes = 0.5 * (box_evidence(fx, cx, tol, n) + box_evidence(fy, cy, tol, n));
     let found = place(cx, cy);
     let sides: Vec<f32> = (0..4)
@@ -297,8 +354,9 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     // whole check.
     let promise = |c: Comb, unseen: Option<Comb>| unseen.map_or(c.score, |b| b.score);
     let promising = promise(cx, unseen_x).min(promise(cy, unseen_y)) >= MIN_SCORE_AT_FRAME;
+    let axes = [cx.score, cy.score];
     if !second_look || (unseen_x.is_none() && unseen_y.is_none()) || !promising {
-        return verdict;
+        return (verdict, axes);
     }
     // The box lines place the grid; checked around them, its thin lines
     // are level with the comb and show if they are there.
@@ -307,9 +365,9 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     let placed = expand(&place(bx_comb, by_comb), RECHECK_GROWTH);
     let again = verify_once(dark, &placed, spec, false);
     if again.score > verdict.score {
-        again
+        (again, axes)
     } else {
-        verdict
+        (verdict, axes)
     }
 }
 
@@ -369,7 +427,8 @@ impl Tilt {
     /// whose border moved more than [`MAX_BAND_SHIFT`] of a cell from the
     /// whole comb's is left out; with fewer than two bands the line stays
     /// level.
-    fn borders(&self, bands: &[Vec<f32>], comb: Comb) -> [BandLine; 2] {
+    fn borders(&self, axis: &AxisProfiles, comb: Comb) -> [BandLine; 2] {
+        let bands = &axis.bands;
         let n = self.n as f32;
         let whole = self.level(comb).map(|(w, _)| w);
         let max_shift = MAX_BAND_SHIFT * self.cell;
@@ -389,8 +448,10 @@ impl Tilt {
                 .zip(whole)
                 .all(|(e, w)| (e - w).abs() <= max_shift)
             {
+                // A band of a bent profile (see [`bent`]) was moved by its
+                // shift: its lines lie that much farther in the square.
                 for (k, pt) in pts.iter_mut().enumerate() {
-                    pt.push((at, ends[k]));
+                    pt.push((at, ends[k] + axis.band_shift[b]));
                 }
             }
         }
@@ -512,16 +573,86 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
             .map(|b| frac(b * per_seg..(b + 1) * per_seg, axis))
             .collect(),
         segments: (0..SEGMENTS).map(|s| frac(s..s + 1, axis)).collect(),
+        band_shift: vec![0.0; TILT_BANDS],
     };
     Some([axis(0), axis(1)])
 }
 
 /// One axis's profiles of ink fraction: over the whole square, per band
 /// across the lines ([`TILT_BANDS`]), and per segment ([`SEGMENTS`]).
+#[derive(Clone)]
 struct AxisProfiles {
     whole: Vec<f32>,
     bands: Vec<Vec<f32>>,
     segments: Vec<Vec<f32>>,
+    /// How far each band was moved along the profile, bins: 0 as
+    /// measured, the mean shift of its segments in a [`bent`] profile.
+    band_shift: Vec<f32>,
+}
+
+/// The profiles of `prof` with each segment moved along the profile to
+/// line up with its neighbour's (see [`MAX_BEND`], [`MAX_BEND_STEP`]):
+/// a page that curls bends a grid's lines, which the quad's homography
+/// keeps straight only on average, so a line that runs at one bin in the
+/// middle of the grid runs a few bins off at its ends and smears in the
+/// whole profile. Each segment takes the shift, within a step of its
+/// neighbour's towards the middle, under which it best matches that
+/// neighbour as moved (the product of the two profiles summed); the
+/// whole profile and the bands are then the means of the moved segments.
+fn bent(prof: &AxisProfiles, cell: usize) -> AxisProfiles {
+    let len = prof.whole.len();
+    let max = (MAX_BEND * cell as f32).round() as isize;
+    let step = ((MAX_BEND_STEP * cell as f32).round() as isize).max(1);
+    let moved = |seg: &[f32], shift: isize| -> Vec<f32> {
+        (0..len as isize)
+            .map(|i| {
+                let j = i + shift;
+                if (0..len as isize).contains(&j) {
+                    seg[j as usize]
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    };
+    let mid = SEGMENTS / 2;
+    let mut shifts = [0isize; SEGMENTS];
+    let mut segments: Vec<Vec<f32>> = vec![Vec::new(); SEGMENTS];
+    segments[mid] = prof.segments[mid].clone();
+    let outwards = (0..mid)
+        .rev()
+        .map(|k| (k, k + 1))
+        .chain((mid + 1..SEGMENTS).map(|k| (k, k - 1)));
+    for (k, towards) in outwards {
+        let around = shifts[towards];
+        let (mut best, mut best_shift) = (f32::MIN, around);
+        for shift in (around - step).max(-max)..=(around + step).min(max) {
+            let m = moved(&prof.segments[k], shift);
+            let fit: f32 = m.iter().zip(&segments[towards]).map(|(a, b)| a * b).sum();
+            if fit > best {
+                (best, best_shift) = (fit, shift);
+            }
+        }
+        shifts[k] = best_shift;
+        segments[k] = moved(&prof.segments[k], best_shift);
+    }
+    let mean = |segs: std::ops::Range<usize>| -> Vec<f32> {
+        let k = segs.len() as f32;
+        (0..len)
+            .map(|i| segs.clone().map(|s| segments[s][i]).sum::<f32>() / k)
+            .collect()
+    };
+    let per = SEGMENTS / TILT_BANDS;
+    AxisProfiles {
+        whole: mean(0..SEGMENTS),
+        bands: (0..TILT_BANDS)
+            .map(|b| mean(b * per..(b + 1) * per))
+            .collect(),
+        band_shift: (0..TILT_BANDS)
+            .map(|b| shifts[b * per..(b + 1) * per].iter().sum::<isize>() as f32 / per as f32)
+            .collect(),
+        segments,
+    }
 }
 
 /// Column and row profiles (see [`AxisProfiles`]).
@@ -908,6 +1039,62 @@ mod tests {
     }
 
     #[test]
+    fn bent_lines_are_followed_segment_by_segment() {
+        // Rows of a curled page: ten lines 30 bins apart whose position
+        // sags by up to 8 bins (about a quarter of a cell) in the middle
+        // segments. Straight, the whole profile smears each line over the
+        // sag; followed, every line is one bin wide again and the bands
+        // say how far they were moved.
+        let cell = 30;
+        let len = 9 * cell + 20;
+        let sag = |k: usize| {
+            let t = (k as f32 + 0.5) / SEGMENTS as f32 * 2.0 - 1.0;
+            (8.0 * (1.0 - t * t)).round() as usize
+        };
+        let segments: Vec<Vec<f32>> = (0..SEGMENTS)
+            .map(|k| {
+                (0..len)
+                    .map(|i| {
+                        if i >= sag(k) + 5 && (i - sag(k) - 5) % cell == 0 {
+                            1.0
+                        } else {
+                            0.05
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mean = |segs: &[Vec<f32>]| -> Vec<f32> {
+            (0..len)
+                .map(|i| segs.iter().map(|s| s[i]).sum::<f32>() / segs.len() as f32)
+                .collect()
+        };
+        let per = SEGMENTS / TILT_BANDS;
+        let prof = AxisProfiles {
+            whole: mean(&segments),
+            bands: (0..TILT_BANDS)
+                .map(|b| mean(&segments[b * per..(b + 1) * per]))
+                .collect(),
+            segments,
+            band_shift: vec![0.0; TILT_BANDS],
+        };
+        let peak = |p: &[f32]| p.iter().fold(0.0f32, |m, &v| m.max(v));
+        assert!(peak(&prof.whole) < 0.5, "straight, the lines smear");
+        let followed = bent(&prof, cell);
+        assert!(peak(&followed.whole) > 0.99, "{:?}", followed.whole);
+        // The middle band is the reference; the outer ones sag less, so
+        // they were moved down (their content read from higher up).
+        let s = &followed.band_shift;
+        assert!(s[0] < -2.0 && s[2] < -2.0 && s[1].abs() < 2.0, "{s:?}");
+        // And a straight comb scores better on the followed profile.
+        let spec = Spec { n: 9, lone: true };
+        let (tol, steps) = (3, (PITCH_STEP, 1.0));
+        let before = best_comb(&prof.whole, tol, spec, steps).score;
+        let after = best_comb(&followed.whole, tol, spec, steps).score;
+        assert!(after > before + 0.2, "{before} -> {after}");
+    }
+
+    #[test]
     fn a_uniform_lattice_has_no_box_lines_to_go_by() {
         // Ten equal lines: a table's rules, or a grid the full comb sees.
         let prof: Vec<f32> = (0..271)
@@ -917,6 +1104,7 @@ mod tests {
             segments: vec![prof.clone(); SEGMENTS],
             bands: vec![prof.clone(); TILT_BANDS],
             whole: prof,
+            band_shift: vec![0.0; TILT_BANDS],
         };
         assert!(box_comb(&profiles, 3, Spec { n: 9, lone: true }).is_none());
     }
