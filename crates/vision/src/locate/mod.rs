@@ -40,7 +40,7 @@ use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
 use verify::{verify, Spec, Verdict, SIZES};
 
-pub use threshold::adaptive_threshold;
+pub use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
 /// Longest side of the image the search runs on.
 pub const WORK_MAX_SIDE: u32 = 800;
@@ -255,7 +255,11 @@ pub fn locate_all_early<T: Send>(
     let coarse_factor = work_factor(w, h, WORK_MAX_SIDE);
     let fine_factor = work_factor(w, h, FINE_WORK_MAX_SIDE);
     if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
-        return (Vec::new(), prepare_at(gray, coarse_factor), None);
+        return (
+            Vec::new(),
+            prepare_at(gray, coarse_factor, RADIUS_DIVISOR),
+            None,
+        );
     }
     // The finer search's image, threshold and components do not depend on
     // what the first search finds, and they are most of its cost (a 12 MP
@@ -264,7 +268,7 @@ pub fn locate_all_early<T: Send>(
     // which skips the grids already found, waits for it.
     let (coarse, fine) = rayon::join(
         || {
-            let mut search = PageSearch::new(gray, coarse_factor);
+            let mut search = PageSearch::new(gray, coarse_factor, RADIUS_DIVISOR);
             let found = search.pass(&[], true);
             let mut located: Vec<Located> = distinct(found)
                 .iter()
@@ -278,7 +282,10 @@ pub fn locate_all_early<T: Send>(
             let early = early(&located);
             (search, located, early)
         },
-        || (fine_factor < coarse_factor).then(|| PageSearch::new(gray, fine_factor)),
+        || {
+            (fine_factor < coarse_factor)
+                .then(|| PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR))
+        },
     );
     let (PageSearch { mut dbg, .. }, mut located, early) = coarse;
     if let Some(mut fine) = fine {
@@ -321,10 +328,10 @@ struct PageSearch<'a> {
 }
 
 impl<'a> PageSearch<'a> {
-    /// Everything of a search at `factor` that does not depend on the
-    /// grids already known.
-    fn new(gray: &'a GrayImage, factor: u32) -> PageSearch<'a> {
-        let dbg = prepare_at(gray, factor);
+    /// Everything of a search at `factor` (its threshold's window set by
+    /// `radius_divisor`) that does not depend on the grids already known.
+    fn new(gray: &'a GrayImage, factor: u32, radius_divisor: usize) -> PageSearch<'a> {
+        let dbg = prepare_at(gray, factor, radius_divisor);
         let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
         let hulls = candidate_hulls(&closed, &dbg.binary, page_hull_params(false));
         PageSearch {
@@ -438,9 +445,12 @@ fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Opt
     let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
     // The crop: full-resolution pixels per pixel, and its origin.
     let (kf, o) = (k as f32, (x0 as f32, y0 as f32));
+    // The crop is the grid and a margin: the first search's window, made
+    // for a grid that fills its image.
     let mut dbg = search_image(
         crate::geometry::downscale_region(gray, x0, y0, cw, ch, k),
         kf,
+        RADIUS_DIVISOR,
     );
     let spec = Spec {
         n: ex.verdict.n,
@@ -640,18 +650,20 @@ fn work_factor(w: u32, h: u32, max_side: u32) -> u32 {
 /// [`WORK_MAX_SIDE`], thresholded.
 fn prepare(gray: &GrayImage) -> LocateDebug {
     let (w, h) = gray.dimensions();
-    prepare_at(gray, work_factor(w, h, WORK_MAX_SIDE))
+    prepare_at(gray, work_factor(w, h, WORK_MAX_SIDE), RADIUS_DIVISOR)
 }
 
-/// The search image downscaled by `factor`, thresholded.
-fn prepare_at(gray: &GrayImage, factor: u32) -> LocateDebug {
-    search_image(downscale(gray, factor), factor as f32)
+/// The search image downscaled by `factor`, thresholded with the window
+/// of `radius_divisor` (see [`adaptive_threshold`]).
+fn prepare_at(gray: &GrayImage, factor: u32, radius_divisor: usize) -> LocateDebug {
+    search_image(downscale(gray, factor), factor as f32, radius_divisor)
 }
 
 /// A search of `work` (`scale` full-resolution pixels per pixel): its
-/// threshold and darkness, no candidates yet.
-fn search_image(work: GrayImage, scale: f32) -> LocateDebug {
-    let (binary, dark) = adaptive_threshold(&work);
+/// threshold and darkness (window set by `radius_divisor`), no candidates
+/// yet.
+fn search_image(work: GrayImage, scale: f32, radius_divisor: usize) -> LocateDebug {
+    let (binary, dark) = adaptive_threshold(&work, radius_divisor);
     LocateDebug {
         work,
         binary,
