@@ -40,8 +40,7 @@ pub struct Side {
 /// short to fit a line along.
 pub fn side(q: &Quad, s: usize) -> Option<Side> {
     let c = q.corners;
-    let cx = c.iter().map(|p| p.0).sum::<f32>() / 4.0;
-    let cy = c.iter().map(|p| p.1).sum::<f32>() / 4.0;
+    let (cx, cy) = q.centre();
     let (a, b) = (c[s], c[(s + 1) % 4]);
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = (dx * dx + dy * dy).sqrt();
@@ -162,8 +161,7 @@ pub fn corners_of(lines: &[Line; 4]) -> Option<Quad> {
 
 /// The quad scaled by `1 + f` about its centroid.
 pub fn expand(q: &Quad, f: f32) -> Quad {
-    let cx = q.corners.iter().map(|c| c.0).sum::<f32>() / 4.0;
-    let cy = q.corners.iter().map(|c| c.1).sum::<f32>() / 4.0;
+    let (cx, cy) = q.centre();
     Quad::new(
         q.corners
             .map(|(x, y)| (cx + (x - cx) * (1.0 + f), cy + (y - cy) * (1.0 + f))),

@@ -224,15 +224,10 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     // A comb that nearly passed: the lines of an axis whose comb fell
     // short may be bent (see [`bent`]); an axis that passed stays as
     // measured.
-    let follow = |prof: &AxisProfiles, score: f32| {
-        if score < MIN_SCORE {
-            bent(prof, cell)
-        } else {
-            prof.clone()
-        }
-    };
-    let (px, py) = (follow(&px, axes[0]), follow(&py, axes[1]));
-    let (bent, _) = judge(dark, spec, second_look, &g2p, cell, [&px, &py]);
+    let [bx, by] = axes.map(|score| score < MIN_SCORE);
+    let (bx, by) = (bx.then(|| bent(&px, cell)), by.then(|| bent(&py, cell)));
+    let followed = [bx.as_ref().unwrap_or(&px), by.as_ref().unwrap_or(&py)];
+    let (bent, _) = judge(dark, spec, second_look, &g2p, cell, followed);
     if bent.score >= MIN_SCORE + BEND_MARGIN {
         bent
     } else {
@@ -580,7 +575,6 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
 
 /// One axis's profiles of ink fraction: over the whole square, per band
 /// across the lines ([`TILT_BANDS`]), and per segment ([`SEGMENTS`]).
-#[derive(Clone)]
 struct AxisProfiles {
     whole: Vec<f32>,
     bands: Vec<Vec<f32>>,
@@ -908,8 +902,7 @@ fn tooth_centroid(win: &[f32]) -> Option<(f64, f64)> {
 /// edges are half a pixel further out.
 fn quad_to_pixel_edges(q: &Quad) -> Quad {
     let mut out = *q;
-    let cx = q.corners.iter().map(|c| c.0).sum::<f32>() / 4.0;
-    let cy = q.corners.iter().map(|c| c.1).sum::<f32>() / 4.0;
+    let (cx, cy) = q.centre();
     for c in &mut out.corners {
         c.0 += 0.5 + 0.5 * (c.0 - cx).signum();
         c.1 += 0.5 + 0.5 * (c.1 - cy).signum();
