@@ -1,16 +1,16 @@
 //! What each cell of a puzzle holds, from the classifier's probabilities
 //! and the tiles: a grid's own print is the reference. A mark far fainter
 //! than the grid's clues is no clue (show-through from the back of the
-//! page), a pen reading of the grid's own printed glyph is print (a font
-//! the model takes for handwriting), and a Samurai's shared boxes, read in
-//! two grids, are averaged.
+//! page), a pen reading of a glyph that the grid or the page prints
+//! elsewhere is print (a font the model takes for handwriting), and a
+//! Samurai's shared boxes, read in two grids, are averaged.
 
 use snap_solver::Shape;
 
 use crate::cells::{Tile, TILE};
 use crate::classify::{kind_probs, HAND_BASE};
 use crate::decide::{self, CellEvidence};
-use crate::pipeline::PartReading;
+use crate::pipeline::{GridReading, PartReading};
 
 /// A mark whose ink is under this share of its grid's printed clues' (Weber
 /// contrast, [`Tile::ink`]) is no clue: the digits of the next page showing
@@ -53,11 +53,16 @@ fn print_ink(part: &PartReading) -> Option<f32> {
 /// Faint marks (`faint_marks`) count as no clue, unless the grid read
 /// with them is whole and without a clash: a printed answer grid whose
 /// answers are printed in grey (no show-through completes a grid by
-/// chance). Pen readings of the grid's own print (`print_read_as_pen`)
-/// count as print.
-pub fn merge(shape: Shape, parts: &[PartReading]) -> Vec<CellEvidence> {
+/// chance). Pen readings of the grid's own print, or of print that
+/// `others` holds (the glyphs of the page's other grids read as print:
+/// [`page_print`]), count as print, and so does the pen share of a print
+/// reading in doubt with pen that has such a twin (`print_read_as_pen`).
+pub fn merge(shape: Shape, parts: &[PartReading], others: &[Glyph]) -> Vec<CellEvidence> {
     let faint: Vec<Vec<bool>> = parts.iter().map(faint_marks).collect();
-    let print: Vec<Vec<u8>> = parts.iter().map(print_read_as_pen).collect();
+    let print: Vec<Vec<u8>> = parts
+        .iter()
+        .map(|part| print_read_as_pen(part, others))
+        .collect();
     let as_read = sum_evidence(shape, parts, &print, None);
     if faint.iter().flatten().any(|&f| f) && !whole_and_valid(shape, &as_read) {
         sum_evidence(shape, parts, &print, Some(&faint))
@@ -100,7 +105,10 @@ fn faint_marks(part: &PartReading) -> Vec<bool> {
 /// as print they score 0.93-0.99. On 40 of Kubiesa's trained-on photos,
 /// pen digits against the same digit printed in their grid score at most
 /// 0.85 (1105 pairs; 99 % under 0.83), and pen against pen of the same
-/// digit, not used, up to 0.92.
+/// digit up to 0.92 (a chain of twins starts from print, never from pen
+/// alone). Measured again on all 80 Kubiesa photos (569 pen entries the
+/// model reads as pen): at most 0.85 against their grid's print, under
+/// 0.8 against a neighbouring grid's, up to 0.94 against pen.
 const SAME_GLYPH: f32 = 0.92;
 
 /// Tile pixels either way a glyph may sit off its twin (a tenth of the
@@ -108,67 +116,164 @@ const SAME_GLYPH: f32 = 0.92;
 const GLYPH_SHIFT: i32 = 3;
 
 /// Normalised correlation of two tiles, `b` shifted by (dx, dy) pixels
-/// (outside the tile counts as background).
-fn correlation(a: &Tile, b: &Tile, dx: i32, dy: i32) -> f32 {
+/// (outside the tile counts as background, 0), at each shift of up to
+/// [`GLYPH_SHIFT`] pixels: true when one reaches [`SAME_GLYPH`].
+///
+/// With `va = a - mean(a)` (which sums to 0) and `vb = b' - mean(b)`
+/// (`b'` the shifted tile), the products outside the overlap add
+/// `-mean(b) * sum(va outside) = mean(b) * sum(va inside)`, so the
+/// numerator is `sum(va * b')` over the overlap alone, and `vb`'s square
+/// sum is the overlap's plus `mean(b)^2` per pixel outside it.
+fn same_glyph(a: &Tile, b: &Tile) -> bool {
     let n = TILE as i32;
-    let mean = |t: &Tile| t.pixels.iter().sum::<f32>() / t.pixels.len() as f32;
-    let (ma, mb) = (mean(a), mean(b));
-    let (mut ab, mut aa, mut bb) = (0.0f32, 0.0f32, 0.0f32);
-    for y in 0..n {
-        for x in 0..n {
-            let va = a.pixels[(y * n + x) as usize] - ma;
-            let (sx, sy) = (x - dx, y - dy);
-            let inside = (0..n).contains(&sx) && (0..n).contains(&sy);
-            let vb = if inside {
-                b.pixels[(sy * n + sx) as usize]
-            } else {
-                0.0
-            } - mb;
-            ab += va * vb;
-            aa += va * va;
-            bb += vb * vb;
+    let count = a.pixels.len() as f32;
+    let ma = a.pixels.iter().sum::<f32>() / count;
+    let mb = b.pixels.iter().sum::<f32>() / count;
+    let aa: f32 = a.pixels.iter().map(|&p| (p - ma) * (p - ma)).sum();
+    if aa <= f32::EPSILON {
+        return false;
+    }
+    (-GLYPH_SHIFT..=GLYPH_SHIFT).any(|dy| {
+        (-GLYPH_SHIFT..=GLYPH_SHIFT).any(|dx| {
+            // Overlap: a's pixels (x, y) whose source (x - dx, y - dy) is in b.
+            let (x0, x1) = (dx.max(0), (n + dx).min(n));
+            let (y0, y1) = (dy.max(0), (n + dy).min(n));
+            let (mut ab, mut bb) = (0.0f32, 0.0f32);
+            for y in y0..y1 {
+                let row_a = &a.pixels[(y * n + x0) as usize..(y * n + x1) as usize];
+                let from = (y - dy) * n + x0 - dx;
+                let row_b = &b.pixels[from as usize..(from + x1 - x0) as usize];
+                for (&pa, &pb) in row_a.iter().zip(row_b) {
+                    ab += (pa - ma) * pb;
+                    bb += (pb - mb) * (pb - mb);
+                }
+            }
+            let outside = count - ((x1 - x0) * (y1 - y0)) as f32;
+            bb += outside * mb * mb;
+            bb > f32::EPSILON && ab / (aa * bb).sqrt() >= SAME_GLYPH
+        })
+    })
+}
+
+/// Reads again each grid of a page that holds a pen reading of a digit
+/// that the page's other grids print, with their print as references
+/// ([`merge`]). One grid's print alone is what [`merge`] knows when the
+/// grid is read.
+pub fn merge_page(grids: &mut [GridReading]) {
+    if grids.len() < 2 {
+        return;
+    }
+    let merged: Vec<Option<Vec<CellEvidence>>> = (0..grids.len())
+        .map(|i| {
+            let others: Vec<Glyph> = grids
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .flat_map(|(_, g)| page_print(&g.parts))
+                .collect();
+            let grid = &grids[i];
+            pen_with_print(&grid.parts, &others).then(|| merge(grid.shape(), &grid.parts, &others))
+        })
+        .collect();
+    for (grid, cells) in grids.iter_mut().zip(merged) {
+        if let Some(cells) = cells {
+            grid.cells = cells;
         }
     }
-    if aa <= f32::EPSILON || bb <= f32::EPSILON {
-        return 0.0;
-    }
-    ab / (aa * bb).sqrt()
 }
 
-/// True when two tiles hold the same glyph ([`SAME_GLYPH`]) at some shift
-/// of up to [`GLYPH_SHIFT`] pixels.
-fn same_glyph(a: &Tile, b: &Tile) -> bool {
-    (-GLYPH_SHIFT..=GLYPH_SHIFT)
-        .any(|dy| (-GLYPH_SHIFT..=GLYPH_SHIFT).any(|dx| correlation(a, b, dx, dy) >= SAME_GLYPH))
+/// A cell read as a printed digit: the digit and its tile.
+#[derive(Debug, Clone, Copy)]
+pub struct Glyph<'a> {
+    /// The printed digit (1-9) the cell is read as.
+    pub digit: usize,
+    /// The cell's tile.
+    pub tile: &'a Tile,
 }
 
-/// For each of a part's cells, the digit of a pen reading that is the
-/// grid's own print ([`SAME_GLYPH`]), or 0.
-fn print_read_as_pen(part: &PartReading) -> Vec<u8> {
-    // Each cell's most likely digit, and whether it is a pen one.
-    let read: Vec<Option<(usize, bool)>> = part
-        .classes
+/// Each cell's most likely digit (1-9), and whether it is a pen one.
+fn digit_reads(part: &PartReading) -> impl Iterator<Item = Option<(usize, bool)>> + '_ {
+    part.classes
         .iter()
         .map(|classes| match crate::classify::best(classes).0 {
             c @ 1..=9 => Some((c, false)),
             c if (HAND_BASE + 1..=HAND_BASE + 9).contains(&c) => Some((c - HAND_BASE, true)),
             _ => None,
         })
-        .collect();
-    read.iter()
-        .zip(&part.tiles)
-        .map(|(cell, tile)| match *cell {
-            Some((d, true))
-                if read
-                    .iter()
-                    .zip(&part.tiles)
-                    .any(|(other, t)| *other == Some((d, false)) && same_glyph(tile, t)) =>
-            {
-                d as u8
-            }
-            _ => 0,
+}
+
+/// The cells of `parts` read as printed digits.
+fn page_print(parts: &[PartReading]) -> impl Iterator<Item = Glyph<'_>> {
+    parts.iter().flat_map(|part| {
+        digit_reads(part)
+            .zip(&part.tiles)
+            .filter_map(|(read, tile)| match read {
+                Some((digit, false)) => Some(Glyph { digit, tile }),
+                _ => None,
+            })
+    })
+}
+
+/// Pen probability of its digit below which a cell read as print is not
+/// matched against other print: what it would move to print changes the
+/// puzzle's confidence by under a percent (and matching costs time).
+const PEN_DOUBT: f32 = 0.01;
+
+/// True when some cell of `parts` is read as a digit that `glyphs` hold
+/// printed, as pen or as print in doubt with pen ([`PEN_DOUBT`]): [`merge`]
+/// with those glyphs may read it otherwise.
+fn pen_with_print(parts: &[PartReading], glyphs: &[Glyph]) -> bool {
+    parts.iter().any(|part| {
+        digit_reads(part).zip(&part.classes).any(|(read, classes)| {
+            read.is_some_and(|(d, pen)| {
+                (pen || classes[HAND_BASE + d] >= PEN_DOUBT) && glyphs.iter().any(|g| g.digit == d)
+            })
         })
-        .collect()
+    })
+}
+
+/// For each of a part's cells, the digit whose pen reading is print, or
+/// 0: the cell's glyph matches ([`SAME_GLYPH`]) another glyph read as that
+/// digit printed. That print is the grid's own, the page's other print
+/// (`others`: one page is set in one font, and when the model takes a font
+/// for handwriting, its pen readings are often all of a grid's 7s or 3s,
+/// leaving the grid no print of its own to match), and the pen readings
+/// found to be print so far (a twin of a twin of print). Cells read as
+/// print are included: the model's doubt between print and pen (a 7 read
+/// 0.55 print, 0.45 pen) is settled the same way.
+fn print_read_as_pen(part: &PartReading, others: &[Glyph]) -> Vec<u8> {
+    let reads: Vec<Option<(usize, bool)>> = digit_reads(part).collect();
+    let mut print: Vec<Glyph> = page_print(std::slice::from_ref(part)).collect();
+    print.extend_from_slice(others);
+    let mut found = vec![0u8; reads.len()];
+    // A glyph read as print has a twin when another cell's print matches
+    // it (every tile matches itself).
+    let twin = |tile: &Tile, d: usize, print: &[Glyph]| {
+        print
+            .iter()
+            .any(|g| g.digit == d && !std::ptr::eq(g.tile, tile) && same_glyph(tile, g.tile))
+    };
+    for (k, (read, tile)) in reads.iter().zip(&part.tiles).enumerate() {
+        if let Some((d, false)) = *read {
+            if part.classes[k][HAND_BASE + d] >= PEN_DOUBT && twin(tile, d, &print) {
+                found[k] = d as u8;
+            }
+        }
+    }
+    loop {
+        let before = print.len();
+        for (k, (read, tile)) in reads.iter().zip(&part.tiles).enumerate() {
+            if let Some((d, true)) = *read {
+                if found[k] == 0 && twin(tile, d, &print) {
+                    found[k] = d as u8;
+                    print.push(Glyph { digit: d, tile });
+                }
+            }
+        }
+        if print.len() == before {
+            return found;
+        }
+    }
 }
 
 /// Sums each position's evidence over the parts that show it; cells that
@@ -304,7 +409,7 @@ mod tests {
             values[k] = v;
             inks[k] = 0.15;
         }
-        let read = merge(Shape::classic(), &[part(&values, &inks)]);
+        let read = merge(Shape::classic(), &[part(&values, &inks)], &[]);
         let got = best_values(&read);
         for k in 0..81usize {
             let want = if k.is_multiple_of(3) { values[k] } else { 0 };
@@ -316,11 +421,11 @@ mod tests {
             negative: true,
             ..part(&values, &inks)
         };
-        assert_eq!(best_values(&merge(Shape::classic(), &[screen]))[1], 8);
+        assert_eq!(best_values(&merge(Shape::classic(), &[screen], &[]))[1], 8);
         // Half the print's ink is still print (a lighter clue, a grey theme).
         inks[40] = 0.45;
         assert_eq!(
-            best_values(&merge(Shape::classic(), &[part(&values, &inks)]))[40],
+            best_values(&merge(Shape::classic(), &[part(&values, &inks)], &[]))[40],
             3
         );
     }
@@ -332,13 +437,13 @@ mod tests {
         let values = digits(SOLUTION);
         let grey = |k: usize| k.is_multiple_of(3);
         let inks: Vec<f32> = (0..81).map(|k| if grey(k) { 0.2 } else { 0.9 }).collect();
-        let read = merge(Shape::classic(), &[part(&values, &inks)]);
+        let read = merge(Shape::classic(), &[part(&values, &inks)], &[]);
         assert_eq!(best_values(&read), values);
         // One grey digit read wrong makes a clash: the grey ones are no
         // clues, and the black ones stand alone.
         let mut wrong = values.clone();
         wrong[0] = values[1];
-        let read = best_values(&merge(Shape::classic(), &[part(&wrong, &inks)]));
+        let read = best_values(&merge(Shape::classic(), &[part(&wrong, &inks)], &[]));
         let black: Vec<u8> = (0..81)
             .map(|k| if grey(k) { 0 } else { values[k] })
             .collect();
@@ -349,18 +454,7 @@ mod tests {
     fn a_pen_reading_of_the_grids_own_print_is_print() {
         // Two printed 3s (a block glyph); one read as print, its twin set
         // two pixels lower read as a pen 3, and a pen 3 of another shape.
-        let glyph = |dy: usize, wide: bool| {
-            let mut t = Tile::default();
-            for y in 8 + dy..20 + dy {
-                for x in 10..18 {
-                    let edge = y == 8 + dy || y == 13 + dy || y == 19 + dy || x >= 16;
-                    if edge || (wide && x < 12) {
-                        t.pixels[y * TILE + x] = 1.0;
-                    }
-                }
-            }
-            t
-        };
+        let glyph = block_three;
         let row = |class: usize| {
             let mut r = [0.0f32; CLASSES];
             r[class] = 0.9;
@@ -374,7 +468,61 @@ mod tests {
         p.classes[1] = row(HAND_BASE + 3);
         p.tiles[2] = glyph(0, true);
         p.classes[2] = row(HAND_BASE + 3);
-        let read = best_values(&merge(Shape::classic(), &[p]));
+        let read = best_values(&merge(Shape::classic(), &[p], &[]));
         assert_eq!(&read[..3], &[3, 3, 0]);
+    }
+
+    /// A block glyph "3" set `dy` pixels down (`wide`: another shape).
+    fn block_three(dy: usize, wide: bool) -> Tile {
+        let mut t = Tile::default();
+        for y in 8 + dy..20 + dy {
+            for x in 10..18 {
+                let edge = y == 8 + dy || y == 13 + dy || y == 19 + dy || x >= 16;
+                if edge || (wide && x < 12) {
+                    t.pixels[y * TILE + x] = 1.0;
+                }
+            }
+        }
+        t
+    }
+
+    /// Probabilities: `print` for printed 3, `pen` for a pen 3, the rest empty.
+    fn three(print: f32, pen: f32) -> [f32; CLASSES] {
+        let mut r = [0.0f32; CLASSES];
+        r[3] = print;
+        r[HAND_BASE + 3] = pen;
+        r[0] = 1.0 - print - pen;
+        r
+    }
+
+    #[test]
+    fn the_pages_other_print_and_doubtful_print_are_settled_by_twins() {
+        // One grid prints its 3s, read surely as print; the other grid of
+        // the page has its only 3 read as pen, and a 3 of another shape.
+        let mut printed = part(&[0; 81], &[0.9; 81]);
+        for k in 0..2 {
+            printed.tiles[k] = block_three(k, false);
+            printed.classes[k] = three(0.9, 0.05);
+        }
+        let mut other = part(&[0; 81], &[0.9; 81]);
+        other.tiles[0] = block_three(2, false);
+        other.classes[0] = three(0.3, 0.65);
+        other.tiles[1] = block_three(0, true);
+        other.classes[1] = three(0.3, 0.65);
+        // Alone, the second grid has no print to match.
+        let alone = best_values(&merge(Shape::classic(), std::slice::from_ref(&other), &[]));
+        assert_eq!(&alone[..2], &[0, 0]);
+        let others: Vec<Glyph> = page_print(std::slice::from_ref(&printed)).collect();
+        let read = merge(Shape::classic(), &[other], &others);
+        assert_eq!(best_values(&read)[..2], [3, 0]);
+        // A print reading in doubt with pen takes the pen share when a twin
+        // is print: 0.55 print + 0.4 pen = 0.95 print.
+        let mut doubt = part(&[0; 81], &[0.9; 81]);
+        doubt.tiles[0] = block_three(0, false);
+        doubt.classes[0] = three(0.9, 0.05);
+        doubt.tiles[1] = block_three(1, false);
+        doubt.classes[1] = three(0.55, 0.4);
+        let read = merge(Shape::classic(), &[doubt], &[]);
+        assert!((read[1].clue[3] - 0.95).abs() < 1e-3, "{:?}", read[1].clue);
     }
 }

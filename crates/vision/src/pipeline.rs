@@ -330,6 +330,7 @@ impl Reader {
         if grids.is_empty() {
             return Err(ReadError::NoGrid);
         }
+        evidence::merge_page(&mut grids);
         Ok((grids, timings))
     }
 
@@ -430,7 +431,7 @@ impl Reader {
         }
         parts.sort_by_key(|p| p.origin);
         *t = timings.lap("classify", *t);
-        let cells = evidence::merge(upright.shape, &parts);
+        let cells = evidence::merge(upright.shape, &parts, &[]);
         Ok(Some(GridReading {
             layout: upright,
             quarter_turns,
