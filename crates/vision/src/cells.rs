@@ -29,9 +29,10 @@ pub const INSET: usize = 4;
 /// Side of the inset cell centre.
 pub const INNER: usize = CELL_PX - 2 * INSET;
 
-/// Largest accepted deviation of a detected inner grid line from the
-/// perfect split, in rectified pixels; beyond that a detection is a digit
-/// stroke or noise, not the line.
+/// How far from the perfect split an inner grid line is looked for in
+/// each band on its own, in rectified pixels (further, a detection is more
+/// likely a digit's stroke than the line); from there the line is followed
+/// band by band ([`detect_lines`], up to [`CURL_SHIFT`]).
 const MAX_LINE_SHIFT: f32 = 9.0;
 /// Deviations below this are treated as a perfect split (plain crop), so
 /// flat, well-located grids produce bit-exact spec tiles.
@@ -378,6 +379,13 @@ fn area_weights() -> [[Option<(usize, f32)>; 3]; TILE] {
 /// Finds the inner grid lines in a `GRID_PX` rectified grid, per band, so
 /// that page curl (lines bowing by a few pixels) does not shift digits into
 /// the tile border. Lines that cannot be found keep the perfect split.
+///
+/// Each line is first looked for within [`MAX_LINE_SHIFT`] of its place in
+/// every band; from the band found nearest the middle it is then followed
+/// outwards, each band searched within [`TRACK_STEP`] of the last one found
+/// (up to [`CURL_SHIFT`] from its place): a page's curl bows lines most at
+/// the grid's edge, further than a line could be looked for blindly
+/// between the digits, but a little at a time.
 pub fn detect_lines(rect: &GrayImage) -> GridLines {
     let mut lines = GridLines::perfect();
     if rect.width() as usize != GRID_PX || rect.height() as usize != GRID_PX {
@@ -387,41 +395,59 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
     let dark = |x: usize, y: usize| 255.0 - raw[y * GRID_PX + x] as f32;
     for vertical in [true, false] {
         for j in 1..9 {
+            // Offset of the line from its place in `band`, searched within
+            // `lo..=hi` pixels of it.
+            let find = |band: usize, lo: f32, hi: f32| -> Option<f32> {
+                let centre = j * CELL_PX;
+                let (lo, hi) = (lo.floor() as i32, hi.ceil() as i32);
+                let along = band * CELL_PX + 6..(band + 1) * CELL_PX - 6;
+                let prof: Vec<f32> = (lo..=hi)
+                    .map(|d| {
+                        let across = (centre as i32 + d) as usize;
+                        let s: f32 = along
+                            .clone()
+                            .map(|a| {
+                                if vertical {
+                                    dark(across, a)
+                                } else {
+                                    dark(a, across)
+                                }
+                            })
+                            .sum();
+                        s / along.len() as f32
+                    })
+                    .collect();
+                let p = profile_peak(&prof)?;
+                let across = (centre as i32 + lo) as usize + p.round() as usize;
+                runs_along(&dark, vertical, across, along).then_some(p + lo as f32)
+            };
             let mut off = [f32::NAN; 9];
             for (band, o) in off.iter_mut().enumerate() {
-                // Profile across the line, summed along the band (skipping
-                // the crossing lines at the band ends).
-                let centre = j * CELL_PX;
-                let rad = MAX_LINE_SHIFT as usize + 2;
-                let mut prof = [0.0f32; 2 * 11 + 1];
-                let along = band * CELL_PX + 6..(band + 1) * CELL_PX - 6;
-                for (k, p) in prof.iter_mut().enumerate().take(2 * rad + 1) {
-                    let across = centre + k - rad;
-                    let mut s = 0.0;
-                    for a in along.clone() {
-                        s += if vertical {
-                            dark(across, a)
-                        } else {
-                            dark(a, across)
-                        };
-                    }
-                    *p = s / along.len() as f32;
-                }
-                *o = match profile_peak(&prof[..2 * rad + 1]) {
-                    Some(p)
-                        if runs_along(
-                            &dark,
-                            vertical,
-                            centre + p.round() as usize - rad,
-                            along,
-                        ) =>
-                    {
-                        p - rad as f32
-                    }
-                    _ => f32::NAN,
-                };
+                *o = find(band, -MAX_LINE_SHIFT - 2.0, MAX_LINE_SHIFT + 2.0).unwrap_or(f32::NAN);
             }
-            let smoothed = smooth_offsets(&off);
+            let Some(anchor) = (0..9)
+                .filter(|&b| off[b].is_finite())
+                .min_by_key(|&b| b.abs_diff(4))
+            else {
+                continue;
+            };
+            let mut tracked = [f32::NAN; 9];
+            tracked[anchor] = off[anchor];
+            for dir in [1i32, -1] {
+                let mut last = off[anchor];
+                let mut band = anchor as i32 + dir;
+                while (0..9).contains(&band) {
+                    let b = band as usize;
+                    let lo = (last - TRACK_STEP).max(-CURL_SHIFT);
+                    let hi = (last + TRACK_STEP).min(CURL_SHIFT);
+                    if let Some(o) = find(b, lo, hi) {
+                        tracked[b] = o;
+                        last = o;
+                    }
+                    band += dir;
+                }
+            }
+            let smoothed = smooth_offsets(&tracked);
             for (band, sm) in smoothed.iter().enumerate() {
                 let pos = (j * CELL_PX) as f32 + sm;
                 if vertical {
@@ -434,6 +460,15 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
     }
     lines
 }
+
+/// Pixels a line may move from one band to the next while it is followed
+/// ([`detect_lines`]): a curl bows a line by at most a few pixels a cell.
+const TRACK_STEP: f32 = 5.0;
+
+/// Farthest a followed line may lie from its place: three eighths of a
+/// cell, where a curled page's edge takes the lines (a line further off
+/// would be the next one's business).
+const CURL_SHIFT: f32 = 18.0;
 
 /// Pixels from a line's centre to the ground beside it: past half the
 /// widest inner box line of a rectified grid (about 6 px).
@@ -512,41 +547,98 @@ fn profile_peak(prof: &[f32]) -> Option<f32> {
     Some(sx / sw)
 }
 
-/// Replaces outliers by the line's typical offset: a line is straight or
-/// gently curved, so each band's offset should be close to its neighbours'.
+/// Each band's offset of a followed line, from the offsets found (NaN
+/// where none): the parabola that fits them best, once the found offsets
+/// off it by more than [`BOW_FIT`] are left out one by one, worst first
+/// (a digit's bar beside the line that the line was followed onto). A
+/// curled page bows a line smoothly, as a parabola does over a grid; a
+/// straight line is the flat parabola. Fewer than 3 offsets found (or
+/// left) give no shift: nothing is known of the line.
 fn smooth_offsets(off: &[f32; 9]) -> [f32; 9] {
-    let found: Vec<f32> = off.iter().copied().filter(|v| v.is_finite()).collect();
-    if found.len() < 3 {
-        return [0.0; 9];
-    }
-    let med = median(&found);
-    let mut out = [med; 9];
-    for (b, o) in out.iter_mut().enumerate() {
-        let lo = b.saturating_sub(1);
-        let hi = (b + 1).min(8);
-        let near: Vec<f32> = off[lo..=hi]
+    let mut used: Vec<(f32, f32)> = off
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_finite())
+        .map(|(b, &v)| (b as f32 - 4.0, v))
+        .collect();
+    loop {
+        let Some(fit) = parabola(&used) else {
+            return [0.0; 9];
+        };
+        let worst = used
             .iter()
-            .copied()
-            .filter(|v| v.is_finite() && (v - med).abs() < 4.0)
-            .collect();
-        if !near.is_empty() {
-            *o = median(&near);
+            .enumerate()
+            .map(|(k, &(x, y))| (k, (fit(x) - y).abs()))
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        match worst {
+            Some((k, e)) if e > BOW_FIT => {
+                used.swap_remove(k);
+            }
+            _ => {
+                // Beyond the bands where the line was found the parabola
+                // guesses: it stays within the offsets found there.
+                let lo = used.iter().map(|p| p.1).fold(f32::MAX, f32::min);
+                let hi = used.iter().map(|p| p.1).fold(f32::MIN, f32::max);
+                let mut out = [0.0; 9];
+                for (b, o) in out.iter_mut().enumerate() {
+                    *o = fit(b as f32 - 4.0).clamp(lo, hi);
+                }
+                return out;
+            }
         }
     }
-    out.map(|v| v.clamp(-MAX_LINE_SHIFT, MAX_LINE_SHIFT))
 }
 
-fn median(v: &[f32]) -> f32 {
-    let mut s = v.to_vec();
-    s.sort_unstable_by(f32::total_cmp);
-    let n = s.len();
-    if n == 0 {
-        0.0
-    } else if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        0.5 * (s[n / 2 - 1] + s[n / 2])
+/// Largest distance, in pixels, of a found offset from its line's
+/// parabola ([`smooth_offsets`]): twice a line's half width, while a
+/// digit's bar mistaken for the line lies 3 or more pixels off it.
+const BOW_FIT: f32 = 2.0;
+
+/// The least-squares parabola `y = a + b x + c x^2` through `points`, or
+/// a straight line through 3 (a parabola through 3 points fits any 3),
+/// or `None` for fewer than 3 points.
+fn parabola(points: &[(f32, f32)]) -> Option<impl Fn(f32) -> f32> {
+    if points.len() < 3 {
+        return None;
     }
+    let degree = if points.len() > 3 { 3 } else { 2 };
+    // Normal equations of the polynomial with `degree` terms.
+    let mut m = [[0.0f64; 4]; 3];
+    for &(x, y) in points {
+        let (x, y) = (f64::from(x), f64::from(y));
+        let p = [1.0, x, x * x];
+        for i in 0..degree {
+            for j in 0..degree {
+                m[i][j] += p[i] * p[j];
+            }
+            m[i][3] += p[i] * y;
+        }
+    }
+    // Gauss-Jordan on the `degree` x `degree` system.
+    for col in 0..degree {
+        let pivot = (col..degree).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))?;
+        if m[pivot][col].abs() < 1e-9 {
+            return None;
+        }
+        m.swap(col, pivot);
+        let lead = m[col];
+        for (row, r) in m.iter_mut().enumerate().take(degree) {
+            if row != col {
+                let f = r[col] / lead[col];
+                for (v, l) in r.iter_mut().zip(lead).skip(col) {
+                    *v -= f * l;
+                }
+            }
+        }
+    }
+    let mut c = [0.0f64; 3];
+    for i in 0..degree {
+        c[i] = m[i][3] / m[i][i];
+    }
+    Some(move |x: f32| {
+        let x = f64::from(x);
+        (c[0] + c[1] * x + c[2] * x * x) as f32
+    })
 }
 
 /// Rotates the grid clockwise by `quarter_turns` x 90 degrees: cell (r, c)
@@ -710,6 +802,42 @@ mod tests {
                     (lines.vertical[j][b] - e).abs() < 0.6,
                     "{j} {b} {}",
                     lines.vertical[j][b]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_page_curl_is_followed_to_the_grids_edge() {
+        // The horizontal lines bow down towards both sides as on a curled
+        // page: 0 px in the middle, 15 px at the edges (a parabola), more
+        // than a line is looked for blindly, and a bar of ink beside one
+        // line in one band (a digit's stroke) is not followed.
+        let g0 = synthetic();
+        let bow = |x: f32| 15.0 * ((x - 216.0) / 216.0).powi(2);
+        let g = GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let sy = y as f32 - bow(x as f32);
+            if (4.0..428.0).contains(&(y as f32)) && (3.0..429.0).contains(&sy) {
+                let mut v = *g0.get_pixel(x, sy.round() as u32);
+                // A 30 px bar 4 px above line 5 in column band 4.
+                if (4 * 48 + 9..4 * 48 + 39).contains(&x)
+                    && y as f32 == (5 * 48) as f32 - 4.0 + bow(x as f32).round()
+                {
+                    v = Luma([20]);
+                }
+                v
+            } else {
+                *g0.get_pixel(x, y)
+            }
+        });
+        let lines = detect_lines(&g);
+        for j in 1..9 {
+            for c in 0..9 {
+                let e = (j * CELL_PX) as f32 + bow((c * CELL_PX + CELL_PX / 2) as f32);
+                assert!(
+                    (lines.horizontal[j][c] - e).abs() < 1.5,
+                    "line {j} band {c}: {} against {e}",
+                    lines.horizontal[j][c]
                 );
             }
         }
