@@ -380,10 +380,10 @@ fn area_weights() -> [[Option<(usize, f32)>; 3]; TILE] {
 /// that page curl (lines bowing by a few pixels) does not shift digits into
 /// the tile border. Lines that cannot be found keep the perfect split.
 ///
-/// Each line is first looked for within [`MAX_LINE_SHIFT`] of its place in
+/// Each line is first looked for within `MAX_LINE_SHIFT` of its place in
 /// every band; from the band found nearest the middle it is then followed
-/// outwards, each band searched within [`TRACK_STEP`] of the last one found
-/// (up to [`CURL_SHIFT`] from its place): a page's curl bows lines most at
+/// outwards, each band searched within `TRACK_STEP` of the last one found
+/// (up to `CURL_SHIFT` from its place): a page's curl bows lines most at
 /// the grid's edge, further than a line could be looked for blindly
 /// between the digits, but a little at a time.
 pub fn detect_lines(rect: &GrayImage) -> GridLines {

@@ -55,7 +55,7 @@ fn print_ink(part: &PartReading) -> Option<f32> {
 /// answers are printed in grey (no show-through completes a grid by
 /// chance). Pen readings of the grid's own print, or of print that
 /// `others` holds (the glyphs of the page's other grids read as print:
-/// [`page_print`]), count as print, and so does the pen share of a print
+/// `page_print`), count as print, and so does the pen share of a print
 /// reading in doubt with pen that has such a twin (`print_read_as_pen`).
 pub fn merge(shape: Shape, parts: &[PartReading], others: &[Glyph]) -> Vec<CellEvidence> {
     let faint: Vec<Vec<bool>> = parts.iter().map(faint_marks).collect();
