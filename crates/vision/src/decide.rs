@@ -698,7 +698,21 @@ fn without_answer(
         // clues include a player's wrong entries). Say what is wrong.
         match as_read {
             Err(clash) => Verdict::NoSolution(clash.to_string()),
-            Ok(Outcome::Multiple { count, .. }) => Verdict::Multiple(count),
+            Ok(Outcome::Multiple { count, .. }) if entries.is_empty() => Verdict::Multiple(count),
+            // Several solutions once the pen entries are left out: a
+            // printed puzzle had one before anyone wrote in it, so a clue
+            // is more likely taken for pen (a large printed glyph reads
+            // as handwriting) than the puzzle broken. Name those cells.
+            Ok(Outcome::Multiple { .. }) => Verdict::Unsure(
+                entries
+                    .iter()
+                    .map(|&(cell, _)| Check {
+                        cell,
+                        assumed: read.cells[cell],
+                        probability: evidence[cell].p(read.cells[cell]),
+                    })
+                    .collect(),
+            ),
             Ok(_) => Verdict::NoSolution(no_solution_reason(&read)),
         }
     } else if let Some(why) = broken_on_sure_cells(&read, evidence) {
@@ -933,6 +947,26 @@ mod tests {
             "{:?}",
             d.verdict
         );
+    }
+
+    #[test]
+    fn several_solutions_without_a_cell_read_as_pen_are_unsure_naming_it() {
+        // The first clue read surely as a pen entry (a large printed
+        // glyph the model takes for handwriting): without it the puzzle
+        // has several solutions, which a printed puzzle did not have
+        // before anyone wrote in it. The cell is named, not the puzzle
+        // called broken.
+        let g = board(PUZZLE);
+        let first = g.cells.iter().position(|&v| v != 0).unwrap();
+        let mut read = g.clone();
+        read.cells[first] = 0;
+        let mut e = confident(&read);
+        e[first].entry = Some((g.cells[first], 0.97));
+        let d = decide(Shape::classic(), &e, &[]);
+        assert!(matches!(d.verdict, Verdict::Unsure(_)), "{:?}", d.verdict);
+        let name = Shape::classic().cell_name(first);
+        assert!(d.problem().unwrap().contains(&name), "{:?}", d.problem());
+        assert_eq!(d.solution(), None);
     }
 
     #[test]
