@@ -54,9 +54,10 @@ fn print_ink(part: &PartReading) -> Option<f32> {
 /// with them is whole and without a clash: a printed answer grid whose
 /// answers are printed in grey (no show-through completes a grid by
 /// chance). Pen readings of the grid's own print, or of print that
-/// `others` holds (the glyphs of the page's other grids read as print:
-/// `page_print`), count as print, and so does the pen share of a print
-/// reading in doubt with pen that has such a twin (`print_read_as_pen`).
+/// `others` holds (the glyphs of the page's other grids: `page_glyphs`),
+/// and pen readings copied exactly on the page count as print, and so does
+/// the pen share of a print reading in doubt with pen that has a printed
+/// twin (`print_read_as_pen`).
 pub fn merge(shape: Shape, parts: &[PartReading], others: &[Glyph]) -> Vec<CellEvidence> {
     let faint: Vec<Vec<bool>> = parts.iter().map(faint_marks).collect();
     let print: Vec<Vec<u8>> = parts
@@ -111,20 +112,33 @@ fn faint_marks(part: &PartReading) -> Vec<bool> {
 /// 0.8 against a neighbouring grid's, up to 0.94 against pen.
 const SAME_GLYPH: f32 = 0.92;
 
+/// Correlation (as [`SAME_GLYPH`]) at which glyphs read as pen are copies
+/// of one glyph: a font's, since a hand does not copy itself. On all 80
+/// Kubiesa photos pen entries of one digit match each other at 0.94 at
+/// most (1s and 7s; the other digits under 0.92); the 7s of a large-print
+/// page that the model reads as pen, 0.995-0.996. A pen reading is print
+/// with two such copies in its own grid, the three placed as three clues
+/// of one digit can be (no two in one row, column or box): one chance pair
+/// of plain strokes (two 1s) is not enough, and the stubs of a table's
+/// lines that a grid found on a notes table reads as pen 1s, identical
+/// down two columns, are not placed so. Not across grids: a page's notes
+/// tables are alike.
+const SAME_COPY: f32 = 0.98;
+
 /// Tile pixels either way a glyph may sit off its twin (a tenth of the
 /// tile: digits set off-centre, the cutter's error).
 const GLYPH_SHIFT: i32 = 3;
 
 /// Normalised correlation of two tiles, `b` shifted by (dx, dy) pixels
 /// (outside the tile counts as background, 0), at each shift of up to
-/// [`GLYPH_SHIFT`] pixels: true when one reaches [`SAME_GLYPH`].
+/// [`GLYPH_SHIFT`] pixels: true when one reaches `bar`.
 ///
 /// With `va = a - mean(a)` (which sums to 0) and `vb = b' - mean(b)`
 /// (`b'` the shifted tile), the products outside the overlap add
 /// `-mean(b) * sum(va outside) = mean(b) * sum(va inside)`, so the
 /// numerator is `sum(va * b')` over the overlap alone, and `vb`'s square
 /// sum is the overlap's plus `mean(b)^2` per pixel outside it.
-fn same_glyph(a: &Tile, b: &Tile) -> bool {
+fn same_glyph(a: &Tile, b: &Tile, bar: f32) -> bool {
     let n = TILE as i32;
     let count = a.pixels.len() as f32;
     let ma = a.pixels.iter().sum::<f32>() / count;
@@ -133,8 +147,17 @@ fn same_glyph(a: &Tile, b: &Tile) -> bool {
     if aa <= f32::EPSILON {
         return false;
     }
-    (-GLYPH_SHIFT..=GLYPH_SHIFT).any(|dy| {
-        (-GLYPH_SHIFT..=GLYPH_SHIFT).any(|dx| {
+    // Twins line up about where their inks' centres do: only the shifts
+    // within [`CENTRE_SLACK`] of that are tried (25 of the 49; matching is
+    // most of the time a page's evidence takes).
+    let (ax, ay) = ink_centre(a);
+    let (bx, by) = ink_centre(b);
+    let near = |d: f32| {
+        let d = (d.round() as i32).clamp(-GLYPH_SHIFT, GLYPH_SHIFT);
+        (d - CENTRE_SLACK).max(-GLYPH_SHIFT)..=(d + CENTRE_SLACK).min(GLYPH_SHIFT)
+    };
+    near(ay - by).any(|dy| {
+        near(ax - bx).any(|dx| {
             // Overlap: a's pixels (x, y) whose source (x - dx, y - dy) is in b.
             let (x0, x1) = (dx.max(0), (n + dx).min(n));
             let (y0, y1) = (dy.max(0), (n + dy).min(n));
@@ -150,45 +173,122 @@ fn same_glyph(a: &Tile, b: &Tile) -> bool {
             }
             let outside = count - ((x1 - x0) * (y1 - y0)) as f32;
             bb += outside * mb * mb;
-            bb > f32::EPSILON && ab / (aa * bb).sqrt() >= SAME_GLYPH
+            bb > f32::EPSILON && ab / (aa * bb).sqrt() >= bar
         })
     })
 }
 
+/// Tile pixels either way of the shift that lines up two glyphs' ink
+/// centres that [`same_glyph`] tries: a glyph clipped by the tile's edge
+/// (a large digit) or blurred into a grid line has its centre moved by a
+/// pixel or two. One pixel lost grids of blurred answer pages that all 49
+/// shifts matched.
+const CENTRE_SLACK: i32 = 2;
+
+/// Centre of a tile's ink (x, y), its middle when it has none.
+fn ink_centre(t: &Tile) -> (f32, f32) {
+    let (mut sum, mut sx, mut sy) = (0.0f32, 0.0f32, 0.0f32);
+    for (k, &p) in t.pixels.iter().enumerate() {
+        sum += p;
+        sx += p * (k % TILE) as f32;
+        sy += p * (k / TILE) as f32;
+    }
+    if sum <= f32::EPSILON {
+        let mid = (TILE - 1) as f32 / 2.0;
+        return (mid, mid);
+    }
+    (sx / sum, sy / sum)
+}
+
 /// Reads again each grid of a page that holds a pen reading of a digit
-/// that the page's other grids print, with their print as references
+/// that the page's other grids hold, with their glyphs as references
 /// ([`merge`]). One grid's print alone is what [`merge`] knows when the
-/// grid is read.
+/// grid is read. Two rounds: the second knows which pen readings of the
+/// other grids the first found to be print (a grid whose 7s are copies of
+/// each other vouches for the next grid's lone 7).
 pub fn merge_page(grids: &mut [GridReading]) {
     if grids.len() < 2 {
         return;
     }
-    let merged: Vec<Option<Vec<CellEvidence>>> = (0..grids.len())
-        .map(|i| {
-            let others: Vec<Glyph> = grids
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .flat_map(|(_, g)| page_print(&g.parts))
-                .collect();
-            let grid = &grids[i];
-            pen_with_print(&grid.parts, &others).then(|| merge(grid.shape(), &grid.parts, &others))
-        })
-        .collect();
-    for (grid, cells) in grids.iter_mut().zip(merged) {
-        if let Some(cells) = cells {
-            grid.cells = cells;
+    // Pen readings among a page's glyphs.
+    let pens = |glyphs: &[Vec<Glyph>]| glyphs.iter().flatten().filter(|g| g.pen).count();
+    let mut glyphs: Vec<Vec<Glyph>> = grids.iter().map(settled_glyphs).collect();
+    for _round in 0..2 {
+        let before = pens(&glyphs);
+        let merged: Vec<Option<Vec<CellEvidence>>> = (0..grids.len())
+            .map(|i| {
+                let others: Vec<Glyph> = glyphs
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .flat_map(|(_, g)| g.iter().copied())
+                    .collect();
+                let grid = &grids[i];
+                pen_with_print(grid, &others).then(|| merge(grid.shape(), &grid.parts, &others))
+            })
+            .collect();
+        drop(glyphs);
+        for (grid, cells) in grids.iter_mut().zip(merged) {
+            if let Some(cells) = cells {
+                grid.cells = cells;
+            }
+        }
+        glyphs = grids.iter().map(settled_glyphs).collect();
+        // A second round only when the first settled a pen reading as print.
+        if pens(&glyphs) == before {
+            return;
         }
     }
 }
 
-/// A cell read as a printed digit: the digit and its tile.
+/// A grid's glyphs as references for the page's other grids (unplaced),
+/// a pen reading that its evidence settled as that digit printed counted
+/// as print.
+fn settled_glyphs(grid: &GridReading) -> Vec<Glyph<'_>> {
+    let side = grid.shape().side();
+    let settled = |part: &PartReading, k: usize, digit: usize| {
+        let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
+        grid.cells.get(r * side + c).map(|e| e.best().0) == Some(digit as u8)
+    };
+    let mut glyphs = Vec::new();
+    for part in &grid.parts {
+        for (k, (read, tile)) in digit_reads(part).zip(&part.tiles).enumerate() {
+            if let Some((digit, pen)) = read {
+                glyphs.push(Glyph {
+                    digit,
+                    pen: pen && !settled(part, k, digit),
+                    tile,
+                    place: None,
+                });
+            }
+        }
+    }
+    glyphs
+}
+
+/// A cell read as a digit: the digit, printed or pen, and its tile.
 #[derive(Debug, Clone, Copy)]
 pub struct Glyph<'a> {
-    /// The printed digit (1-9) the cell is read as.
+    /// The digit (1-9) the cell is read as.
     pub digit: usize,
+    /// Read as a pen digit rather than a printed one.
+    pub pen: bool,
     /// The cell's tile.
     pub tile: &'a Tile,
+    /// Row, column and box of the cell in the grid being read, `None` for
+    /// another grid's cell (see `SAME_COPY`).
+    pub place: Option<(usize, usize, usize)>,
+}
+
+impl Glyph<'_> {
+    /// True when the two cells could hold one digit as clues of a puzzle:
+    /// not in one row, column or box of one grid.
+    fn apart(&self, other: &Glyph) -> bool {
+        match (self.place, other.place) {
+            (Some(a), Some(b)) => a.0 != b.0 && a.1 != b.1 && a.2 != b.2,
+            _ => true,
+        }
+    }
 }
 
 /// Each cell's most likely digit (1-9), and whether it is a pen one.
@@ -202,16 +302,30 @@ fn digit_reads(part: &PartReading) -> impl Iterator<Item = Option<(usize, bool)>
         })
 }
 
-/// The cells of `parts` read as printed digits.
-fn page_print(parts: &[PartReading]) -> impl Iterator<Item = Glyph<'_>> {
-    parts.iter().flat_map(|part| {
+/// The cells of `parts` read as digits, printed or pen, placed in their
+/// grid when `placed` (see [`Glyph::place`]).
+fn page_glyphs(parts: &[PartReading], placed: bool) -> impl Iterator<Item = Glyph<'_>> {
+    parts.iter().flat_map(move |part| {
         digit_reads(part)
             .zip(&part.tiles)
-            .filter_map(|(read, tile)| match read {
-                Some((digit, false)) => Some(Glyph { digit, tile }),
-                _ => None,
+            .enumerate()
+            .filter_map(move |(k, (read, tile))| {
+                read.map(|(digit, pen)| Glyph {
+                    digit,
+                    pen,
+                    tile,
+                    place: placed.then(|| place(k, part.n)),
+                })
             })
     })
+}
+
+/// Row, column and box of cell `k` of an `n` x `n` grid (boxes of the
+/// square's root; 0 for sizes without one).
+fn place(k: usize, n: usize) -> (usize, usize, usize) {
+    let (r, c) = (k / n, k % n);
+    let b = (1..=n).find(|b| b * b == n).unwrap_or(n);
+    (r, c, (r / b) * n + c / b)
 }
 
 /// Pen probability of its digit below which a cell read as print is not
@@ -219,14 +333,24 @@ fn page_print(parts: &[PartReading]) -> impl Iterator<Item = Glyph<'_>> {
 /// puzzle's confidence by under a percent (and matching costs time).
 const PEN_DOUBT: f32 = 0.01;
 
-/// True when some cell of `parts` is read as a digit that `glyphs` hold
-/// printed, as pen or as print in doubt with pen ([`PEN_DOUBT`]): [`merge`]
-/// with those glyphs may read it otherwise.
-fn pen_with_print(parts: &[PartReading], glyphs: &[Glyph]) -> bool {
-    parts.iter().any(|part| {
-        digit_reads(part).zip(&part.classes).any(|(read, classes)| {
+/// True when some cell of `grid` is read as a digit that `glyphs` hold,
+/// as pen or as print in doubt with pen ([`PEN_DOUBT`]), and its evidence
+/// still gives pen that share (it was not settled as print already):
+/// [`merge`] with those glyphs may read it otherwise.
+fn pen_with_print(grid: &GridReading, glyphs: &[Glyph]) -> bool {
+    let side = grid.shape().side();
+    grid.parts.iter().any(|part| {
+        digit_reads(part).enumerate().any(|(k, read)| {
             read.is_some_and(|(d, pen)| {
-                (pen || classes[HAND_BASE + d] >= PEN_DOUBT) && glyphs.iter().any(|g| g.digit == d)
+                let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
+                let unsettled = grid
+                    .cells
+                    .get(r * side + c)
+                    .and_then(|e| e.entry)
+                    .is_some_and(|(_, p)| p >= PEN_DOUBT);
+                (pen || part.classes[k][HAND_BASE + d] >= PEN_DOUBT)
+                    && unsettled
+                    && glyphs.iter().any(|g| g.digit == d)
             })
         })
     })
@@ -235,28 +359,75 @@ fn pen_with_print(parts: &[PartReading], glyphs: &[Glyph]) -> bool {
 /// For each of a part's cells, the digit whose pen reading is print, or
 /// 0: the cell's glyph matches ([`SAME_GLYPH`]) another glyph read as that
 /// digit printed. That print is the grid's own, the page's other print
-/// (`others`: one page is set in one font, and when the model takes a font
-/// for handwriting, its pen readings are often all of a grid's 7s or 3s,
-/// leaving the grid no print of its own to match), and the pen readings
-/// found to be print so far (a twin of a twin of print). Cells read as
-/// print are included: the model's doubt between print and pen (a 7 read
-/// 0.55 print, 0.45 pen) is settled the same way.
+/// (in `others`, the page's other grids' glyphs: one page is set in one
+/// font, and when the model takes a font for handwriting, its pen readings
+/// are often all of a grid's 7s or 3s, leaving the grid no print of its
+/// own to match), and the pen readings found to be print so far (a twin of
+/// a twin of print). A pen reading with two exact copies in its grid
+/// ([`SAME_COPY`]) is print too: a hand
+/// does not copy itself, a font does (a page whose every 7 the model reads
+/// as pen). Cells read as print are included: the model's doubt between
+/// print and pen (a 7 read 0.55 print, 0.45 pen) is settled the same way.
 fn print_read_as_pen(part: &PartReading, others: &[Glyph]) -> Vec<u8> {
     let reads: Vec<Option<(usize, bool)>> = digit_reads(part).collect();
-    let mut print: Vec<Glyph> = page_print(std::slice::from_ref(part)).collect();
-    print.extend_from_slice(others);
+    let glyphs: Vec<Glyph> = page_glyphs(std::slice::from_ref(part), true)
+        .chain(others.iter().copied())
+        .collect();
+    let mut print: Vec<Glyph> = glyphs.iter().filter(|g| !g.pen).copied().collect();
+    let pens: Vec<&Glyph> = glyphs.iter().filter(|g| g.pen).collect();
     let mut found = vec![0u8; reads.len()];
     // A glyph read as print has a twin when another cell's print matches
     // it (every tile matches itself).
     let twin = |tile: &Tile, d: usize, print: &[Glyph]| {
-        print
-            .iter()
-            .any(|g| g.digit == d && !std::ptr::eq(g.tile, tile) && same_glyph(tile, g.tile))
+        print.iter().any(|g| {
+            g.digit == d && !std::ptr::eq(g.tile, tile) && same_glyph(tile, g.tile, SAME_GLYPH)
+        })
     };
     for (k, (read, tile)) in reads.iter().zip(&part.tiles).enumerate() {
-        if let Some((d, false)) = *read {
-            if part.classes[k][HAND_BASE + d] >= PEN_DOUBT && twin(tile, d, &print) {
+        match *read {
+            Some((d, false))
+                if part.classes[k][HAND_BASE + d] >= PEN_DOUBT && twin(tile, d, &print) =>
+            {
                 found[k] = d as u8;
+            }
+            Some((d, true)) => {
+                let me = Glyph {
+                    digit: d,
+                    pen: true,
+                    tile,
+                    place: Some(place(k, part.n)),
+                };
+                let copies: Vec<&&Glyph> = pens
+                    .iter()
+                    .filter(|g| {
+                        g.digit == d
+                            && g.place.is_some()
+                            && !std::ptr::eq(g.tile, tile)
+                            && me.apart(g)
+                            && same_glyph(tile, g.tile, SAME_COPY)
+                    })
+                    .collect();
+                // Two copies apart from each other too: three clues.
+                let three = copies
+                    .iter()
+                    .enumerate()
+                    .any(|(i, a)| copies[i + 1..].iter().any(|b| a.apart(b)));
+                if three {
+                    found[k] = d as u8;
+                }
+            }
+            _ => {}
+        }
+    }
+    for (k, tile) in part.tiles.iter().enumerate() {
+        if let Some((d, true)) = reads[k] {
+            if found[k] != 0 {
+                print.push(Glyph {
+                    digit: d,
+                    pen: false,
+                    tile,
+                    place: None,
+                });
             }
         }
     }
@@ -266,7 +437,12 @@ fn print_read_as_pen(part: &PartReading, others: &[Glyph]) -> Vec<u8> {
             if let Some((d, true)) = *read {
                 if found[k] == 0 && twin(tile, d, &print) {
                     found[k] = d as u8;
-                    print.push(Glyph { digit: d, tile });
+                    print.push(Glyph {
+                        digit: d,
+                        pen: false,
+                        tile,
+                        place: None,
+                    });
                 }
             }
         }
@@ -472,6 +648,25 @@ mod tests {
         assert_eq!(&read[..3], &[3, 3, 0]);
     }
 
+    #[test]
+    fn three_exact_copies_placed_as_clues_are_print_not_pen() {
+        // The same glyph read as pen in three cells no two of which share a
+        // row, column or box: a font's, print. The same three down one
+        // column (a table's line stubs), or only two copies, stay pen.
+        let read = |cells: &[usize]| {
+            let mut p = part(&[0; 81], &[0.9; 81]);
+            for &k in cells {
+                p.tiles[k] = block_three(0, false);
+                p.classes[k] = three(0.1, 0.85);
+            }
+            let read = best_values(&merge(Shape::classic(), &[p], &[]));
+            cells.iter().map(|&k| read[k]).collect::<Vec<u8>>()
+        };
+        assert_eq!(read(&[0, 13, 26]), [3, 3, 3]);
+        assert_eq!(read(&[0, 9, 18]), [0, 0, 0]);
+        assert_eq!(read(&[0, 13]), [0, 0]);
+    }
+
     /// A block glyph "3" set `dy` pixels down (`wide`: another shape).
     fn block_three(dy: usize, wide: bool) -> Tile {
         let mut t = Tile::default();
@@ -512,7 +707,7 @@ mod tests {
         // Alone, the second grid has no print to match.
         let alone = best_values(&merge(Shape::classic(), std::slice::from_ref(&other), &[]));
         assert_eq!(&alone[..2], &[0, 0]);
-        let others: Vec<Glyph> = page_print(std::slice::from_ref(&printed)).collect();
+        let others: Vec<Glyph> = page_glyphs(std::slice::from_ref(&printed), false).collect();
         let read = merge(Shape::classic(), &[other], &others);
         assert_eq!(best_values(&read)[..2], [3, 0]);
         // A print reading in doubt with pen takes the pen share when a twin
