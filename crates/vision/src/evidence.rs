@@ -54,7 +54,7 @@ fn print_ink(part: &PartReading) -> Option<f32> {
 /// with them is whole and without a clash: a printed answer grid whose
 /// answers are printed in grey (no show-through completes a grid by
 /// chance). Pen readings of the grid's own print, or of print that
-/// `others` holds (the glyphs of the page's other grids: `page_glyphs`),
+/// `others` holds (the glyphs of the page's other grids: `settled_glyphs`),
 /// and pen readings copied exactly on the page count as print, and so does
 /// the pen share of a print reading in doubt with pen that has a printed
 /// twin (`print_read_as_pen`).
@@ -246,24 +246,25 @@ pub fn merge_page(grids: &mut [GridReading]) {
 /// as print.
 fn settled_glyphs(grid: &GridReading) -> Vec<Glyph<'_>> {
     let side = grid.shape().side();
-    let settled = |part: &PartReading, k: usize, digit: usize| {
-        let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
-        grid.cells.get(r * side + c).map(|e| e.best().0) == Some(digit as u8)
-    };
-    let mut glyphs = Vec::new();
-    for part in &grid.parts {
-        for (k, (read, tile)) in digit_reads(part).zip(&part.tiles).enumerate() {
-            if let Some((digit, pen)) = read {
-                glyphs.push(Glyph {
-                    digit,
-                    pen: pen && !settled(part, k, digit),
-                    tile,
+    grid.parts
+        .iter()
+        .flat_map(|part| {
+            cell_glyphs(part).map(move |(k, g)| {
+                let at = grid.cells.get(layout_index(part, k, side));
+                let settled = at.map(|e| e.best().0) == Some(g.digit as u8);
+                Glyph {
+                    pen: g.pen && !settled,
                     place: None,
-                });
-            }
-        }
-    }
-    glyphs
+                    ..g
+                }
+            })
+        })
+        .collect()
+}
+
+/// Layout position (row-major in the shape's side) of cell `k` of `part`.
+fn layout_index(part: &PartReading, k: usize, side: usize) -> usize {
+    (part.origin.0 + k / part.n) * side + part.origin.1 + k % part.n
 }
 
 /// A cell read as a digit: the digit, printed or pen, and its tile.
@@ -302,22 +303,26 @@ fn digit_reads(part: &PartReading) -> impl Iterator<Item = Option<(usize, bool)>
         })
 }
 
-/// The cells of `parts` read as digits, printed or pen, placed in their
-/// grid when `placed` (see [`Glyph::place`]).
-fn page_glyphs(parts: &[PartReading], placed: bool) -> impl Iterator<Item = Glyph<'_>> {
-    parts.iter().flat_map(move |part| {
-        digit_reads(part)
-            .zip(&part.tiles)
-            .enumerate()
-            .filter_map(move |(k, (read, tile))| {
-                read.map(|(digit, pen)| Glyph {
-                    digit,
-                    pen,
-                    tile,
-                    place: placed.then(|| place(k, part.n)),
-                })
+/// The cells of `part` read as digits, printed or pen, with their index,
+/// placed in their grid (see [`Glyph::place`]).
+fn cell_glyphs(part: &PartReading) -> impl Iterator<Item = (usize, Glyph<'_>)> {
+    digit_reads(part)
+        .zip(&part.tiles)
+        .enumerate()
+        .filter_map(move |(k, (read, tile))| {
+            read.map(|(digit, pen)| {
+                let place = Some(place(k, part.n));
+                (
+                    k,
+                    Glyph {
+                        digit,
+                        pen,
+                        tile,
+                        place,
+                    },
+                )
             })
-    })
+        })
 }
 
 /// Row, column and box of cell `k` of an `n` x `n` grid (boxes of the
@@ -342,10 +347,9 @@ fn pen_with_print(grid: &GridReading, glyphs: &[Glyph]) -> bool {
     grid.parts.iter().any(|part| {
         digit_reads(part).enumerate().any(|(k, read)| {
             read.is_some_and(|(d, pen)| {
-                let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
                 let unsettled = grid
                     .cells
-                    .get(r * side + c)
+                    .get(layout_index(part, k, side))
                     .and_then(|e| e.entry)
                     .is_some_and(|(_, p)| p >= PEN_DOUBT);
                 (pen || part.classes[k][HAND_BASE + d] >= PEN_DOUBT)
@@ -368,14 +372,16 @@ fn pen_with_print(grid: &GridReading, glyphs: &[Glyph]) -> bool {
 /// does not copy itself, a font does (a page whose every 7 the model reads
 /// as pen). Cells read as print are included: the model's doubt between
 /// print and pen (a 7 read 0.55 print, 0.45 pen) is settled the same way.
-fn print_read_as_pen(part: &PartReading, others: &[Glyph]) -> Vec<u8> {
-    let reads: Vec<Option<(usize, bool)>> = digit_reads(part).collect();
-    let glyphs: Vec<Glyph> = page_glyphs(std::slice::from_ref(part), true)
-        .chain(others.iter().copied())
-        .collect();
+fn print_read_as_pen<'a>(part: &'a PartReading, others: &[Glyph<'a>]) -> Vec<u8> {
+    // Each cell's glyph, if it is read as a digit.
+    let mut own: Vec<Option<Glyph>> = vec![None; part.tiles.len()];
+    for (k, g) in cell_glyphs(part) {
+        own[k] = Some(g);
+    }
+    let glyphs: Vec<Glyph> = own.iter().flatten().chain(others).copied().collect();
     let mut print: Vec<Glyph> = glyphs.iter().filter(|g| !g.pen).copied().collect();
     let pens: Vec<&Glyph> = glyphs.iter().filter(|g| g.pen).collect();
-    let mut found = vec![0u8; reads.len()];
+    let mut found = vec![0u8; own.len()];
     // A glyph read as print has a twin when another cell's print matches
     // it (every tile matches itself).
     let twin = |tile: &Tile, d: usize, print: &[Glyph]| {
@@ -383,66 +389,52 @@ fn print_read_as_pen(part: &PartReading, others: &[Glyph]) -> Vec<u8> {
             g.digit == d && !std::ptr::eq(g.tile, tile) && same_glyph(tile, g.tile, SAME_GLYPH)
         })
     };
-    for (k, (read, tile)) in reads.iter().zip(&part.tiles).enumerate() {
-        match *read {
-            Some((d, false))
-                if part.classes[k][HAND_BASE + d] >= PEN_DOUBT && twin(tile, d, &print) =>
-            {
+    for (k, me) in own.iter().enumerate() {
+        let Some(me) = me else { continue };
+        let d = me.digit;
+        if !me.pen {
+            if part.classes[k][HAND_BASE + d] >= PEN_DOUBT && twin(me.tile, d, &print) {
                 found[k] = d as u8;
             }
-            Some((d, true)) => {
-                let me = Glyph {
-                    digit: d,
-                    pen: true,
-                    tile,
-                    place: Some(place(k, part.n)),
-                };
-                let copies: Vec<&&Glyph> = pens
-                    .iter()
-                    .filter(|g| {
-                        g.digit == d
-                            && g.place.is_some()
-                            && !std::ptr::eq(g.tile, tile)
-                            && me.apart(g)
-                            && same_glyph(tile, g.tile, SAME_COPY)
-                    })
-                    .collect();
-                // Two copies apart from each other too: three clues.
-                let three = copies
-                    .iter()
-                    .enumerate()
-                    .any(|(i, a)| copies[i + 1..].iter().any(|b| a.apart(b)));
-                if three {
-                    found[k] = d as u8;
-                }
-            }
-            _ => {}
+            continue;
+        }
+        let copies: Vec<&&Glyph> = pens
+            .iter()
+            .filter(|g| {
+                g.digit == d
+                    && g.place.is_some()
+                    && !std::ptr::eq(g.tile, me.tile)
+                    && me.apart(g)
+                    && same_glyph(me.tile, g.tile, SAME_COPY)
+            })
+            .collect();
+        // Two copies apart from each other too: three clues.
+        if copies
+            .iter()
+            .enumerate()
+            .any(|(i, a)| copies[i + 1..].iter().any(|b| a.apart(b)))
+        {
+            found[k] = d as u8;
         }
     }
-    for (k, tile) in part.tiles.iter().enumerate() {
-        if let Some((d, true)) = reads[k] {
-            if found[k] != 0 {
-                print.push(Glyph {
-                    digit: d,
-                    pen: false,
-                    tile,
-                    place: None,
-                });
-            }
+    // The pen readings found to be print are print references from here.
+    let as_print = |g: &Glyph<'a>| Glyph {
+        pen: false,
+        place: None,
+        ..*g
+    };
+    for (k, me) in own.iter().enumerate() {
+        if let Some(me) = me.filter(|g| g.pen && found[k] != 0) {
+            print.push(as_print(&me));
         }
     }
     loop {
         let before = print.len();
-        for (k, (read, tile)) in reads.iter().zip(&part.tiles).enumerate() {
-            if let Some((d, true)) = *read {
-                if found[k] == 0 && twin(tile, d, &print) {
-                    found[k] = d as u8;
-                    print.push(Glyph {
-                        digit: d,
-                        pen: false,
-                        tile,
-                        place: None,
-                    });
+        for (k, me) in own.iter().enumerate() {
+            if let Some(me) = me.filter(|g| g.pen && found[k] == 0) {
+                if twin(me.tile, me.digit, &print) {
+                    found[k] = me.digit as u8;
+                    print.push(as_print(&me));
                 }
             }
         }
@@ -478,8 +470,7 @@ fn sum_evidence(
     let mut sums = vec![empty; side * side];
     for (j, part) in parts.iter().enumerate() {
         for (k, classes) in part.classes.iter().enumerate() {
-            let (r, c) = (part.origin.0 + k / part.n, part.origin.1 + k % part.n);
-            let Some(slot) = sums.get_mut(r * side + c) else {
+            let Some(slot) = sums.get_mut(layout_index(part, k, side)) else {
                 continue;
             };
             let is_faint = faint.is_some_and(|f| f.get(j).and_then(|p| p.get(k)) == Some(&true));
@@ -707,7 +698,9 @@ mod tests {
         // Alone, the second grid has no print to match.
         let alone = best_values(&merge(Shape::classic(), std::slice::from_ref(&other), &[]));
         assert_eq!(&alone[..2], &[0, 0]);
-        let others: Vec<Glyph> = page_glyphs(std::slice::from_ref(&printed), false).collect();
+        let others: Vec<Glyph> = cell_glyphs(&printed)
+            .map(|(_, g)| Glyph { place: None, ..g })
+            .collect();
         let read = merge(Shape::classic(), &[other], &others);
         assert_eq!(best_values(&read)[..2], [3, 0]);
         // A print reading in doubt with pen takes the pen share when a twin
