@@ -34,7 +34,7 @@ mod verify;
 
 use image::GrayImage;
 
-use crate::geometry::{downscale, Quad};
+use crate::geometry::{dist, downscale, Homography, Quad};
 use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_FRACTION, MIN_SIDE_PX};
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
@@ -123,6 +123,37 @@ const MAX_FAINT_INK: f32 = 0.6;
 /// was there, only weak. Hulls of text, pictures and parts of grids score
 /// near 0 or below and cost nothing more.
 const NEAR_MISS_SCORE: f32 = 0.15;
+
+/// A 9x9 comb that fell short of a pass with at least [`NEAR_MISS_SCORE`]
+/// is a grid when the page vouches for it (see [`vouched`]): its box lines
+/// must stand out at least this much (see `Verdict::boxes`: about 0.3-2 for
+/// a printed puzzle, near 0 for a uniform lattice such as a table's rules
+/// or a crossword's), so that what the page's grids vouch for has the
+/// pattern of a Sudoku of its own.
+const VOUCH_MIN_BOXES: f32 = 0.5;
+
+/// A near miss is vouched for by a grid found on the page whose width and
+/// height it has, seen through that grid's perspective (see
+/// [`same_size`]), within this fraction of a cell: a comb a line short or
+/// long is a whole cell off, while the same lines found twice differ by a
+/// few pixels.
+const VOUCH_SIZE_CELLS: f32 = 0.5;
+
+/// A grid vouches for its neighbours only: their centres at most this
+/// many of its sides apart (the next grid in a row or column, with the
+/// gap between them), so that its perspective holds where it is compared.
+const VOUCH_REACH: f32 = 1.75;
+
+/// A near miss vouched for lies clear of every grid found: their bounding
+/// boxes overlap by at most this fraction of the smaller (neighbouring
+/// grids of a tilted page by their tilt only; a comb across two grids by
+/// far more).
+const VOUCH_MAX_OVERLAP: f32 = 0.1;
+
+/// ... and which it lines up with, side by side or one above the other:
+/// their extents across the row (or the column) overlap by at least this
+/// fraction of the smaller.
+const VOUCH_ALIGNED: f32 = 0.5;
 
 /// The closer look cuts the candidate's bounding box with this fraction of
 /// its side added each way: the hull's quad can be off by a cell or so
@@ -287,10 +318,12 @@ pub fn locate_all_early<T: Send>(
                 .then(|| PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR))
         },
     );
-    let (PageSearch { mut dbg, .. }, mut located, early) = coarse;
+    let (PageSearch { mut dbg, near, .. }, mut located, early) = coarse;
+    let mut near: Vec<(Examined, f32)> = near.into_iter().map(|ex| (ex, dbg.scale)).collect();
     if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
+        near.extend(fine.near.iter().map(|&ex| (ex, fine.dbg.scale)));
         let fine = fine.dbg;
         let added: Vec<Located> = distinct(added)
             .iter()
@@ -306,6 +339,8 @@ pub fn locate_all_early<T: Send>(
                 ..*c
             }));
     }
+    let vouched = vouched(gray, &located, near);
+    located.extend(vouched);
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let order = page::reading_order(&quads);
     (
@@ -325,6 +360,9 @@ struct PageSearch<'a> {
     closed: GrayImage,
     /// The hulls of the components that may be grids, unmerged.
     hulls: Vec<Vec<(f32, f32)>>,
+    /// The 9x9 combs that nearly passed, for the page to vouch for (see
+    /// [`vouched`]).
+    near: Vec<Examined>,
 }
 
 impl<'a> PageSearch<'a> {
@@ -339,6 +377,7 @@ impl<'a> PageSearch<'a> {
             dbg,
             closed,
             hulls,
+            near: Vec::new(),
         }
     }
 
@@ -371,7 +410,7 @@ impl<'a> PageSearch<'a> {
         first: bool,
         merge: bool,
     ) -> Vec<Examined> {
-        let dbg = &mut self.dbg;
+        let (dbg, near) = (&mut self.dbg, &mut self.near);
         let mut found = Vec::new();
         for (i, hull) in hulls.iter().enumerate() {
             let Some(quad) = max_area_quad(hull) else {
@@ -415,6 +454,9 @@ impl<'a> PageSearch<'a> {
                 && (fills || !encloses_grids(&ex.verdict.quad, hulls, i))
             {
                 found.push(ex);
+            } else if !merge && near_miss(&ex) && (first || inked(&dbg.work, &ex.verdict.quad)) {
+                // Held to the ink a grid of this search needs to pass.
+                near.push(ex);
             }
         }
         found
@@ -482,6 +524,97 @@ fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Opt
         frame: ex.frame,
         passed: true,
     })
+}
+
+/// Whether the failed candidate `ex` is a near miss the page may vouch for
+/// (see [`vouched`]): a 9x9 comb away from the frame that scored at least
+/// [`NEAR_MISS_SCORE`] with box lines standing out ([`VOUCH_MIN_BOXES`]).
+fn near_miss(ex: &Examined) -> bool {
+    !ex.passed
+        && ex.verdict.n == 9
+        && ex.verdict.score >= NEAR_MISS_SCORE
+        && ex.verdict.boxes >= VOUCH_MIN_BOXES
+        && !ex.frame.iter().any(|&f| f)
+}
+
+/// The near misses (`near`: each with the scale of its search) that the
+/// grids found on the page (`located`) vouch for, refined: a near miss
+/// lying clear of every grid found ([`VOUCH_MAX_OVERLAP`]), the next grid
+/// in a row or column of one of them and of its size (see [`same_size`]),
+/// before and after the refinement.
+///
+/// A book prints its grids alike, in rows and columns: on a photographed
+/// page of twelve answer grids, the ones the curl bends most or the blur
+/// softens most keep their box lines but lose thin lines in a band or two,
+/// and their combs score 0.15-0.3 where the page's flatter grids pass at
+/// 0.5. A comb that fell short elsewhere (a table's rules, digits in
+/// columns) neither matches a grid's size to half a cell nor has its box
+/// lines. A grid vouched for vouches in turn for its own neighbours, the
+/// best-scored near miss first.
+fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>) -> Vec<Located> {
+    near.sort_by(|a, b| b.0.verdict.score.total_cmp(&a.0.verdict.score));
+    let mut anchors: Vec<Quad> = located
+        .iter()
+        .filter(|l| l.n == 9 && !l.cut)
+        .map(|l| l.quad)
+        .collect();
+    let mut out: Vec<Located> = Vec::new();
+    // Whether the near miss at `quad` is vouched for: clear of the grids
+    // found, in line with one near it and of its size (see [`same_size`]).
+    let vouches = |anchors: &[Quad], out: &[Located], quad: &Quad| -> bool {
+        let clear = located
+            .iter()
+            .chain(out)
+            .all(|l| bbox_overlap(&l.quad, quad) <= VOUCH_MAX_OVERLAP);
+        clear && anchors.iter().any(|a| same_size(a, quad))
+    };
+    loop {
+        let next = near.iter().position(|&(ex, scale)| {
+            vouches(&anchors, &out, &quad_to_full(&ex.verdict.quad, scale))
+        });
+        let Some(i) = next else {
+            break;
+        };
+        let (ex, scale) = near.remove(i);
+        let grid = finish(gray, &ex, scale);
+        if !grid.cut && anchors.iter().any(|a| same_size(a, &grid.quad)) {
+            anchors.push(grid.quad);
+            out.push(grid);
+        }
+    }
+    out
+}
+
+/// Whether two grids lie side by side or one above the other (see
+/// [`VOUCH_ALIGNED`]).
+fn aligned(a: &Quad, b: &Quad) -> bool {
+    let (a, b) = (a.bounds(), b.bounds());
+    let share =
+        |lo: f32, hi: f32, len_a: f32, len_b: f32| (hi - lo) >= VOUCH_ALIGNED * len_a.min(len_b);
+    share(a.1.max(b.1), a.3.min(b.3), a.3 - a.1, b.3 - b.1)
+        || share(a.0.max(b.0), a.2.min(b.2), a.2 - a.0, b.2 - b.0)
+}
+
+/// Whether the grid at `q` is the size of the 9x9 grid at `anchor`, a
+/// neighbour in line with it (see [`aligned`], [`VOUCH_REACH`]): mapped
+/// onto the page through the anchor's perspective (its quad taken as the
+/// image of a unit square), `q`'s width and height are 1 within
+/// [`VOUCH_SIZE_CELLS`] of a cell. A book prints its grids one size, and
+/// the anchor's perspective holds for its neighbours, where comparing
+/// sizes in the photo does not (two rows down a tilted page, a grid is a
+/// cell taller than the top row's).
+fn same_size(anchor: &Quad, q: &Quad) -> bool {
+    let near = dist(anchor.centre(), q.centre()) <= VOUCH_REACH * anchor.max_side();
+    let Some(to_page) = Homography::square_to_quad(1.0, anchor).and_then(|h| h.inverse()) else {
+        return false;
+    };
+    let c = q.corners.map(|(x, y)| to_page.map(x, y));
+    let (w, h) = (
+        0.5 * (dist(c[0], c[1]) + dist(c[3], c[2])),
+        0.5 * (dist(c[0], c[3]) + dist(c[1], c[2])),
+    );
+    let cells = |d: f32| (d - 1.0).abs() * 9.0;
+    near && aligned(anchor, q) && cells(w) <= VOUCH_SIZE_CELLS && cells(h) <= VOUCH_SIZE_CELLS
 }
 
 /// Whether the comb found at `quad` (inside the hull `own` of `hulls`)
@@ -954,6 +1087,65 @@ mod tests {
         };
         let wide = square(x0 - 4.0, y0 - 30.0, x0 + s + 2.0 * cell, y0 + s + 4.0);
         assert!(closer_look(&g, &wide, &beside, factor).is_none());
+    }
+
+    #[test]
+    fn a_page_vouches_for_its_grids_neighbours_of_their_size_only() {
+        // Three grids in a row, 360 px with 140 px gaps: the first found,
+        // the other two near misses (as blur and curl leave them).
+        let s = 360.0;
+        let xs = [50.0, 550.0, 1050.0];
+        let grids: Vec<GrayImage> = xs
+            .iter()
+            .map(|&x| draw_grid(1500, 500, x, 60.0, s))
+            .collect();
+        let page = GrayImage::from_fn(1500, 500, |x, y| {
+            let v = grids
+                .iter()
+                .map(|g| g.get_pixel(x, y)[0])
+                .min()
+                .unwrap_or(235);
+            Luma([v])
+        });
+        let square = |x: f32, y: f32, w: f32, h: f32| {
+            Quad::new([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        };
+        let found = Located {
+            quad: square(xs[0], 60.0, s, s),
+            score: 0.5,
+            n: 9,
+            cut: false,
+        };
+        let near = |quad: Quad| Examined {
+            verdict: Verdict {
+                n: 9,
+                boxes: 1.0,
+                score: 0.2,
+                quad,
+            },
+            frame: [false; 4],
+            passed: false,
+        };
+        let right = |i: usize| near(square(xs[i], 60.0, s, s));
+        // The second grid is vouched for by the first, the third by the
+        // second (it is too far from the first to share its perspective).
+        let out = vouched(&page, &[found], vec![(right(2), 1.0), (right(1), 1.0)]);
+        assert_eq!(out.len(), 2, "{out:?}");
+        for (grid, x) in out.iter().zip([xs[1], xs[2]]) {
+            let e = crate::geometry::corner_error(&grid.quad, &square(x, 60.0, s, s));
+            assert!(e < 1.5, "{grid:?} err {e}");
+        }
+        assert!(vouched(&page, &[found], vec![(right(2), 1.0)]).is_empty());
+        // A comb a row short is a cell off the grid's size: refused.
+        let cell = s / 9.0;
+        let short = near(square(xs[1], 60.0 + cell, s, s - cell));
+        assert!(vouched(&page, &[found], vec![(short, 1.0)]).is_empty());
+        // Nothing found on the page: nothing vouches.
+        assert!(vouched(&page, &[], vec![(right(1), 1.0)]).is_empty());
+        // The near miss must be in line with the grid found: one of its
+        // size below and beside it (no grid there either) is refused.
+        let diagonal = near(square(xs[1], 60.0 + s + 50.0, s, s));
+        assert!(vouched(&page, &[found], vec![(diagonal, 1.0)]).is_empty());
     }
 
     #[test]
