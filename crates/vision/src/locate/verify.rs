@@ -137,6 +137,19 @@ const OUTSIDE_ALLOWANCE: f32 = 0.3;
 /// score, while the normal thin/thick spread of a Sudoku does not.
 const WEAKEST_SLACK: f32 = 0.15;
 
+/// Combs of this many cells a side and more must find a line at every
+/// tooth: their weakest tooth darker than the clutter between the teeth.
+/// On clean paper, where the clutter is near 0, [`WEAKEST_SLACK`] and
+/// [`MIN_NORMALISER`] let a comb with most teeth on blank paper score
+/// 0.6: a 4-column "Working" table beside a puzzle, its rules every fourth
+/// tooth of a 16-cell comb, passed as a 16x16 and was read as a column of
+/// 1s, and 16-cell combs across a 9x9 and its surroundings hid the 9x9
+/// (three photographed pages of a vector book, two app screenshots). A
+/// 9x9 is spared the rule: its thin lines may be fainter than its digits
+/// (see [`box_comb`]); held to it, the photographed pages lost 20 of 477
+/// grids.
+const ALL_LINES_FROM: usize = 16;
+
 /// The score is divided by the mean line strength, but never by less than
 /// this: a faint comb of noise must not score like a printed grid.
 const MIN_NORMALISER: f32 = 0.25;
@@ -701,7 +714,8 @@ fn best_comb(prof: &[f32], tol: usize, spec: Spec, steps: (f32, f32)) -> Comb {
 
 /// The score of the comb of `n + 1` teeth at start `a`, pitch `p`, or `None` when it cannot
 /// beat `to_beat` (its mean line strength is an upper bound of the score,
-/// checked before the costlier clutter measure). `between` is scratch.
+/// checked before the costlier clutter measure) or, for a 16x16, when a
+/// tooth finds no line (see [`ALL_LINES_FROM`]). `between` is scratch.
 fn comb_score(
     prof: &[f32],
     mx: &[f32],
@@ -745,6 +759,11 @@ fn comb_score(
     }
     if spec.lone && after < len as f32 {
         outside = outside.max(mx[after as usize]);
+    }
+    // A 16x16 comb whose weakest tooth is no darker than the clutter
+    // between its teeth has lines missing (see [`ALL_LINES_FROM`]).
+    if spec.n >= ALL_LINES_FROM && weakest <= clutter {
+        return None;
     }
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
     let score = (mean.min(weakest + WEAKEST_SLACK) - penalty) / mean.max(MIN_NORMALISER);
@@ -1085,6 +1104,34 @@ mod tests {
         let before = best_comb(&prof.whole, tol, spec, steps).score;
         let after = best_comb(&followed.whole, tol, spec, steps).score;
         assert!(after > before + 0.2, "{before} -> {after}");
+    }
+
+    #[test]
+    fn a_table_of_four_columns_is_no_16x16_but_a_16x16_is() {
+        // Darkness (ink 255) of a ruled table in a 400-square at (40, 40),
+        // 320 px a side: `cols` columns and `rows` rows of 1 px rules.
+        let ruled = |cols: f32, rows: f32| {
+            GrayImage::from_fn(400, 400, |x, y| {
+                let (fx, fy) = (x as f32 + 0.5 - 40.0, y as f32 + 0.5 - 40.0);
+                let inside = |v: f32| (-0.5..=320.5).contains(&v);
+                let on = |v: f32, k: f32| {
+                    let pitch = 320.0 / k;
+                    (v - (v / pitch).round() * pitch).abs() <= 0.5
+                };
+                let ink = inside(fx) && inside(fy) && (on(fx, cols) || on(fy, rows));
+                Luma([if ink { 255 } else { 0 }])
+            })
+        };
+        let quad = Quad::new([(40.0, 40.0), (360.0, 40.0), (360.0, 360.0), (40.0, 360.0)]);
+        let sixteen = Spec { n: 16, lone: true };
+        // The "Working" table beside a puzzle: 4 columns, 16 rows. Its
+        // rules lie on every fourth tooth of a 16-cell comb, the other
+        // teeth on blank paper.
+        let table = verify(&ruled(4.0, 16.0), &quad, sixteen);
+        assert!(table.score < MIN_SCORE_AT_FRAME, "{table:?}");
+        // A 16x16 has a line at every tooth.
+        let grid = verify(&ruled(16.0, 16.0), &quad, sixteen);
+        assert!(grid.score >= MIN_SCORE, "{grid:?}");
     }
 
     #[test]
