@@ -3,7 +3,7 @@
 
 use image::RgbImage;
 use snap_solver::Board;
-use snap_vision::decide::{Decision, Verdict};
+use snap_vision::decide::{Decision, Verdict, MAX_CHANGES};
 use snap_vision::overlay;
 use snap_vision::pipeline::{self, GridReading, Page, Timings};
 
@@ -85,12 +85,36 @@ pub fn grids(
 }
 
 /// True when a reading has enough printed clues to be a puzzle (or an
-/// answer grid) rather than an empty table.
+/// answer grid) rather than an empty table, and no unit repeats a digit
+/// more often than [`MAX_CHANGES`] misreads could make it.
 fn is_puzzle(read: &Board) -> bool {
     let cells = (0..read.cells.len())
         .filter(|&i| read.shape.contains(i))
         .count();
-    read.givens() * MIN_CLUE_FRACTION >= cells
+    read.givens() * MIN_CLUE_FRACTION >= cells && !ruled(read)
+}
+
+/// Whether some unit of the reading holds one digit more than once and
+/// [`MAX_CHANGES`] times: a printed unit holds each digit once, and each
+/// misread cell adds at most one copy. A table whose rules run through the
+/// cells of a lattice found as a grid reads as 1s down the rules: a
+/// "Working" table of 4 columns beside a puzzle, taken for a 9x9 on a
+/// photographed page, read as 22 clues, all 1s, down three columns (9, 7
+/// and 6 to a column).
+fn ruled(read: &Board) -> bool {
+    read.shape.units().iter().any(|unit| {
+        let mut count = vec![0usize; read.shape.digits() + 1];
+        for &cell in unit {
+            if let Some(c) = read
+                .cells
+                .get(cell)
+                .and_then(|&v| count.get_mut(usize::from(v)))
+            {
+                *c += 1;
+            }
+        }
+        count.iter().skip(1).any(|&c| c > 1 + MAX_CHANGES)
+    })
 }
 
 /// A grid cut by the frame: reported with its quad, never solved or drawn on.
@@ -408,5 +432,50 @@ fn exif_turns(page: &Page) -> u8 {
         3 => 2,
         8 => 3,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snap_solver::Shape;
+
+    fn board(line: &str) -> Board {
+        Board::parse(line, Shape::square(9).expect("9x9")).expect("a 9x9 line")
+    }
+
+    #[test]
+    fn a_table_read_as_columns_of_ones_is_no_puzzle() {
+        // A puzzle of 17 clues is one; with a cell misread as a digit its
+        // row holds it still is (the decision names the clash).
+        let puzzle =
+            "...8.1..........435............7.8........1...2..3....6......75..34........2..6..";
+        assert!(is_puzzle(&board(puzzle)));
+        let mut misread = puzzle.as_bytes().to_vec();
+        misread[4] = b'1'; // r1c5 beside r1c6's 1
+        assert!(is_puzzle(&board(
+            std::str::from_utf8(&misread).unwrap_or("")
+        )));
+        // A ruled table: 1s down three columns, seven to a column.
+        let ruled_rows = ".1..1..1.";
+        let table: String = (0..9)
+            .map(|r| {
+                if (1..8).contains(&r) {
+                    ruled_rows
+                } else {
+                    "........."
+                }
+            })
+            .collect();
+        assert!(!is_puzzle(&board(&table)));
+        // Four copies of a digit in a unit are as many as three misreads
+        // make: still read as a puzzle (the decision says it is unsure).
+        let mut four = puzzle.as_bytes().to_vec();
+        for c in [9 + 3, 18 + 3, 27 + 3] {
+            four[c] = b'8'; // column 4 holds r1c4's 8 and three more
+        }
+        assert!(is_puzzle(&board(std::str::from_utf8(&four).unwrap_or(""))));
+        four[36 + 3] = b'8';
+        assert!(!is_puzzle(&board(std::str::from_utf8(&four).unwrap_or(""))));
     }
 }
