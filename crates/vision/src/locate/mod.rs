@@ -144,6 +144,11 @@ const VOUCH_SIZE_CELLS: f32 = 0.5;
 /// gap between them), so that its perspective holds where it is compared.
 const VOUCH_REACH: f32 = 1.75;
 
+/// Near misses vouch for each other without a grid found when each has
+/// at least this many others of its size beside it (see [`same_size`]): a
+/// page of grids in rows and columns, all blurred past passing.
+const VOUCH_PEERS: usize = 2;
+
 /// A near miss vouched for lies clear of every grid found: their bounding
 /// boxes overlap by at most this fraction of the smaller (neighbouring
 /// grids of a tilted page by their tilt only; a comb across two grids by
@@ -454,9 +459,9 @@ impl<'a> PageSearch<'a> {
                 && (fills || !encloses_grids(&ex.verdict.quad, hulls, i))
             {
                 found.push(ex);
-            } else if !merge && near_miss(&ex) && (first || inked(&dbg.work, &ex.verdict.quad)) {
+            } else if !merge && (first || inked(&dbg.work, &ex.verdict.quad)) {
                 // Held to the ink a grid of this search needs to pass.
-                near.push(ex);
+                near.extend(near_miss(&ex));
             }
         }
         found
@@ -526,15 +531,26 @@ fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Opt
     })
 }
 
-/// Whether the failed candidate `ex` is a near miss the page may vouch for
-/// (see [`vouched`]): a 9x9 comb away from the frame that scored at least
-/// [`NEAR_MISS_SCORE`] with box lines standing out ([`VOUCH_MIN_BOXES`]).
-fn near_miss(ex: &Examined) -> bool {
-    !ex.passed
-        && ex.verdict.n == 9
-        && ex.verdict.score >= NEAR_MISS_SCORE
-        && ex.verdict.boxes >= VOUCH_MIN_BOXES
-        && !ex.frame.iter().any(|&f| f)
+/// The failed candidate `ex` as a near miss the page may vouch for (see
+/// [`vouched`]): a 9x9 comb away from the frame that scored at least
+/// [`NEAR_MISS_SCORE`] with box lines standing out ([`VOUCH_MIN_BOXES`]),
+/// or, placed by its box lines, one whose box lines alone make a grid's
+/// comb on each axis (`Verdict::lattice`).
+fn near_miss(ex: &Examined) -> Option<Examined> {
+    if ex.passed || ex.verdict.n != 9 || ex.frame.iter().any(|&f| f) {
+        return None;
+    }
+    if ex.verdict.score >= NEAR_MISS_SCORE && ex.verdict.boxes >= VOUCH_MIN_BOXES {
+        return Some(*ex);
+    }
+    let lattice = ex.verdict.lattice?;
+    Some(Examined {
+        verdict: Verdict {
+            quad: lattice,
+            ..ex.verdict
+        },
+        ..*ex
+    })
 }
 
 /// The near misses (`near`: each with the scale of its search) that the
@@ -551,6 +567,16 @@ fn near_miss(ex: &Examined) -> bool {
 /// columns) neither matches a grid's size to half a cell nor has its box
 /// lines. A grid vouched for vouches in turn for its own neighbours, the
 /// best-scored near miss first.
+///
+/// Where blur has taken every grid's thin lines (small answer grids in
+/// grey, photographed out of focus), nothing passes and nothing vouches;
+/// their box lines still make a grid's comb on each axis and place them
+/// (`Verdict::lattice`). A near miss with [`VOUCH_PEERS`] others of its
+/// size beside it then stands without a grid found: three 3x3 lattices of
+/// one size in a row or column, each a neighbour's size seen through its
+/// perspective, are a page of grids. What such a grid is read as is
+/// decided as for any other (a notes table reads empty and is not
+/// reported).
 fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>) -> Vec<Located> {
     near.sort_by(|a, b| b.0.verdict.score.total_cmp(&a.0.verdict.score));
     let mut anchors: Vec<Quad> = located
@@ -559,25 +585,42 @@ fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>
         .map(|l| l.quad)
         .collect();
     let mut out: Vec<Located> = Vec::new();
+    // Near misses with VOUCH_PEERS others of their size beside them vouch
+    // for each other: a page of alike grids that all fell short.
+    let quads: Vec<Quad> = near
+        .iter()
+        .map(|&(ex, scale)| quad_to_full(&ex.verdict.quad, scale))
+        .collect();
+    let peers = |q: &Quad| {
+        quads
+            .iter()
+            .filter(|o| bbox_overlap(o, q) <= VOUCH_MAX_OVERLAP && same_size(o, q))
+            .count()
+    };
+    let mut near: Vec<(Examined, f32, bool)> = near
+        .into_iter()
+        .zip(&quads)
+        .map(|((ex, scale), q)| (ex, scale, peers(q) >= VOUCH_PEERS))
+        .collect();
     // Whether the near miss at `quad` is vouched for: clear of the grids
     // found, in line with one near it and of its size (see [`same_size`]).
-    let vouches = |anchors: &[Quad], out: &[Located], quad: &Quad| -> bool {
+    let vouches = |anchors: &[Quad], out: &[Located], quad: &Quad, seed: bool| -> bool {
         let clear = located
             .iter()
             .chain(out)
             .all(|l| bbox_overlap(&l.quad, quad) <= VOUCH_MAX_OVERLAP);
-        clear && anchors.iter().any(|a| same_size(a, quad))
+        clear && (seed || anchors.iter().any(|a| same_size(a, quad)))
     };
     loop {
-        let next = near.iter().position(|&(ex, scale)| {
-            vouches(&anchors, &out, &quad_to_full(&ex.verdict.quad, scale))
+        let next = near.iter().position(|&(ex, scale, seed)| {
+            vouches(&anchors, &out, &quad_to_full(&ex.verdict.quad, scale), seed)
         });
         let Some(i) = next else {
             break;
         };
-        let (ex, scale) = near.remove(i);
+        let (ex, scale, seed) = near.remove(i);
         let grid = finish(gray, &ex, scale);
-        if !grid.cut && anchors.iter().any(|a| same_size(a, &grid.quad)) {
+        if !grid.cut && (seed || anchors.iter().any(|a| same_size(a, &grid.quad))) {
             anchors.push(grid.quad);
             out.push(grid);
         }
@@ -1059,6 +1102,7 @@ mod tests {
                 boxes: 0.5,
                 score: 0.2,
                 quad: row_short,
+                lattice: None,
             },
             frame: [false; 4],
             passed: false,
@@ -1122,6 +1166,7 @@ mod tests {
                 boxes: 1.0,
                 score: 0.2,
                 quad,
+                lattice: None,
             },
             frame: [false; 4],
             passed: false,
@@ -1146,6 +1191,12 @@ mod tests {
         // size below and beside it (no grid there either) is refused.
         let diagonal = near(square(xs[1], 60.0 + s + 50.0, s, s));
         assert!(vouched(&page, &[found], vec![(diagonal, 1.0)]).is_empty());
+        // With nothing found, three alike in a row vouch for each other:
+        // the middle one has two of its size beside it and stands, then
+        // vouches for the outer ones. Two alone are not enough.
+        let three: Vec<(Examined, f32)> = (0..3).map(|i| (right(i), 1.0)).collect();
+        assert_eq!(vouched(&page, &[], three.clone()).len(), 3);
+        assert!(vouched(&page, &[], three[1..].to_vec()).is_empty());
     }
 
     #[test]

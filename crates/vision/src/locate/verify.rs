@@ -181,6 +181,12 @@ pub struct Verdict {
     /// work pixels: equal to the candidate when the grid fills it, smaller
     /// when the candidate was a frame or box around the grid.
     pub quad: Quad,
+    /// A 9x9's outer lines as its box lines alone place them, when on each
+    /// axis the box lines' comb would pass as a grid's (see [`box_comb`])
+    /// whether or not the thin lines were seen: a blurred grid whose thin
+    /// lines are lost among its digits. Not a grid by itself (a 3x3 table
+    /// has the same box lines); see `locate::vouched`.
+    pub lattice: Option<Quad>,
 }
 
 /// A comb found in a profile: score, start and pitch in bins.
@@ -220,6 +226,7 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
         boxes: 0.0,
         score: 0.0,
         quad: *quad,
+        lattice: None,
     };
     let q = quad_to_pixel_edges(quad);
     let cell = ((q.max_side() / n as f32).round() as usize).clamp(MIN_BIN_CELL, MAX_BIN_CELL);
@@ -308,14 +315,10 @@ fn judge(
     // cuts keeps the full comb: its cut side has no box line, and the box
     // comb then fits the lines a box inside.
     let framed = near_frame(lines[0], lines[1], 0.0);
-    let comb = |prof: &AxisProfiles, lines: Comb| {
-        if framed {
-            return (lines, None);
-        }
-        match box_comb(prof, tol, spec) {
-            Some((boxes, 0)) if boxes.score > lines.score => {
-                (fit_comb(&prof.whole, boxes, tol, n), None)
-            }
+    let box_combs = [px, py].map(|prof| (!framed).then(|| box_comb(prof, tol, spec)).flatten());
+    let comb = |whole: &[f32], found: Option<(Comb, usize)>, lines: Comb| {
+        match found {
+            Some((boxes, 0)) if boxes.score > lines.score => (fit_comb(whole, boxes, tol, n), None),
             // One thin line unseen: the box lines confirm the whole comb
             // (which placed all ten lines) and lend it their score.
             Some((boxes, unseen)) if boxes.score > lines.score => {
@@ -336,7 +339,10 @@ fn judge(
     };
     // Both combs come out fitted (see [`fit_comb`]); an unseen box comb is
     // fitted only if the second look below needs it.
-    let ((cx, unseen_x), (cy, unseen_y)) = (comb(px, lines[0]), comb(py, lines[1]));
+    let ((cx, unseen_x), (cy, unseen_y)) = (
+        comb(fx, box_combs[0], lines[0]),
+        comb(fy, box_combs[1], lines[1]),
+    );
     let boxes = 0.5 * (box_evidence(fx, cx, tol, n) + box_evidence(fy, cy, tol, n));
     let found = place(cx, cy);
     let sides: Vec<f32> = (0..4)
@@ -350,11 +356,19 @@ fn judge(
     } else {
         cx.score.min(cy.score)
     };
+    // Placed by the box lines alone, seen or not the thin lines.
+    let lattice = match box_combs {
+        [Some((bx, _)), Some((by, _))] if bx.score.min(by.score) >= MIN_SCORE => {
+            Some(place(fit_comb(fx, bx, tol, n), fit_comb(fy, by, tol, n)))
+        }
+        _ => None,
+    };
     let verdict = Verdict {
         n,
         boxes,
         score,
         quad: found,
+        lattice,
     };
     // Worth a second look only when each axis has a comb (its box lines'
     // where unconfirmed) that would pass as a grid's anywhere; most hulls
@@ -1003,6 +1017,31 @@ mod tests {
         for (c, t) in v.quad.corners.iter().zip(quad.corners) {
             assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
         }
+    }
+
+    #[test]
+    fn a_grid_whose_thin_lines_are_lost_is_no_grid_but_its_box_lines_place_it() {
+        // Blur has taken the thin lines (darkness 0): the box lines and the
+        // digits are all there is. Not a 9x9 on its own, but the lattice
+        // its box lines make is where the grid is (see `locate::vouched`).
+        let (x0, cell) = (30.0, 28.0);
+        let dark = faint_grid_darkness(320, x0, cell, 0);
+        let s = 9.0 * cell;
+        let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
+        let v = verify(&dark, &quad, Spec { n: 9, lone: true });
+        assert!(v.score < MIN_SCORE, "{v:?}");
+        let Some(lattice) = v.lattice else {
+            panic!("no lattice: {v:?}");
+        };
+        let tol = LINE_TOL * cell;
+        for (c, t) in lattice.corners.iter().zip(quad.corners) {
+            assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
+        }
+        // Blank paper has no lattice.
+        let blank = GrayImage::new(320, 320);
+        assert!(verify(&blank, &quad, Spec { n: 9, lone: true })
+            .lattice
+            .is_none());
     }
 
     #[test]
