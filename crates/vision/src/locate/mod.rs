@@ -574,9 +574,11 @@ fn near_miss(ex: &Examined) -> Option<Examined> {
 /// (`Verdict::lattice`). A near miss with [`VOUCH_PEERS`] others of its
 /// size beside it then stands without a grid found: three 3x3 lattices of
 /// one size in a row or column, each a neighbour's size seen through its
-/// perspective, are a page of grids. What such a grid is read as is
-/// decided as for any other (a notes table reads empty and is not
-/// reported).
+/// perspective, are a page of grids. A near miss placed by its box lines
+/// alone stands only so, never on a grid found beside it: a crossword of
+/// a puzzle's size beside the puzzle has a 3x3 lattice of its own. What
+/// such a grid is read as is decided as for any other (a notes table
+/// reads empty and is not reported).
 fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>) -> Vec<Located> {
     near.sort_by(|a, b| b.0.verdict.score.total_cmp(&a.0.verdict.score));
     let mut anchors: Vec<Quad> = located
@@ -597,30 +599,36 @@ fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>
             .filter(|o| bbox_overlap(o, q) <= VOUCH_MAX_OVERLAP && same_size(o, q))
             .count()
     };
+    // A near miss placed by its box lines alone (see [`near_miss`]) stands
+    // only among its peers, never beside a grid found alone: a crossword
+    // of a puzzle's size beside it has a 3x3 lattice too.
     let mut near: Vec<(Examined, f32, bool)> = near
         .into_iter()
         .zip(&quads)
         .map(|((ex, scale), q)| (ex, scale, peers(q) >= VOUCH_PEERS))
         .collect();
+    let lattice_only = |ex: &Examined| ex.verdict.lattice == Some(ex.verdict.quad);
     // Whether the near miss at `quad` is vouched for: clear of the grids
     // found, in line with one near it and of its size (see [`same_size`]).
-    let vouches = |anchors: &[Quad], out: &[Located], quad: &Quad, seed: bool| -> bool {
+    let vouches = |anchors: &[Quad], out: &[Located], quad: &Quad, seed: bool, alone: bool| {
         let clear = located
             .iter()
             .chain(out)
             .all(|l| bbox_overlap(&l.quad, quad) <= VOUCH_MAX_OVERLAP);
-        clear && (seed || anchors.iter().any(|a| same_size(a, quad)))
+        clear && (seed || (!alone && anchors.iter().any(|a| same_size(a, quad))))
     };
     loop {
         let next = near.iter().position(|&(ex, scale, seed)| {
-            vouches(&anchors, &out, &quad_to_full(&ex.verdict.quad, scale), seed)
+            let quad = quad_to_full(&ex.verdict.quad, scale);
+            vouches(&anchors, &out, &quad, seed, lattice_only(&ex))
         });
         let Some(i) = next else {
             break;
         };
         let (ex, scale, seed) = near.remove(i);
         let grid = finish(gray, &ex, scale);
-        if !grid.cut && (seed || anchors.iter().any(|a| same_size(a, &grid.quad))) {
+        let alone = lattice_only(&ex);
+        if !grid.cut && (seed || (!alone && anchors.iter().any(|a| same_size(a, &grid.quad)))) {
             anchors.push(grid.quad);
             out.push(grid);
         }

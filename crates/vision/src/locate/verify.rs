@@ -137,6 +137,11 @@ const OUTSIDE_ALLOWANCE: f32 = 0.3;
 /// score, while the normal thin/thick spread of a Sudoku does not.
 const WEAKEST_SLACK: f32 = 0.15;
 
+/// A lattice (see [`Verdict::lattice`]) has nothing between its box lines
+/// darker than this share of its weakest box line (see
+/// [`only_box_lines`]).
+const MAX_LATTICE_BETWEEN: f32 = 1.0;
+
 /// Combs of this many cells a side and more must find a line at every
 /// tooth: their weakest tooth darker than the clutter between the teeth.
 /// On clean paper, where the clutter is near 0, [`WEAKEST_SLACK`] and
@@ -356,10 +361,14 @@ fn judge(
     } else {
         cx.score.min(cy.score)
     };
-    // Placed by the box lines alone, seen or not the thin lines.
+    // Placed by the box lines alone, seen or not the thin lines, when
+    // nothing between them is a line of their kind (see
+    // [`MAX_LATTICE_BETWEEN`]).
     let lattice = match box_combs {
         [Some((bx, _)), Some((by, _))] if bx.score.min(by.score) >= MIN_SCORE => {
-            Some(place(fit_comb(fx, bx, tol, n), fit_comb(fy, by, tol, n)))
+            let (bx, by) = (fit_comb(fx, bx, tol, n), fit_comb(fy, by, tol, n));
+            (only_box_lines(fx, bx, tol, n) && only_box_lines(fy, by, tol, n))
+                .then(|| place(bx, by))
         }
         _ => None,
     };
@@ -387,7 +396,10 @@ fn judge(
     let placed = expand(&place(bx_comb, by_comb), RECHECK_GROWTH);
     let again = verify_once(dark, &placed, spec, false);
     if again.score > verdict.score {
-        (again, axes)
+        // Either look's lattice places the grid; the first is kept when
+        // the second, around a quad grown for the thin lines, has none.
+        let lattice = again.lattice.or(verdict.lattice);
+        (Verdict { lattice, ..again }, axes)
     } else {
         (verdict, axes)
     }
@@ -829,6 +841,41 @@ fn box_comb(prof: &AxisProfiles, tol: usize, spec: Spec) -> Option<(Comb, usize)
         })
         .count();
     faint.then_some((Comb { pitch, ..boxes }, unseen))
+}
+
+/// Whether the profile `prof` has no ink between the box lines of the
+/// 9x9 comb `comb` (`n` cells, teeth a cell apart) as strong as
+/// [`MAX_LATTICE_BETWEEN`] of its weakest box line, beyond a line
+/// tolerance `tol` of each box line: a Sudoku's thin lines are hairlines
+/// and its digits fill a cell's height at most, while a crossword's or a
+/// table's inner lines run its whole length as dark as its outer ones.
+fn only_box_lines(prof: &[f32], comb: Comb, tol: usize, n: usize) -> bool {
+    let b = box_side(n);
+    let peak = |at: f32| {
+        let c = at.round() as isize;
+        let (lo, hi) = (
+            (c - tol as isize).max(0) as usize,
+            (c + tol as isize).max(0) as usize,
+        );
+        prof.get(lo..=hi.min(prof.len().saturating_sub(1)))
+            .map_or(0.0, |w| w.iter().fold(0.0f32, |m, &v| m.max(v)))
+    };
+    let teeth: Vec<f32> = (0..=n)
+        .step_by(b)
+        .map(|j| comb.start + j as f32 * comb.pitch)
+        .collect();
+    let weakest = teeth.iter().map(|&t| peak(t)).fold(f32::MAX, f32::min);
+    let near_tooth = |i: usize| {
+        teeth
+            .iter()
+            .any(|&t| (i as f32 - t).abs() <= tol as f32 + 0.5)
+    };
+    let (first, last) = (teeth[0], teeth[teeth.len() - 1]);
+    let between = (0..prof.len())
+        .filter(|&i| (first..=last).contains(&(i as f32)) && !near_tooth(i))
+        .map(|i| prof[i])
+        .fold(0.0f32, f32::max);
+    between < MAX_LATTICE_BETWEEN * weakest
 }
 
 /// How far a line at `at` (bins; comb pitch `pitch`) rises above the
