@@ -602,33 +602,35 @@ fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>
     // A near miss placed by its box lines alone (see [`near_miss`]) stands
     // only among its peers, never beside a grid found alone: a crossword
     // of a puzzle's size beside it has a 3x3 lattice too.
-    let mut near: Vec<(Examined, f32, bool)> = near
+    // Each near miss with its full-resolution quad, whether its peers let
+    // it stand, and whether a grid found may vouch for it.
+    let mut near: Vec<(Examined, f32, Quad, bool, bool)> = near
         .into_iter()
-        .zip(&quads)
-        .map(|((ex, scale), q)| (ex, scale, peers(q) >= VOUCH_PEERS))
+        .zip(quads.iter().copied())
+        .map(|((ex, scale), q)| {
+            let lattice_only = ex.verdict.lattice == Some(ex.verdict.quad);
+            (ex, scale, q, peers(&q) >= VOUCH_PEERS, !lattice_only)
+        })
         .collect();
-    let lattice_only = |ex: &Examined| ex.verdict.lattice == Some(ex.verdict.quad);
-    // Whether the near miss at `quad` is vouched for: clear of the grids
-    // found, in line with one near it and of its size (see [`same_size`]).
-    let vouches = |anchors: &[Quad], out: &[Located], quad: &Quad, seed: bool, alone: bool| {
-        let clear = located
-            .iter()
-            .chain(out)
-            .all(|l| bbox_overlap(&l.quad, quad) <= VOUCH_MAX_OVERLAP);
-        clear && (seed || (!alone && anchors.iter().any(|a| same_size(a, quad))))
+    // Whether a near miss at `quad` stands: among peers, or vouched for
+    // by a grid (found, or vouched for before) of its size beside it.
+    let stands = |anchors: &[Quad], quad: &Quad, seed: bool, anchored: bool| {
+        seed || (anchored && anchors.iter().any(|a| same_size(a, quad)))
     };
     loop {
-        let next = near.iter().position(|&(ex, scale, seed)| {
-            let quad = quad_to_full(&ex.verdict.quad, scale);
-            vouches(&anchors, &out, &quad, seed, lattice_only(&ex))
+        let next = near.iter().position(|&(_, _, quad, seed, anchored)| {
+            let clear = located
+                .iter()
+                .chain(&out)
+                .all(|l| bbox_overlap(&l.quad, &quad) <= VOUCH_MAX_OVERLAP);
+            clear && stands(&anchors, &quad, seed, anchored)
         });
         let Some(i) = next else {
             break;
         };
-        let (ex, scale, seed) = near.remove(i);
+        let (ex, scale, _, seed, anchored) = near.remove(i);
         let grid = finish(gray, &ex, scale);
-        let alone = lattice_only(&ex);
-        if !grid.cut && (seed || (!alone && anchors.iter().any(|a| same_size(a, &grid.quad)))) {
+        if !grid.cut && stands(&anchors, &grid.quad, seed, anchored) {
             anchors.push(grid.quad);
             out.push(grid);
         }

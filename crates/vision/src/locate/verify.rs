@@ -779,6 +779,11 @@ fn comb_score(
         let k = between.len() * CLUTTER_PERCENTILE / 100;
         *between.select_nth_unstable_by(k, f32::total_cmp).1
     };
+    // A 16x16 comb whose weakest tooth is no darker than the clutter
+    // between its teeth has lines missing (see [`ALL_LINES_FROM`]).
+    if spec.n >= ALL_LINES_FROM && weakest <= clutter {
+        return None;
+    }
     // Lines one pitch outside the comb mean a bigger grid.
     let before = (a - p).round();
     let after = (a + (n + 1) as f32 * p).round();
@@ -788,11 +793,6 @@ fn comb_score(
     }
     if spec.lone && after < len as f32 {
         outside = outside.max(mx[after as usize]);
-    }
-    // A 16x16 comb whose weakest tooth is no darker than the clutter
-    // between its teeth has lines missing (see [`ALL_LINES_FROM`]).
-    if spec.n >= ALL_LINES_FROM && weakest <= clutter {
-        return None;
     }
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
     let score = (mean.min(weakest + WEAKEST_SLACK) - penalty) / mean.max(MIN_NORMALISER);
@@ -1049,17 +1049,26 @@ mod tests {
         })
     }
 
+    /// Cell side of the grid [`faint_grid_verdict`] draws.
+    const FAINT_CELL: f32 = 28.0;
+
+    /// The grid of [`faint_grid_darkness`] (thin lines at `thin`) at 30 px
+    /// in a 320-square, its quad and the 9x9 verdict on it.
+    fn faint_grid_verdict(thin: u8) -> (Quad, Verdict) {
+        let (x0, s) = (30.0, 9.0 * FAINT_CELL);
+        let dark = faint_grid_darkness(320, x0, FAINT_CELL, thin);
+        let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
+        (quad, verify(&dark, &quad, Spec { n: 9, lone: true }))
+    }
+
     #[test]
     fn a_grid_with_faint_thin_lines_and_bold_digits_is_found() {
         // The thin lines' ink (a dotted hairline at a fifth of full
         // darkness) is below the digits', so the full comb's clutter beats
         // its weakest lines; the box lines and the thin lines' peaks still
         // make it a 9x9.
-        let (x0, cell) = (30.0, 28.0);
-        let dark = faint_grid_darkness(320, x0, cell, 50);
-        let s = 9.0 * cell;
-        let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
-        let v = verify(&dark, &quad, Spec { n: 9, lone: true });
+        let cell = FAINT_CELL;
+        let (quad, v) = faint_grid_verdict(50);
         assert!(v.score >= 0.3, "{v:?}");
         // Within the line tolerance (a tenth of a cell): the cells are cut
         // where they are.
@@ -1074,11 +1083,8 @@ mod tests {
         // Blur has taken the thin lines (darkness 0): the box lines and the
         // digits are all there is. Not a 9x9 on its own, but the lattice
         // its box lines make is where the grid is (see `locate::vouched`).
-        let (x0, cell) = (30.0, 28.0);
-        let dark = faint_grid_darkness(320, x0, cell, 0);
-        let s = 9.0 * cell;
-        let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
-        let v = verify(&dark, &quad, Spec { n: 9, lone: true });
+        let cell = FAINT_CELL;
+        let (quad, v) = faint_grid_verdict(0);
         assert!(v.score < MIN_SCORE, "{v:?}");
         let Some(lattice) = v.lattice else {
             panic!("no lattice: {v:?}");
