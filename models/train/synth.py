@@ -208,10 +208,14 @@ class Renderer:
                     if d not in AMBIGUOUS_ROT[rot]:
                         break
                 style = kind(src)
+            # printed glyphs from the small type of a page of six grids (22 %
+            # of the cell) to as large as pen ones: some books and answer
+            # pages print digits filling most of the cell, and size alone
+            # must not make a glyph pen (style must)
             if style == "hand":
                 hfrac = r.uniform(0.4, 0.85)
             else:
-                hfrac = r.uniform(0.28, 0.72)
+                hfrac = r.uniform(0.22, 0.85)
             g = self.glyph_for(src, hfrac * S)
             if rot:
                 g = np.ascontiguousarray(np.rot90(g, rot))
@@ -253,7 +257,7 @@ class Renderer:
                     if src not in AMBIGUOUS_ROT[rot]:
                         break
             small = r.random() < 0.75
-            hfrac = r.uniform(0.2, 0.45) if small else r.uniform(0.45, 0.68)
+            hfrac = r.uniform(0.2, 0.45) if small else r.uniform(0.45, 0.8)
             fp = self.fonts[int(r.integers(len(self.fonts)))]
             g = self.glyph(printed_symbol(src), fp, hfrac * eff * HI)
             if rot:
@@ -365,8 +369,9 @@ class Renderer:
         img = bg * (1 - ink2) + inkv * ink2
         # grid lines at the cell borders (they may be shifted inward by misalignment)
         img = self.grid_lines(img, S, paper)
-        # resolution loss: the cell was photographed at fewer pixels
-        eff = int(r.uniform(20, 64))
+        # resolution loss: the cell was photographed at fewer pixels, down
+        # to a grid about 100 px wide (a newspaper page captured whole)
+        eff = int(r.uniform(11, 64))
         img = cv2.resize(img, (eff, eff), interpolation=cv2.INTER_AREA)
         img = cv2.resize(img, (CELL_PX, CELL_PX), interpolation=cv2.INTER_LINEAR)
         if r.random() < 0.5:
