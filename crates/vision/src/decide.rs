@@ -241,9 +241,9 @@ impl Decision {
     /// the reading as read clashes, the clash itself points at the misread.
     /// Held-out simulated captures: with the model of 05e261c, the two wrong
     /// answers shown (0.83 and 0.85; 49 of 51 right in the 0.5-0.9 band)
-    /// were both of this kind, a 7 given 6 % in a cell read as empty and a
-    /// 3 read as the 2 given 5 %, each leaving one of the reading's
-    /// solutions.
+    /// were both of this kind: a 7 given 6 % put in a cell read as empty,
+    /// and a clue read rightly as 3 taken for the 2 it was given 5 %, each
+    /// leaving one of the reading's solutions.
     pub fn solution(&self) -> Option<&Board> {
         match (&self.verdict, &self.outcome) {
             (Verdict::Solved, Outcome::Unique(b)) => Some(b),
