@@ -342,6 +342,7 @@ pub fn locate_all_early<T: Send>(
     );
     let (PageSearch { mut dbg, near, .. }, mut located, early) = coarse;
     let mut near: Vec<(Examined, f32)> = near.into_iter().map(|ex| (ex, dbg.scale)).collect();
+    let mut fine_search = None;
     if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
@@ -360,6 +361,7 @@ pub fn locate_all_early<T: Send>(
                 quad: c.quad.scaled(k),
                 ..*c
             }));
+        fine_search = Some(fine);
     }
     let vouched = vouched(gray, &located, near);
     located.extend(vouched);
@@ -367,7 +369,13 @@ pub fn locate_all_early<T: Send>(
     // has already shown, vouched ones too: where all of a page's grids
     // stand by vouching, a comb across the whole page can pass once faint
     // ink is left out.
-    located.extend(without_faint_ink(gray, &dbg, &located));
+    located.extend(without_faint_ink(gray, &dbg, &located, true));
+    // At the finer search's resolution too, on a page of grids (two found
+    // or more) or where none was found; a photo of one puzzle is not
+    // looked at again (see `without_faint_ink` for the cost).
+    if let Some(fine) = fine_search.filter(|_| located.len() != 1) {
+        located.extend(without_faint_ink(gray, &fine, &located, false));
+    }
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let order = page::reading_order(&quads);
     (
@@ -377,18 +385,25 @@ pub fn locate_all_early<T: Send>(
     )
 }
 
-/// The last look at a page (see [`STRICT_DARKNESS`]): the first search's
-/// work image with its faint ink left out of the threshold, its hulls that
-/// are new (not those the first looks examined, [`SAME_HULL_IOU`])
-/// verified as the first search does, and the grids found away from those
-/// already `located` returned, refined.
+/// The last look at a page (see [`STRICT_DARKNESS`]): a search's work
+/// image with its faint ink left out of the threshold, its hulls that are
+/// new (not those the first looks examined, [`SAME_HULL_IOU`]) verified
+/// as that search does (`coarse`: the first search, else the finer one),
+/// and the grids found away from those already `located` returned,
+/// refined.
 ///
-/// At the first search's resolution only (at most 800 px a side): the same
-/// look at the finer search's (up to 2400 px) found more (held-out 2028
-/// captures 452 grids against 448, every composed set one or two more)
-/// but took about 30 ms more per 12 MP photo, for its threshold's
-/// components and the hulls they break into.
-fn without_faint_ink(gray: &GrayImage, first: &LocateDebug, located: &[Located]) -> Vec<Located> {
+/// At the finer search's resolution (up to 2400 px a side) the look costs
+/// about 30 ms of a 12 MP photo (its threshold's components and the hulls
+/// they break into), so it is made there only on pages of grids; at both
+/// resolutions on every page it found more than at the first alone
+/// (held-out 2028 captures 452 grids against 448, every composed set one
+/// or two more).
+fn without_faint_ink(
+    gray: &GrayImage,
+    first: &LocateDebug,
+    located: &[Located],
+    coarse: bool,
+) -> Vec<Located> {
     let mut binary = first.binary.clone();
     for (b, d) in binary.iter_mut().zip(first.dark.iter()) {
         if *d < STRICT_DARKNESS {
@@ -409,7 +424,7 @@ fn without_faint_ink(gray: &GrayImage, first: &LocateDebug, located: &[Located])
     });
     let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let hulls = std::mem::take(&mut search.hulls);
-    let found = search.examine_hulls(&hulls, &known, true, false);
+    let found = search.examine_hulls(&hulls, &known, coarse, false);
     distinct(found)
         .iter()
         .map(|ex| finish(gray, ex, search.dbg.scale))
