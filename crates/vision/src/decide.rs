@@ -1025,11 +1025,7 @@ mod tests {
         // reading with a single solution puts a digit the classifier gave
         // 1 % into a cell it read as empty (85 %; a 3 there has no single
         // solution).
-        let mut g = board(PUZZLE);
-        g.cells[6] = 0;
-        let mut e = confident(&g);
-        set(&mut e[6], &[(0, 0.85), (8, 0.01), (3, 0.14)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = clue_missed_at_r1c7(&[(0, 0.85), (8, 0.01), (3, 0.14)]);
         assert!(
             (0.3..SHOW_CONFIDENCE).contains(&d.confidence),
             "confidence {}",
@@ -1039,17 +1035,24 @@ mod tests {
         assert_eq!(d.solution(), None, "a coin flip is not drawn");
     }
 
+    /// PUZZLE read surely but for its clue 8 at r1c7, which the classifier
+    /// gives `probs` (as read, empty: several solutions; an 8 there gives
+    /// the one).
+    fn clue_missed_at_r1c7(probs: &[(u8, f32)]) -> Decision {
+        let mut g = board(PUZZLE);
+        g.cells[6] = 0;
+        let mut e = confident(&g);
+        set(&mut e[6], probs);
+        decide(Shape::classic(), &e, &[])
+    }
+
     #[test]
     fn an_answer_picked_among_the_readings_solutions_is_not_shown_unless_sure() {
         // Several solutions as read, and the one reading with a single
         // solution puts a digit the classifier gave 6 % into a cell read as
         // empty: likely enough to show by the share alone (0.88), but the
         // search only sees the missed clues that got some weight.
-        let mut g = board(PUZZLE);
-        g.cells[6] = 0;
-        let mut e = confident(&g);
-        set(&mut e[6], &[(0, 0.85), (8, 0.06), (3, 0.09)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = clue_missed_at_r1c7(&[(0, 0.85), (8, 0.06), (3, 0.09)]);
         assert!(d.several_as_read);
         assert!(
             (SHOW_CONFIDENCE..SOLVED_CONFIDENCE).contains(&d.confidence),

@@ -369,12 +369,14 @@ pub fn locate_all_early<T: Send>(
     // has already shown, vouched ones too: where all of a page's grids
     // stand by vouching, a comb across the whole page can pass once faint
     // ink is left out.
-    located.extend(without_faint_ink(gray, &dbg, &located, true));
+    // The first search's images are returned for `--debug-dir`: the look
+    // takes a copy (at most 800 px a side); the finer search's are its own.
+    located.extend(without_faint_ink(gray, dbg.clone(), &located, true));
     // At the finer search's resolution too, on a page of grids (two found
     // or more) or where none was found; a photo of one puzzle is not
     // looked at again (see `without_faint_ink` for the cost).
     if let Some(fine) = fine_search.filter(|_| located.len() != 1) {
-        located.extend(without_faint_ink(gray, &fine, &located, false));
+        located.extend(without_faint_ink(gray, fine, &located, false));
     }
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let order = page::reading_order(&quads);
@@ -385,8 +387,8 @@ pub fn locate_all_early<T: Send>(
     )
 }
 
-/// The last look at a page (see [`STRICT_DARKNESS`]): a search's work
-/// image with its faint ink left out of the threshold, its hulls that are
+/// The last look at a page (see [`STRICT_DARKNESS`]): a search's images (`look`, work
+/// image and threshold) with its faint ink left out of the threshold, its hulls that are
 /// new (not those the first looks examined, [`SAME_HULL_IOU`]) verified
 /// as that search does (`coarse`: the first search, else the finer one),
 /// and the grids found away from those already `located` returned,
@@ -400,27 +402,20 @@ pub fn locate_all_early<T: Send>(
 /// or two more).
 fn without_faint_ink(
     gray: &GrayImage,
-    first: &LocateDebug,
+    mut look: LocateDebug,
     located: &[Located],
     coarse: bool,
 ) -> Vec<Located> {
-    let mut binary = first.binary.clone();
-    for (b, d) in binary.iter_mut().zip(first.dark.iter()) {
+    for (b, d) in look.binary.iter_mut().zip(look.dark.iter()) {
         if *d < STRICT_DARKNESS {
             *b = 0;
         }
     }
-    let dbg = LocateDebug {
-        work: first.work.clone(),
-        binary,
-        dark: first.dark.clone(),
-        scale: first.scale,
-        candidates: Vec::new(),
-        hulls: Vec::new(),
-    };
-    let mut search = PageSearch::of(gray, dbg);
+    let examined = std::mem::take(&mut look.hulls);
+    look.candidates.clear();
+    let mut search = PageSearch::of(gray, look);
     search.hulls.retain(|hull| {
-        max_area_quad(hull).is_none_or(|q| !first.hulls.iter().any(|h| iou(h, &q) >= SAME_HULL_IOU))
+        max_area_quad(hull).is_none_or(|q| !examined.iter().any(|h| iou(h, &q) >= SAME_HULL_IOU))
     });
     let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let hulls = std::mem::take(&mut search.hulls);
