@@ -35,6 +35,23 @@ fn fixture_photos_read_exactly() {
 }
 
 #[test]
+fn an_app_screen_is_read_whole_not_a_row_short() {
+    // fixtures/screen-dark-row-short.jpg: a dark app screen (drawn by
+    // models/eval/screenshots.py) whose grid passed the first search with
+    // a comb seven rows tall inside its outline, so the cells were read
+    // across rows and the puzzle was unsure; the closer look at a hull
+    // that a passing comb leaves part empty now finds all nine rows.
+    let stem = "screen-dark-row-short";
+    let out = run_in(
+        &["--json", "--no-image", p(&fixture(&format!("{stem}.jpg")))],
+        Path::new("."),
+    );
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], "solved", "{v}");
+}
+
+#[test]
 fn rotated_copies_read_the_same() {
     let dir = scratch("cli_photo-rotated");
     let photo = image::open(fixture("image18.jpg")).unwrap().to_rgb8();

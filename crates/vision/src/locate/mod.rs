@@ -171,8 +171,9 @@ const CLOSER_MARGIN: f32 = 0.15;
 /// much as that whole search.
 const CLOSER_MAX_SIDE: u32 = 1400;
 
-/// The refused comb's sides may lie this fraction of a cell outside the
-/// grid the closer look finds (see [`closer_look`]): the same lines found
+/// The sides of the comb looked at again (refused, or passed short of its
+/// hull) may lie this fraction of a cell outside the grid the closer look
+/// finds (see [`closer_look`]): the same lines found
 /// twice differ by a few pixels, a comb a row short lies inside.
 const MAX_CLOSER_SPILL: f32 = 0.25;
 
@@ -526,8 +527,19 @@ impl<'a> PageSearch<'a> {
             // answer grids (cells of 34 px, a window of 23 px) three grids
             // refused at 0.25-0.26 passed at 0.53 in the closer look.
             let nearly_passed = !first && !ex.passed && ex.verdict.score >= NEAR_MISS_SCORE;
-            if nearly_passed {
-                if let Some(closer) = closer_look(self.gray, &quad, &ex, dbg.scale) {
+            // So does, in either search, a comb that passed but leaves a
+            // band of its hull empty: it may be a row or two short (on a
+            // curled page the largest quad inside the grid's bowed outline
+            // skews the comb's pitch). Not a comb spanning other candidates
+            // (see [`encloses_grids`]): that is chance (text lines, grids
+            // side by side), and a look at its hull finds more chance.
+            let short = ex.passed
+                && ex.verdict.quad.area().abs() < MERGED_FILL * quad.area().abs()
+                && !encloses_grids(&ex.verdict.quad, hulls, i);
+            if nearly_passed || short {
+                let closer = closer_look(self.gray, &quad, &ex, dbg.scale)
+                    .filter(|c| !short || !encloses_grids(&c.verdict.quad, hulls, i));
+                if let Some(closer) = closer {
                     dbg.candidates.push(Candidate {
                         quad: closer.verdict.quad,
                         score: closer.verdict.score,
@@ -564,10 +576,10 @@ impl<'a> PageSearch<'a> {
 /// `factor`) verified again on a crop of the full-resolution `gray` around
 /// the hull (see [`CLOSER_MARGIN`], [`CLOSER_MAX_SIDE`]): the verdict, in
 /// the same work pixels, when it passes there away from the crop's edges;
-/// `None` otherwise. The hull, not the refused comb, is looked at again: a
-/// comb that fitted the lines weakly often fitted them a row short (the
-/// pitch a tenth too small), and a search inside it cannot find the row
-/// it left out. A grid at the crop's edge is left to the search itself:
+/// `None` otherwise. The hull, not the comb found there (refused, or
+/// passed but short of the hull), is looked at again: a comb that fitted
+/// the lines weakly often fitted them a row short (the pitch a tenth too
+/// small), and a search inside it cannot find the row it left out. A grid at the crop's edge is left to the search itself:
 /// the crop's edge is no frame of the photo.
 fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Option<Examined> {
     let full = quad_to_full(hull, factor);
@@ -601,7 +613,7 @@ fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Opt
     }
     // The closer look confirms the comb the search saw weakly (or extends
     // it by the row it left out); it never moves it: a grid beside the
-    // refused comb is another pattern of the hull, such as a table of
+    // comb looked at again is another pattern of the hull, such as a table of
     // numbers whose rules and digit rows make a comb at some resolutions.
     let near_full = quad_to_full(&near.verdict.quad, kf).translated(o);
     let cell = near_full.max_side() / near.verdict.n as f32;
