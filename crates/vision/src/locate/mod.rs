@@ -579,8 +579,9 @@ impl<'a> PageSearch<'a> {
 /// `None` otherwise. The hull, not the comb found there (refused, or
 /// passed but short of the hull), is looked at again: a comb that fitted
 /// the lines weakly often fitted them a row short (the pitch a tenth too
-/// small), and a search inside it cannot find the row it left out. A grid at the crop's edge is left to the search itself:
-/// the crop's edge is no frame of the photo.
+/// small), and a search inside it cannot find the row it left out. A grid
+/// at the crop's edge is left to the search itself: the crop's edge is no
+/// frame of the photo.
 fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Option<Examined> {
     let full = quad_to_full(hull, factor);
     let (bx0, by0, bx1, by1) = full.bounds();
