@@ -341,13 +341,31 @@ pub fn locate_all_early<T: Send>(
                 .then(|| PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR))
         },
     );
-    let (PageSearch { mut dbg, near, .. }, mut located, early) = coarse;
+    let (
+        PageSearch {
+            mut dbg,
+            near,
+            refused,
+            ..
+        },
+        mut located,
+        early,
+    ) = coarse;
     let mut near: Vec<(Examined, f32)> = near.into_iter().map(|ex| (ex, dbg.scale)).collect();
+    let mut refused: Vec<(Quad, Examined, f32)> = refused
+        .into_iter()
+        .map(|(hull, ex)| (hull, ex, dbg.scale))
+        .collect();
     let mut fine_search = None;
     if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
         near.extend(fine.near.iter().map(|&ex| (ex, fine.dbg.scale)));
+        refused.extend(
+            fine.refused
+                .iter()
+                .map(|&(hull, ex)| (hull, ex, fine.dbg.scale)),
+        );
         let fine = fine.dbg;
         let added: Vec<Located> = distinct(added)
             .iter()
@@ -366,8 +384,8 @@ pub fn locate_all_early<T: Send>(
     }
     let vouched = vouched(gray, &located, near);
     located.extend(vouched);
-    // Last, so that the grids it finds keep away from every grid the page
-    // has already shown, vouched ones too: where all of a page's grids
+    // After vouching, so that the grids it finds keep away from every grid
+    // the page has already shown, vouched ones too: where all of a page's grids
     // stand by vouching, a comb across the whole page can pass once faint
     // ink is left out.
     // The first search's images are returned for `--debug-dir`: the look
@@ -379,6 +397,12 @@ pub fn locate_all_early<T: Send>(
     if let Some(fine) = fine_search.filter(|_| located.len() != 1) {
         located.extend(without_faint_ink(gray, fine, &located, false));
     }
+    // After every look at the whole page: a refused hull looked at closer
+    // is placed by its crop alone, and where a look at the page finds the
+    // same grid (a refused hull of show-through and grid, say), its
+    // corners are the better ones.
+    let pointed_at = pointed_at(gray, &located, refused);
+    located.extend(pointed_at);
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     let order = page::reading_order(&quads);
     (
@@ -451,6 +475,9 @@ struct PageSearch<'a> {
     /// The 9x9 combs that nearly passed, for the page to vouch for (see
     /// [`vouched`]).
     near: Vec<Examined>,
+    /// The hulls whose 9x9 combs were refused without a closer look, and
+    /// the combs, for the grids found to point at (see [`pointed_at`]).
+    refused: Vec<(Quad, Examined)>,
 }
 
 impl<'a> PageSearch<'a> {
@@ -470,6 +497,7 @@ impl<'a> PageSearch<'a> {
             closed,
             hulls,
             near: Vec::new(),
+            refused: Vec::new(),
         }
     }
 
@@ -502,7 +530,7 @@ impl<'a> PageSearch<'a> {
         first: bool,
         merge: bool,
     ) -> Vec<Examined> {
-        let (dbg, near) = (&mut self.dbg, &mut self.near);
+        let (dbg, near, refused) = (&mut self.dbg, &mut self.near, &mut self.refused);
         let mut found = Vec::new();
         for (i, hull) in hulls.iter().enumerate() {
             let Some(quad) = max_area_quad(hull) else {
@@ -566,6 +594,9 @@ impl<'a> PageSearch<'a> {
             } else if !merge && (first || inked(&dbg.work, &ex.verdict.quad)) {
                 // Held to the ink a grid of this search needs to pass.
                 near.extend(near_miss(&ex));
+                if !nearly_passed && ex.verdict.n == 9 && !ex.frame.iter().any(|&f| f) {
+                    refused.push((quad, ex));
+                }
             }
         }
         found
@@ -738,6 +769,56 @@ fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>
         if !grid.cut && stands(&anchors, &grid.quad, seed, anchored) {
             anchors.push(grid.quad);
             out.push(grid);
+        }
+    }
+    out
+}
+
+/// The refused hulls (`refused`: each with its comb and the scale of its
+/// search) that the grids found on the page (`located`) point at, looked
+/// at closer (see [`closer_look`]) and refined: a hull clear of every grid
+/// found, the next in a row or column of one of them and of its size (see
+/// [`same_size`]; the hull's or its comb's, as a hull takes in a label).
+///
+/// A book prints its grids alike: on a photographed page of answer grids
+/// where three pass at 0.37, the fourth, as sharp, scored 0.12 in the
+/// search (its window of the page's size, set for grids of any size,
+/// loses its thin lines beside bold digits) and passes in a crop of it
+/// (`fixtures/eight-answers-shadowed.jpg`: six of eight found without
+/// this). Only the search's score is waived: the closer look holds the
+/// grid to the score every grid passes at, and a refused hull with no
+/// grid of its size in line (a crossword beside a lone puzzle, a table
+/// of numbers) is not looked at.
+fn pointed_at(
+    gray: &GrayImage,
+    located: &[Located],
+    refused: Vec<(Quad, Examined, f32)>,
+) -> Vec<Located> {
+    let mut anchors: Vec<Quad> = located
+        .iter()
+        .filter(|l| l.n == 9 && !l.cut)
+        .map(|l| l.quad)
+        .collect();
+    let mut out: Vec<Located> = Vec::new();
+    for (hull, ex, scale) in refused {
+        let full = quad_to_full(&hull, scale);
+        let comb = quad_to_full(&ex.verdict.quad, scale);
+        let clear = located
+            .iter()
+            .chain(&out)
+            .all(|l| bbox_overlap(&l.quad, &full) <= VOUCH_MAX_OVERLAP);
+        let like = anchors
+            .iter()
+            .any(|a| same_size(a, &full) || same_size(a, &comb));
+        if !(clear && like) {
+            continue;
+        }
+        if let Some(closer) = closer_look(gray, &hull, &ex, scale) {
+            let grid = finish(gray, &closer, scale);
+            if !grid.cut {
+                anchors.push(grid.quad);
+                out.push(grid);
+            }
         }
     }
     out
