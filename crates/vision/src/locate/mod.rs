@@ -344,28 +344,19 @@ pub fn locate_all_early<T: Send>(
     let (
         PageSearch {
             mut dbg,
-            near,
-            refused,
+            mut near,
+            mut refused,
             ..
         },
         mut located,
         early,
     ) = coarse;
-    let mut near: Vec<(Examined, f32)> = near.into_iter().map(|ex| (ex, dbg.scale)).collect();
-    let mut refused: Vec<(Quad, Examined, f32)> = refused
-        .into_iter()
-        .map(|(hull, ex)| (hull, ex, dbg.scale))
-        .collect();
     let mut fine_search = None;
     if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
-        near.extend(fine.near.iter().map(|&ex| (ex, fine.dbg.scale)));
-        refused.extend(
-            fine.refused
-                .iter()
-                .map(|&(hull, ex)| (hull, ex, fine.dbg.scale)),
-        );
+        near.append(&mut fine.near);
+        refused.append(&mut fine.refused);
         let fine = fine.dbg;
         let added: Vec<Located> = distinct(added)
             .iter()
@@ -385,9 +376,9 @@ pub fn locate_all_early<T: Send>(
     let vouched = vouched(gray, &located, near);
     located.extend(vouched);
     // After vouching, so that the grids it finds keep away from every grid
-    // the page has already shown, vouched ones too: where all of a page's grids
-    // stand by vouching, a comb across the whole page can pass once faint
-    // ink is left out.
+    // the page has already shown, vouched ones too: where all of a page's
+    // grids stand by vouching, a comb across the whole page can pass once
+    // faint ink is left out.
     // The first search's images are returned for `--debug-dir`: the look
     // takes a copy (at most 800 px a side); the finer search's are its own.
     located.extend(without_faint_ink(gray, dbg.clone(), &located, true));
@@ -472,12 +463,13 @@ struct PageSearch<'a> {
     closed: GrayImage,
     /// The hulls of the components that may be grids, unmerged.
     hulls: Vec<Vec<(f32, f32)>>,
-    /// The 9x9 combs that nearly passed, for the page to vouch for (see
-    /// [`vouched`]).
-    near: Vec<Examined>,
-    /// The hulls whose 9x9 combs were refused without a closer look, and
-    /// the combs, for the grids found to point at (see [`pointed_at`]).
-    refused: Vec<(Quad, Examined)>,
+    /// The 9x9 combs that nearly passed, each with the scale of its
+    /// search, for the page to vouch for (see [`vouched`]).
+    near: Vec<(Examined, f32)>,
+    /// The hulls whose 9x9 combs were refused without a closer look, with
+    /// the combs and the scale of their search, for the grids found to
+    /// point at (see [`pointed_at`]).
+    refused: Vec<(Quad, Examined, f32)>,
 }
 
 impl<'a> PageSearch<'a> {
@@ -593,9 +585,9 @@ impl<'a> PageSearch<'a> {
                 found.push(ex);
             } else if !merge && (first || inked(&dbg.work, &ex.verdict.quad)) {
                 // Held to the ink a grid of this search needs to pass.
-                near.extend(near_miss(&ex));
+                near.extend(near_miss(&ex).map(|ex| (ex, dbg.scale)));
                 if !nearly_passed && ex.verdict.n == 9 && !ex.frame.iter().any(|&f| f) {
-                    refused.push((quad, ex));
+                    refused.push((quad, ex, dbg.scale));
                 }
             }
         }
@@ -717,11 +709,7 @@ fn near_miss(ex: &Examined) -> Option<Examined> {
 /// reads empty and is not reported).
 fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>) -> Vec<Located> {
     near.sort_by(|a, b| b.0.verdict.score.total_cmp(&a.0.verdict.score));
-    let mut anchors: Vec<Quad> = located
-        .iter()
-        .filter(|l| l.n == 9 && !l.cut)
-        .map(|l| l.quad)
-        .collect();
+    let mut anchors = anchors(located);
     let mut out: Vec<Located> = Vec::new();
     // Near misses with VOUCH_PEERS others of their size beside them vouch
     // for each other: a page of alike grids that all fell short.
@@ -755,11 +743,7 @@ fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>
     };
     loop {
         let next = near.iter().position(|&(_, _, quad, seed, anchored)| {
-            let clear = located
-                .iter()
-                .chain(&out)
-                .all(|l| bbox_overlap(&l.quad, &quad) <= VOUCH_MAX_OVERLAP);
-            clear && stands(&anchors, &quad, seed, anchored)
+            clear_of(located, &out, &quad) && stands(&anchors, &quad, seed, anchored)
         });
         let Some(i) = next else {
             break;
@@ -794,19 +778,12 @@ fn pointed_at(
     located: &[Located],
     refused: Vec<(Quad, Examined, f32)>,
 ) -> Vec<Located> {
-    let mut anchors: Vec<Quad> = located
-        .iter()
-        .filter(|l| l.n == 9 && !l.cut)
-        .map(|l| l.quad)
-        .collect();
+    let mut anchors = anchors(located);
     let mut out: Vec<Located> = Vec::new();
     for (hull, ex, scale) in refused {
         let full = quad_to_full(&hull, scale);
         let comb = quad_to_full(&ex.verdict.quad, scale);
-        let clear = located
-            .iter()
-            .chain(&out)
-            .all(|l| bbox_overlap(&l.quad, &full) <= VOUCH_MAX_OVERLAP);
+        let clear = clear_of(located, &out, &full);
         let like = anchors
             .iter()
             .any(|a| same_size(a, &full) || same_size(a, &comb));
@@ -822,6 +799,26 @@ fn pointed_at(
         }
     }
     out
+}
+
+/// The quads of the grids found (`located`) that may vouch for others of
+/// their size: whole 9x9 grids.
+fn anchors(located: &[Located]) -> Vec<Quad> {
+    located
+        .iter()
+        .filter(|l| l.n == 9 && !l.cut)
+        .map(|l| l.quad)
+        .collect()
+}
+
+/// Whether `quad` lies clear of every grid found (`located`, and `added`
+/// since): its bounding box overlaps none by more than
+/// [`VOUCH_MAX_OVERLAP`].
+fn clear_of(located: &[Located], added: &[Located], quad: &Quad) -> bool {
+    located
+        .iter()
+        .chain(added)
+        .all(|l| bbox_overlap(&l.quad, quad) <= VOUCH_MAX_OVERLAP)
 }
 
 /// Whether two grids lie side by side or one above the other (see
