@@ -253,9 +253,11 @@ fn an_unwritable_output_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot write plain-file/answer.png"), "{err}");
-    let out = run_in(&[p(&photo), "--out-dir", "no-such-dir"], &dir);
+    // A missing --out-dir is made; one that cannot be made, under
+    // a plain file, is the clear error.
+    let out = run_in(&[p(&photo), "--out-dir", "plain-file/no-such-dir"], &dir);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-dir"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("plain-file/no-such-dir"));
 }
 
 #[test]

@@ -533,6 +533,23 @@ fn a_debug_dir_that_is_a_file_is_an_error() {
 }
 
 #[test]
+fn an_out_dir_not_there_yet_is_made_and_a_file_there_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = fixture("image18.jpg");
+    let out = run_in(dir.path(), &[p(&photo), "--out-dir", "answers/today"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(dir
+        .path()
+        .join("answers/today/image18.solved.jpg")
+        .is_file());
+    std::fs::write(dir.path().join("notes.txt"), b"x").unwrap();
+    let out = run_in(dir.path(), &[p(&photo), "--out-dir", "notes.txt"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--out-dir notes.txt: not a folder"));
+    assert_eq!(std::fs::read(dir.path().join("notes.txt")).unwrap(), b"x");
+}
+
+#[test]
 fn repeating_set_on_one_cell_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     let photo = fixture("image18.jpg");

@@ -136,7 +136,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         ));
     }
     if let Some(dir) = &args.out_dir {
-        if !dir.is_dir() {
+        if dir.exists() && !dir.is_dir() {
             return Err(Error::Usage(format!(
                 "--out-dir {}: not a folder",
                 dir.display()
@@ -150,6 +150,16 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         ));
     }
     check_outputs(&units, args)?;
+    if let Some(dir) = &args.out_dir {
+        // A folder that is not there yet is made, as `--debug-dir`'s is
+        // (`--out-dir answers` on a first run is what a user types), once
+        // the command line is known to be good, so a refused run leaves
+        // nothing behind.
+        std::fs::create_dir_all(dir).map_err(|source| Error::Input {
+            name: format!("--out-dir {}", dir.display()),
+            source,
+        })?;
+    }
     output::install_interrupt_handler();
     let reader = super::reader(&args.reader)?.with_colour_ahead(!args.no_image);
     let job = Job {
