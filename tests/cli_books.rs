@@ -121,6 +121,52 @@ fn an_answer_page_whose_grids_show_through_lines_join_gives_them_apart() {
 }
 
 #[test]
+fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
+    // fixtures/answers-grey-blurred.jpg: a simulated photograph of a page
+    // of a puzzle and answer grids (black clues, grey answers), out of
+    // focus and in dim light, so that the darkest ink of each grid is
+    // 0.62-0.70 of its paper. The finer search took that for a faded
+    // ornament and refused the top right grid, which passes its comb: it
+    // is ink, 30 % darker than the paper around it. Five grids were found
+    // before, six now. The puzzle is solved; the answer grids, blurred,
+    // are never solved.
+    let dir = scratch("cli_books-grey-blurred");
+    let photo = fixture("answers-grey-blurred.jpg");
+    let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 6, "{}", stderr(&out));
+    let centre = |line: &serde_json::Value| {
+        let corners = line["quad"].as_array().expect("a quad");
+        let mean = |axis: usize| {
+            corners
+                .iter()
+                .map(|c| c[axis].as_f64().expect("a coordinate"))
+                .sum::<f64>()
+                / 4.0
+        };
+        (mean(0), mean(1))
+    };
+    // Reading order: two rows of three, left to right.
+    let centres: Vec<(f64, f64)> = lines.iter().map(centre).collect();
+    for row in [&centres[0..3], &centres[3..6]] {
+        for pair in row.windows(2) {
+            assert!(pair[0].0 < pair[1].0, "left to right: {centres:?}");
+            assert!((pair[0].1 - pair[1].1).abs() < 60.0, "one row: {centres:?}");
+        }
+    }
+    assert!(centres[2].1 + 200.0 < centres[3].1, "rows: {centres:?}");
+    assert_eq!(lines[0]["status"], "solved", "{}", lines[0]);
+    assert_eq!(
+        lines[0]["solution"],
+        "231648759789531246564972183972853614613497825845216937157389462396124578428765391"
+    );
+    for line in &lines[1..] {
+        assert_ne!(line["status"], "solved", "an answer grid: {line}");
+        assert_ne!(line["status"], "partial", "{line}");
+    }
+}
+
+#[test]
 fn a_curled_page_of_six_puzzles_gives_all_six_solved_in_reading_order() {
     // fixtures/six-puzzles-curled.jpg: a simulated photograph of a page of
     // six puzzles bowed at the spine. The finer search, at full resolution

@@ -118,6 +118,17 @@ pub const FINE_WORK_MAX_SIDE: u32 = 2400;
 /// 10-20 % grey never is.
 const MAX_FAINT_INK: f32 = 0.6;
 
+/// A grid of the finer search whose darkest pixels (see [`inked`]) are
+/// this dark relative to their own paper (the full scale of the darkness
+/// map: a quarter darker than the local mean) is printed in ink however
+/// grey the photo: blur and dim light leave a page of answer grids at
+/// 0.62-0.70 of its paper in their bounding boxes, but their lines and
+/// digits are still 30-35 % darker than the paper around them. Show-through
+/// from the back of the page is about 10 % darker (in a shadow too, which
+/// darkens its paper alike), and a faded ornament, printed in a tint of
+/// at most a third, at most 18 %.
+const INK_DARKNESS: u8 = 255;
+
 /// A candidate of the finer search that failed with at least this score
 /// is looked at again at full resolution (see [`closer_look`]): its comb
 /// was there, only weak. Hulls of text, pictures and parts of grids score
@@ -466,9 +477,9 @@ struct PageSearch<'a> {
     /// The 9x9 combs that nearly passed, each with the scale of its
     /// search, for the page to vouch for (see [`vouched`]).
     near: Vec<(Examined, f32)>,
-    /// The hulls whose 9x9 combs were refused without a closer look, with
-    /// the combs and the scale of their search, for the grids found to
-    /// point at (see [`pointed_at`]).
+    /// The hulls whose 9x9 combs were refused (a closer look of their own
+    /// failing too), with the combs and the scale of their search, for the
+    /// grids found to point at (see [`pointed_at`]).
     refused: Vec<(Quad, Examined, f32)>,
 }
 
@@ -557,7 +568,7 @@ impl<'a> PageSearch<'a> {
                 && ex.verdict.quad.area().abs() < MERGED_FILL * quad.area().abs()
                 && !encloses_grids(&ex.verdict.quad, hulls, i);
             if nearly_passed || short {
-                let closer = closer_look(self.gray, &quad, &ex, dbg.scale)
+                let closer = closer_look(self.gray, &quad, &ex, dbg.scale, false)
                     .filter(|c| !short || !encloses_grids(&c.verdict.quad, hulls, i));
                 if let Some(closer) = closer {
                     dbg.candidates.push(Candidate {
@@ -579,14 +590,14 @@ impl<'a> PageSearch<'a> {
             if !windows.is_empty() {
                 found.extend(windows);
             } else if ex.passed
-                && (first || inked(&dbg.work, &ex.verdict.quad))
+                && (first || inked(&dbg.work, &dbg.dark, &ex.verdict.quad))
                 && (fills || !encloses_grids(&ex.verdict.quad, hulls, i))
             {
                 found.push(ex);
-            } else if !merge && (first || inked(&dbg.work, &ex.verdict.quad)) {
+            } else if !merge && (first || inked(&dbg.work, &dbg.dark, &ex.verdict.quad)) {
                 // Held to the ink a grid of this search needs to pass.
                 near.extend(near_miss(&ex).map(|ex| (ex, dbg.scale)));
-                if !nearly_passed && ex.verdict.n == 9 && !ex.frame.iter().any(|&f| f) {
+                if ex.verdict.n == 9 && !ex.frame.iter().any(|&f| f) {
                     refused.push((quad, ex, dbg.scale));
                 }
             }
@@ -605,7 +616,19 @@ impl<'a> PageSearch<'a> {
 /// small), and a search inside it cannot find the row it left out. A grid
 /// at the crop's edge is left to the search itself: the crop's edge is no
 /// frame of the photo.
-fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Option<Examined> {
+///
+/// The grid passes as one alone in a photo would, or, `vouched` for by
+/// the page (a grid found of its size in line with it, see
+/// [`pointed_at`]), as a near miss the page vouches for (see
+/// [`near_miss`]): a score of [`NEAR_MISS_SCORE`] with box lines that
+/// stand out ([`VOUCH_MIN_BOXES`]).
+fn closer_look(
+    gray: &GrayImage,
+    hull: &Quad,
+    ex: &Examined,
+    factor: f32,
+    vouched: bool,
+) -> Option<Examined> {
     let full = quad_to_full(hull, factor);
     let (bx0, by0, bx1, by1) = full.bounds();
     let margin = CLOSER_MARGIN * full.max_side();
@@ -632,7 +655,11 @@ fn closer_look(gray: &GrayImage, hull: &Quad, ex: &Examined, factor: f32) -> Opt
         lone: true,
     };
     let near = examine(&mut dbg, &full_to_work(&full, kf, o), false, spec);
-    if !near.passed || near.frame.iter().any(|&f| f) {
+    let stands = near.passed
+        || (vouched
+            && near.verdict.score >= NEAR_MISS_SCORE
+            && near.verdict.boxes >= VOUCH_MIN_BOXES);
+    if !stands || near.frame.iter().any(|&f| f) {
         return None;
     }
     // The closer look confirms the comb the search saw weakly (or extends
@@ -769,10 +796,13 @@ fn vouched(gray: &GrayImage, located: &[Located], mut near: Vec<(Examined, f32)>
 /// search (its window of the page's size, set for grids of any size,
 /// loses its thin lines beside bold digits) and passes in a crop of it
 /// (`fixtures/eight-answers-shadowed.jpg`: six of eight found without
-/// this). Only the search's score is waived: the closer look holds the
-/// grid to the score every grid passes at, and a refused hull with no
-/// grid of its size in line (a crossword beside a lone puzzle, a table
-/// of numbers) is not looked at.
+/// this). The closer look holds the grid to the bar of a near miss the
+/// page vouches for (see [`closer_look`]): on a blurred page of answer
+/// grids, one whose own closer look scored 0.24 against the 0.3 of a grid
+/// alone stands beside the seven of its size found, as it would had the
+/// search scored it so. A refused hull with no grid of its size in line
+/// (a crossword beside a lone puzzle, a table of numbers) is not looked
+/// at.
 fn pointed_at(
     gray: &GrayImage,
     located: &[Located],
@@ -790,7 +820,7 @@ fn pointed_at(
         if !(clear && like) {
             continue;
         }
-        if let Some(closer) = closer_look(gray, &hull, &ex, scale) {
+        if let Some(closer) = closer_look(gray, &hull, &ex, scale, true) {
             let grid = finish(gray, &closer, scale);
             if !grid.cut {
                 anchors.push(grid.quad);
@@ -889,25 +919,41 @@ fn page_hull_params(merge: bool) -> HullParams {
     }
 }
 
-/// Whether the grid at `quad` (work pixels) holds real ink: its darkest
-/// pixels (the [`INK_PERCENTILE`]th percentile of its bounding box) are
-/// darker than [`MAX_FAINT_INK`] times its paper (the median).
-fn inked(work: &GrayImage, quad: &Quad) -> bool {
-    let (w, h) = (work.width() as f32, work.height() as f32);
+/// The pixels of `img` in the bounding box of `quad` (work pixels),
+/// sorted; empty for a quad off the image.
+fn sorted_pixels(img: &GrayImage, quad: &Quad) -> Vec<u8> {
+    let (w, h) = (img.width() as f32, img.height() as f32);
     let (bx0, by0, bx1, by1) = quad.bounds();
     let (x0, x1) = (bx0.clamp(0.0, w) as u32, bx1.clamp(0.0, w) as u32);
     let (y0, y1) = (by0.clamp(0.0, h) as u32, by1.clamp(0.0, h) as u32);
     let mut px: Vec<u8> = (y0..y1)
         .flat_map(|y| (x0..x1).map(move |x| (x, y)))
-        .map(|(x, y)| work.get_pixel(x, y)[0])
+        .map(|(x, y)| img.get_pixel(x, y)[0])
         .collect();
+    px.sort_unstable();
+    px
+}
+
+/// Whether the grid at `quad` (work pixels) holds real ink: its darkest
+/// pixels (the [`INK_PERCENTILE`]th percentile of its bounding box) are
+/// darker than [`MAX_FAINT_INK`] times its paper (the median of `work`),
+/// or as dark as the relative darkness map (`dark`, see
+/// [`adaptive_threshold`]) measures at all (see [`INK_DARKNESS`]).
+fn inked(work: &GrayImage, dark: &GrayImage, quad: &Quad) -> bool {
+    let px = sorted_pixels(work, quad);
     if px.is_empty() {
         return false;
     }
-    px.sort_unstable();
-    let dark = px[px.len() * INK_PERCENTILE / 100] as f32;
-    let paper = px[px.len() / 2] as f32;
-    dark < MAX_FAINT_INK * paper
+    let darkest = f32::from(px[px.len() * INK_PERCENTILE / 100]);
+    let paper = f32::from(px[px.len() / 2]);
+    let rel = sorted_pixels(dark, quad);
+    let deepest = rel
+        .len()
+        .checked_sub(1 + rel.len() * INK_PERCENTILE / 100)
+        .and_then(|i| rel.get(i))
+        .copied()
+        .unwrap_or(0);
+    darkest < MAX_FAINT_INK * paper || deepest >= INK_DARKNESS
 }
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
@@ -1306,7 +1352,7 @@ mod tests {
             frame: [false; 4],
             passed: false,
         };
-        let Some(closer) = closer_look(&g, &hull, &refused, factor) else {
+        let Some(closer) = closer_look(&g, &hull, &refused, factor, false) else {
             panic!("refused again");
         };
         assert!(
@@ -1317,7 +1363,7 @@ mod tests {
         assert!(e < 1.0, "{closer:?} err {e}");
         // Blank paper there: nothing to find.
         let blank = GrayImage::from_pixel(1200, 1000, Luma([235]));
-        assert!(closer_look(&blank, &hull, &refused, factor).is_none());
+        assert!(closer_look(&blank, &hull, &refused, factor, false).is_none());
         // A refused comb two cells beside the grid the closer look finds
         // saw something else: not confirmed.
         let cell = s / 9.0;
@@ -1329,7 +1375,7 @@ mod tests {
             ..refused
         };
         let wide = square(x0 - 4.0, y0 - 30.0, x0 + s + 2.0 * cell, y0 + s + 4.0);
-        assert!(closer_look(&g, &wide, &beside, factor).is_none());
+        assert!(closer_look(&g, &wide, &beside, factor, false).is_none());
     }
 
     #[test]
@@ -1396,6 +1442,36 @@ mod tests {
         let three: Vec<(Examined, f32)> = (0..3).map(|i| (right(i), 1.0)).collect();
         assert_eq!(vouched(&page, &[], three.clone()).len(), 3);
         assert!(vouched(&page, &[], three[1..].to_vec()).is_empty());
+    }
+
+    #[test]
+    fn a_grey_grid_is_ink_and_show_through_is_not_even_in_a_shadow() {
+        // A grid whose lines are `depth` darker than their paper, which
+        // dims by `shadow` grey levels from left to right.
+        let page = |depth: f32, shadow: f32| {
+            let g = draw_grid(300, 300, 50.0, 50.0, 200.0);
+            GrayImage::from_fn(300, 300, |x, y| {
+                let paper = 230.0 - shadow * x as f32 / 300.0;
+                let ink = g.get_pixel(x, y)[0] < 128;
+                Luma([(paper * if ink { 1.0 - depth } else { 1.0 }) as u8])
+            })
+        };
+        let quad = Quad::new([(50.0, 50.0), (250.0, 50.0), (250.0, 250.0), (50.0, 250.0)]);
+        let inked_at = |depth: f32, shadow: f32| {
+            let work = page(depth, shadow);
+            let (_, dark) = adaptive_threshold(&work, FINE_RADIUS_DIVISOR);
+            inked(&work, &dark, &quad)
+        };
+        // Grey print (blur, dim light) at 0.65 of its paper: by the ratio
+        // to its paper alone it was faint; 35 % darker than the paper
+        // around it, it is ink, in a shadow too.
+        assert!(inked_at(0.35, 0.0));
+        assert!(inked_at(0.35, 100.0));
+        // Show-through, a tenth darker than its paper, is not, in a shadow
+        // either (its darkest pixels at 0.73 of the box's median paper).
+        assert!(!inked_at(0.1, 0.0));
+        assert!(!inked_at(0.1, 100.0));
+        assert!(inked_at(0.9, 0.0));
     }
 
     #[test]
