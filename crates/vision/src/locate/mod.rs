@@ -127,7 +127,7 @@ const MAX_FAINT_INK: f32 = 0.6;
 /// from the back of the page is about 10 % darker (in a shadow too, which
 /// darkens its paper alike), and a faded ornament, printed in a tint of
 /// at most a third, at most 18 %.
-const INK_DARKNESS: u8 = 255;
+const INK_DARKNESS: u8 = u8::MAX;
 
 /// A candidate of the finer search that failed with at least this score
 /// is looked at again at full resolution (see [`closer_look`]): its comb
@@ -953,7 +953,7 @@ fn inked(work: &GrayImage, dark: &GrayImage, quad: &Quad) -> bool {
         .and_then(|i| rel.get(i))
         .copied()
         .unwrap_or(0);
-    darkest < MAX_FAINT_INK * paper || deepest >= INK_DARKNESS
+    darkest < MAX_FAINT_INK * paper || deepest == INK_DARKNESS
 }
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
