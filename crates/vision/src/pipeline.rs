@@ -278,20 +278,15 @@ impl Reader {
     ) -> Result<(Vec<GridReading>, Timings), ReadError> {
         let t = Instant::now();
         // A dark theme draws its grid in light lines on dark ground: search
-        // its negative, where the lines are dark as on paper. A photo of a
-        // page on a dark table, or in dim light, is dark ground too, and its
-        // negative can show a grid's cells as dark blocks that a comb fits:
-        // the image is searched as it is as well, and the search that finds
-        // more grids is taken (the negative's on a tie). The cells are read
-        // in the right polarity either way (`cells::dark_on_light`).
+        // its negative, where the lines are dark as on paper (and the image
+        // as it is when that finds nothing). The cells are read in the
+        // right polarity either way (`cells::dark_on_light`).
         let search = |gray: &GrayImage| self.search(photo, gray, debug, t);
         let (located, dbg, early) = if decode::dark_ground(&photo.gray) {
-            let negative = search(&decode::negative(&photo.gray));
-            let positive = search(&photo.gray);
-            if negative.0.len() >= positive.0.len() {
-                negative
-            } else {
-                positive
+            let negative = decode::negative(&photo.gray);
+            match search(&negative) {
+                (located, dbg, early) if !located.is_empty() => (located, dbg, early),
+                _ => search(&photo.gray),
             }
         } else {
             search(&photo.gray)

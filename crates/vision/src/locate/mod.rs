@@ -938,7 +938,8 @@ fn sorted_pixels(img: &GrayImage, quad: &Quad) -> Vec<u8> {
 /// pixels (the [`INK_PERCENTILE`]th percentile of its bounding box) are
 /// darker than [`MAX_FAINT_INK`] times its paper (the median of `work`),
 /// or as dark as the relative darkness map (`dark`, see
-/// [`adaptive_threshold`]) measures at all (see [`INK_DARKNESS`]).
+/// [`adaptive_threshold`]) measures at all (see [`INK_DARKNESS`]) on a
+/// box that is mostly paper.
 fn inked(work: &GrayImage, dark: &GrayImage, quad: &Quad) -> bool {
     let px = sorted_pixels(work, quad);
     if px.is_empty() {
@@ -953,7 +954,13 @@ fn inked(work: &GrayImage, dark: &GrayImage, quad: &Quad) -> bool {
         .and_then(|i| rel.get(i))
         .copied()
         .unwrap_or(0);
-    darkest < MAX_FAINT_INK * paper || deepest == INK_DARKNESS
+    // Ink on paper: the box's median pixel is paper, no darker than the
+    // paper around it. In a photo's negative (searched first when it is
+    // mostly dark, for an app's dark theme) a page's grid shows its cells
+    // as dark blocks, two thirds of the box and all darker than the
+    // bright lines between them.
+    let on_paper = rel.get(rel.len() / 2) == Some(&0);
+    darkest < MAX_FAINT_INK * paper || (deepest == INK_DARKNESS && on_paper)
 }
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
@@ -1472,6 +1479,22 @@ mod tests {
         assert!(!inked_at(0.1, 0.0));
         assert!(!inked_at(0.1, 100.0));
         assert!(inked_at(0.9, 0.0));
+        // A page's grid in the photo's negative (a mostly dark photo is
+        // searched so first): its cells are dark blocks, darker than the
+        // bright lines around them, and its box is no paper.
+        let g = draw_grid(1200, 1200, 500.0, 500.0, 200.0);
+        let mut negative = g.clone();
+        image::imageops::invert(&mut negative);
+        let quad = Quad::new([
+            (500.0, 500.0),
+            (700.0, 500.0),
+            (700.0, 700.0),
+            (500.0, 700.0),
+        ]);
+        let (_, dark) = adaptive_threshold(&g, FINE_RADIUS_DIVISOR);
+        assert!(inked(&g, &dark, &quad));
+        let (_, dark) = adaptive_threshold(&negative, FINE_RADIUS_DIVISOR);
+        assert!(!inked(&negative, &dark, &quad));
     }
 
     #[test]
