@@ -135,25 +135,9 @@ fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
     let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 6, "{}", stderr(&out));
-    let centre = |line: &serde_json::Value| {
-        let corners = line["quad"].as_array().expect("a quad");
-        let mean = |axis: usize| {
-            corners
-                .iter()
-                .map(|c| c[axis].as_f64().expect("a coordinate"))
-                .sum::<f64>()
-                / 4.0
-        };
-        (mean(0), mean(1))
-    };
     // Reading order: two rows of three, left to right.
-    let centres: Vec<(f64, f64)> = lines.iter().map(centre).collect();
-    for row in [&centres[0..3], &centres[3..6]] {
-        for pair in row.windows(2) {
-            assert!(pair[0].0 < pair[1].0, "left to right: {centres:?}");
-            assert!((pair[0].1 - pair[1].1).abs() < 60.0, "one row: {centres:?}");
-        }
-    }
+    let centres = grid_centres(&lines);
+    assert_rows(&centres, &[0..3, 3..6], 60.0);
     assert!(centres[2].1 + 200.0 < centres[3].1, "rows: {centres:?}");
     assert_eq!(lines[0]["status"], "solved", "{}", lines[0]);
     assert_eq!(
@@ -207,24 +191,8 @@ fn a_page_of_eight_blurred_answer_grids_gives_all_eight_unanswered() {
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 8, "{}", stderr(&out));
     // Reading order: three rows of 3, 3 and 2 grids, left to right.
-    let centre = |line: &serde_json::Value| {
-        let corners = line["quad"].as_array().expect("a quad");
-        let mean = |axis: usize| {
-            corners
-                .iter()
-                .map(|c| c[axis].as_f64().expect("a coordinate"))
-                .sum::<f64>()
-                / 4.0
-        };
-        (mean(0), mean(1))
-    };
-    let centres: Vec<(f64, f64)> = lines.iter().map(centre).collect();
-    for row in [&centres[0..3], &centres[3..6], &centres[6..8]] {
-        for pair in row.windows(2) {
-            assert!(pair[0].0 < pair[1].0, "left to right: {centres:?}");
-            assert!((pair[0].1 - pair[1].1).abs() < 40.0, "one row: {centres:?}");
-        }
-    }
+    let centres = grid_centres(&lines);
+    assert_rows(&centres, &[0..3, 3..6, 6..8], 40.0);
     assert!(centres[2].1 + 150.0 < centres[3].1, "rows: {centres:?}");
     assert!(centres[5].1 + 150.0 < centres[6].1, "rows: {centres:?}");
     for line in &lines {
@@ -485,4 +453,36 @@ fn a_damaged_pdf_is_one_clear_error_and_the_batch_goes_on() {
         stderr(&out)
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("page.png grid 1: solved"));
+}
+
+/// The centre (mean of the corners) of each JSON line's `quad`.
+fn grid_centres(lines: &[serde_json::Value]) -> Vec<(f64, f64)> {
+    lines
+        .iter()
+        .map(|line| {
+            let corners = line["quad"].as_array().expect("a quad");
+            let mean = |axis: usize| {
+                corners
+                    .iter()
+                    .map(|c| c[axis].as_f64().expect("a coordinate"))
+                    .sum::<f64>()
+                    / 4.0
+            };
+            (mean(0), mean(1))
+        })
+        .collect()
+}
+
+/// Each of `rows` (ranges of `centres`) runs left to right, its centres
+/// within `tolerance` pixels of each other's height.
+fn assert_rows(centres: &[(f64, f64)], rows: &[std::ops::Range<usize>], tolerance: f64) {
+    for row in rows {
+        for pair in centres[row.clone()].windows(2) {
+            assert!(pair[0].0 < pair[1].0, "left to right: {centres:?}");
+            assert!(
+                (pair[0].1 - pair[1].1).abs() < tolerance,
+                "one row: {centres:?}"
+            );
+        }
+    }
 }
