@@ -318,9 +318,13 @@ impl Reader {
             let read = match early.layouts.iter().position(|l| l == layout) {
                 Some(i) => std::mem::replace(&mut early.reads[i], Ok(None))?,
                 None => {
-                    // Debug images show the first puzzle of the page.
-                    let debug = debug.filter(|_| k == 0);
-                    self.read_layout(photo, layout, debug, &mut timings, &mut t)?
+                    // The first grid's debug images go beside the page's
+                    // search images, each other grid's into `grid-K/`.
+                    let dir = debug.map(|d| match k {
+                        0 => d.to_path_buf(),
+                        _ => d.join(format!("grid-{}", k + 1)),
+                    });
+                    self.read_layout(photo, layout, dir.as_deref(), &mut timings, &mut t)?
                 }
             };
             if let Some(grid) = read {
