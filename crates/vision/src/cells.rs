@@ -404,13 +404,12 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
                 find_line(&dark, vertical, j, band, lo, hi, drifts)
             };
             let mut off = [f32::NAN; 9];
-            let mut drift = [0.0f32; 9];
-            for band in 0..9 {
+            for (band, o) in off.iter_mut().enumerate() {
                 // Blindly, level only (slants are looked for as the line
                 // is followed): a line is level but near a curled edge,
                 // so this finds the course most bands agree on.
-                if let Some(hit) = find(band, -MAX_LINE_SHIFT - 2.0, MAX_LINE_SHIFT + 2.0, 1) {
-                    (off[band], drift[band]) = hit;
+                if let Some((at, _)) = find(band, -MAX_LINE_SHIFT - 2.0, MAX_LINE_SHIFT + 2.0, 1) {
+                    *o = at;
                 }
             }
             // The line is followed from the band where it was found
@@ -435,10 +434,11 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
             let mut tracked = [f32::NAN; 9];
             tracked[anchor] = off[anchor];
             for dir in [1i32, -1] {
-                let (mut last, mut slope) = (off[anchor], drift[anchor]);
+                // Found level at the anchor.
+                let (mut last, mut slope) = (off[anchor], 0.0);
                 let mut band = anchor as i32 + dir;
-                // Bands since the line was last found: it may have moved
-                // a step in each.
+                // Bands since the line was last found (two at most): it
+                // may have moved a step in each.
                 let mut steps = 1.0;
                 while (0..9).contains(&band) {
                     let b = band as usize;
