@@ -34,6 +34,11 @@ pub const INNER: usize = CELL_PX - 2 * INSET;
 /// likely a digit's stroke than the line); from there the line is followed
 /// band by band ([`detect_lines`], up to [`CURL_SHIFT`]).
 const MAX_LINE_SHIFT: f32 = 9.0;
+
+/// Offsets either way a line is looked for blindly ([`detect_lines`]):
+/// [`MAX_LINE_SHIFT`] and 2 px more, so that a line that far off still
+/// shows as a peak with both its flanks in the profile.
+const BLIND_REACH: f32 = MAX_LINE_SHIFT + 2.0;
 /// Deviations below this are treated as a perfect split (plain crop), so
 /// flat, well-located grids produce bit-exact spec tiles.
 const MIN_LINE_SHIFT: f32 = 1.0;
@@ -408,7 +413,7 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
                 // Blindly, level only (slants are looked for as the line
                 // is followed): a line is level but near a curled edge,
                 // so this finds the course most bands agree on.
-                if let Some((at, _)) = find(band, -MAX_LINE_SHIFT - 2.0, MAX_LINE_SHIFT + 2.0, 1) {
+                if let Some((at, _)) = find(band, -BLIND_REACH, BLIND_REACH, 1) {
                     *o = at;
                 }
             }
@@ -591,9 +596,9 @@ const SAMPLE_STEP: usize = 2;
 const LINE_SAMPLES: usize = LINE_ALONG.div_ceil(SAMPLE_STEP);
 
 /// Fewest offsets a line's profile spans (see [`find_line`]): those of
-/// the blind search, a narrower search's profile padded out on both
-/// sides by more than a thick box line's width.
-const PROFILE_SPAN: i32 = 2 * (MAX_LINE_SHIFT as i32 + 2) + 1 + 4;
+/// the blind search and 2 more each way, a narrower search's profile
+/// padded out on both sides by more than a thick box line's width.
+const PROFILE_SPAN: i32 = 2 * BLIND_REACH as i32 + 1 + 4;
 
 /// Line `j` in `band`: its offset from its place at the band's middle,
 /// searched within `lo..=hi`, and its drift over the band (the first
@@ -619,6 +624,9 @@ fn find_line(
     let mut best: Option<(f32, f32)> = None;
     let mut clearest = 0.0f32;
     let mut values = [0.0f32; LINE_SAMPLES];
+    // One profile buffer for every slant (this runs for each line in
+    // each band of every grid).
+    let mut prof: Vec<f32> = Vec::with_capacity((to - from + 1) as usize);
     for drift in LINE_DRIFTS.into_iter().take(drifts) {
         // A line found at one slant is looked for only a step steeper: a
         // line steeper still would have stood out at neither (and the
@@ -627,16 +635,15 @@ fn find_line(
             break;
         }
         let path = |a: usize, d: f32| centre + d + drift * (a as f32 - mid) / LINE_ALONG as f32;
-        let prof: Vec<f32> = (from..=to)
-            .map(|d| {
-                for (v, a) in values.iter_mut().zip(along.clone().step_by(SAMPLE_STEP)) {
-                    *v = sample(dark, vertical, path(a, d as f32), a);
-                }
-                *values
-                    .select_nth_unstable_by(LINE_COVER_RANK, f32::total_cmp)
-                    .1
-            })
-            .collect();
+        prof.clear();
+        prof.extend((from..=to).map(|d| {
+            for (v, a) in values.iter_mut().zip(along.clone().step_by(SAMPLE_STEP)) {
+                *v = sample(dark, vertical, path(a, d as f32), a);
+            }
+            *values
+                .select_nth_unstable_by(LINE_COVER_RANK, f32::total_cmp)
+                .1
+        }));
         let searched = (lo - from) as usize..=(hi - from) as usize;
         let Some((p, height)) = profile_peak(&prof, searched) else {
             continue;
