@@ -4,11 +4,12 @@
 //! Tile spec (the classifier is trained on exactly this):
 //! for cell (r, c) take its 48x48 box in the rectified grid (the box between
 //! the detected grid lines, resampled to 48x48 when they were refined; else
-//! `[c*48, (c+1)*48) x [r*48, (r+1)*48)`), cut an inset of 4 px per side
-//! (40x40 centre), `v = 1 - gray/255`, `bg = median(v)`, `hi` = the value at
-//! index 1568 of the sorted 1600 values, `contrast = max(hi - bg, 0.25)`,
-//! `w = clamp((v - bg) / contrast, 0, 1)`, then resize 40x40 -> 28x28 by area
-//! averaging.
+//! `[c*48, (c+1)*48) x [r*48, (r+1)*48)`; the outer cells' box begins past
+//! a border too thick for the inset, see `outer_line`), cut an inset of
+//! 4 px per side (40x40 centre), `v = 1 - gray/255`, `bg = median(v)`,
+//! `hi` = the value at index 1568 of the sorted 1600 values, `contrast =
+//! max(hi - bg, 0.25)`, `w = clamp((v - bg) / contrast, 0, 1)`, then resize
+//! 40x40 -> 28x28 by area averaging.
 //!
 //! A grid printed light on dark (an app's dark theme) is turned into its
 //! negative before any of this (see [`light_on_dark`]), so the model only
@@ -86,7 +87,8 @@ impl Default for Tile {
 ///
 /// `vertical[j][r]` is the x of vertical line `j` (0..=9) measured within
 /// row band `r`; `horizontal[j][c]` the y of horizontal line `j` within
-/// column band `c`. Outer lines stay at 0 and 432 (the located corners).
+/// column band `c`. Outer lines are at 0 and 432 (the located corners),
+/// or moved in past a thick border (see `outer_line`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GridLines {
     /// x of vertical line j within row band r.
@@ -402,8 +404,11 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
     let raw = rect.as_raw();
     let dark = |x: usize, y: usize| 255.0 - raw[y * GRID_PX + x] as f32;
     for vertical in [true, false] {
-        // The outer lines (0 and 9) are the located corners'.
+        // The outer lines (0 and 9) are the located corners', moved in
+        // past a border too thick for the tile's inset to hide.
         let mut found: [Option<[f32; 9]>; 10] = [None; 10];
+        found[0] = outer_line(&dark, vertical, false);
+        found[9] = outer_line(&dark, vertical, true);
         for (j, line) in found.iter_mut().enumerate().take(9).skip(1) {
             let find = |band: usize, lo: f32, hi: f32, drifts: usize| {
                 find_line(&dark, vertical, j, band, lo, hi, drifts)
@@ -495,9 +500,130 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
     lines
 }
 
+/// Pixels in from the quad's edge over which a grid's outer border is
+/// looked for: a third of a cell, past the thickest border measured (a
+/// newspaper grid's, blurred in a small capture: 16 px at half height)
+/// and far enough on to see the cell's ground beyond it.
+const OUTER_SPAN: usize = CELL_PX / 3 + 8;
+
+/// A border starts within this many pixels of the quad's edge: the
+/// locator takes a grid by the outside of its border, give or take the
+/// blur of a small capture.
+const OUTER_START: usize = 4;
+
+/// Least darkness of a border over the cell's ground beside it (gray
+/// levels; [`profile_peak`] asks the same of an inner line).
+const OUTER_CONTRAST: f32 = 25.0;
+
+/// The outer line `9` (`far`) or `0` of an axis per band, as an offset
+/// from the quad's edge, moved in past a border that reaches further in
+/// than the tile's inset hides (`None` otherwise, and where no border is
+/// seen: the line stays on the quad). The tile beside it begins where the
+/// border ends, and the line is never nearer the edge than the border's
+/// middle.
+///
+/// The locator takes a grid by the outside of its border, so the outer
+/// cells' boxes begin at the border's outer edge where every inner cell's
+/// begins at the middle of its line. A thin border is hidden by the inset
+/// as the inner lines are; a thick one (a newspaper grid's, a third of a
+/// cell once blurred) fills the outer cells' tiles with a bar that the
+/// classifier reads as the whole cell, and a digit printed beside it (a 6
+/// in the first column) is read as empty. Past the border, the outer
+/// cells are cut as the inner ones, clear of their lines.
+///
+/// Per band, the border is the run above half height around the darkest
+/// path (the darkness along seven tenths of the band, as for inner lines)
+/// starting within [`OUTER_START`] of the edge, with the cell's ground
+/// beyond it; the border's width is the bands' median, and the bands'
+/// offsets are smoothed as an inner line's.
+fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) -> Option<[f32; 9]> {
+    // Per band, where the border starts and where it ends.
+    let mut runs: [Option<(usize, usize)>; 9] = [None; 9];
+    let mut values = [0.0f32; LINE_SAMPLES];
+    for (band, run) in runs.iter_mut().enumerate() {
+        let along = band * CELL_PX + LINE_END..(band + 1) * CELL_PX - LINE_END;
+        // Darkness at `d` pixels in from the edge.
+        let prof: Vec<f32> = (0..OUTER_SPAN)
+            .map(|d| {
+                let across = if far { GRID_PX - 1 - d } else { d };
+                for (v, a) in values.iter_mut().zip(along.clone().step_by(SAMPLE_STEP)) {
+                    *v = if vertical {
+                        dark(across, a)
+                    } else {
+                        dark(a, across)
+                    };
+                }
+                *values
+                    .select_nth_unstable_by(LINE_COVER_RANK, f32::total_cmp)
+                    .1
+            })
+            .collect();
+        let ground = prof.iter().copied().fold(f32::MAX, f32::min);
+        let Some((top, &peak)) = prof.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
+            continue;
+        };
+        if peak - ground < OUTER_CONTRAST {
+            continue;
+        }
+        // The run above half height around the darkest path: its first
+        // pixel and the pixel past its last.
+        let half = ground + 0.5 * (peak - ground);
+        let lo = (0..=top)
+            .rev()
+            .take_while(|&d| prof[d] > half)
+            .last()
+            .unwrap_or(top);
+        let end = (top..OUTER_SPAN)
+            .take_while(|&d| prof[d] > half)
+            .last()
+            .unwrap_or(top)
+            + 1;
+        if lo <= OUTER_START && end < OUTER_SPAN {
+            *run = Some((lo, end));
+        }
+        // Else away from the edge (a digit, or the next line), or no
+        // ground within reach (shading, a dark margin): no border.
+    }
+    // A border is printed alike all along a side: its width is the bands'
+    // median. In a band or two a bold digit's foot or stem beside the
+    // border merges with it (blurred, or bowed close to it by a curl), and
+    // those bands' runs would cut the digits.
+    let mut widths: Vec<usize> = runs.iter().flatten().map(|&(lo, end)| end - lo).collect();
+    if widths.len() < 3 {
+        return None;
+    }
+    widths.sort_unstable();
+    let width = widths[widths.len() / 2];
+    let mut starts: Vec<usize> = runs.iter().flatten().map(|&(lo, _)| lo).collect();
+    starts.sort_unstable();
+    // A border the inset hides is left on the quad: the tiles are cut as
+    // they always were.
+    if starts[starts.len() / 2] + width <= INSET {
+        return None;
+    }
+    let inset = INSET as f32 + 0.5;
+    let mid = runs.map(|run| {
+        run.map_or(f32::NAN, |(lo, _)| {
+            // Pixel d spans [d, d + 1) from the edge. The tile's first
+            // sample is the first pixel past the border: a box `o` in from
+            // the edge is `CELL_PX - o` wide, resampled to `CELL_PX`, and
+            // its first inset pixel is sampled at `o + (INSET + 0.5) (1 -
+            // o / CELL_PX) - 0.5` (see `extract_cells_with_lines`), which
+            // is the border's end when `o` is as below. Never nearer the
+            // edge than the border's middle, where an inner line's box
+            // begins.
+            let end = (lo + width) as f32;
+            let past = (end - inset + 0.5) / (1.0 - inset / CELL_PX as f32);
+            past.max(lo as f32 + width as f32 / 2.0)
+        })
+    });
+    let off = smooth_offsets(&mid)?;
+    Some(if far { off.map(|o| -o) } else { off })
+}
+
 /// Each line's offsets per band, those of lines that were not found
-/// (`None`; the outer lines never are: they stay on the located corners)
-/// taken between the nearest lines found on either side of it, in
+/// (`None`; an outer line that is not found stays on the located
+/// corners) taken between the nearest lines found on either side of it, in
 /// proportion to its distance from each. A page's curl bends all its
 /// lines alike, the box lines (thick, found most often) and the thin ones
 /// between them that a faint print or a blurred photo hides; left on the
@@ -1172,6 +1298,73 @@ mod tests {
                     "line {j} band {c} at {y}, want {want}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_thick_border_is_cut_off_the_outer_cells_as_lines_are_off_inner_ones() {
+        // A newspaper grid: a border 12 px thick from the quad's edge (a
+        // quarter of a cell), and in the first column a digit's stroke
+        // centred between the border's middle and line 1, grey against the
+        // border's black. Cut on the quad, the tile starts on the border:
+        // the border is its ink and the stroke comes out faint.
+        let g0 = synthetic();
+        let g = GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let edge = x.min(y).min(431 - x).min(431 - y);
+            let stroke = (22..32).contains(&x) && (2 * 48 + 12..2 * 48 + 36).contains(&y);
+            if edge < 12 {
+                Luma([20])
+            } else if stroke {
+                Luma([120])
+            } else {
+                *g0.get_pixel(x, y)
+            }
+        });
+        let cells = extract_cells(&g);
+        for b in 0..9 {
+            let (left, right) = (cells.lines.vertical[0][b], cells.lines.vertical[9][b]);
+            assert!((6.0..=9.0).contains(&left), "line 0 band {b} at {left}");
+            assert!(
+                (423.0..=426.0).contains(&right),
+                "line 9 band {b} at {right}"
+            );
+        }
+        let t = &cells.tiles[2 * 9];
+        let column =
+            |x: usize| (0..TILE).map(|y| t.pixels[y * TILE + x]).sum::<f32>() / TILE as f32;
+        assert!(
+            column(0) < 0.5,
+            "the border left in the tile: {}",
+            column(0)
+        );
+        let stroke = (8..20)
+            .map(|y| t.pixels[y * TILE + TILE / 2 - 2])
+            .fold(0.0, f32::max);
+        assert!(stroke > 0.9, "the stroke as the tile's ink: {stroke}");
+    }
+
+    #[test]
+    fn a_digits_foot_against_the_border_is_not_taken_for_it() {
+        // A border 8 px thick along the bottom, and in the first two
+        // columns of the last row bold digits' feet (bars 6 px thick, 32
+        // px long) touching it, as where a curl bows the border against a
+        // 2 and a 5 (fixtures/six-puzzles-curled.jpg): two bands' runs at
+        // the grid's edge are nearly twice the border's width, and as the
+        // border's course there (a curl bends a line most at an edge) the
+        // feet would be cut off their tiles.
+        let g0 = synthetic();
+        let g = GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let foot = (x % 48 >= 8 && x % 48 < 40 && x < 96) && (418..424).contains(&y);
+            if y >= 424 || foot {
+                Luma([20])
+            } else {
+                *g0.get_pixel(x, y)
+            }
+        });
+        let lines = detect_lines(&g);
+        for c in 0..9 {
+            let y = lines.horizontal[9][c];
+            assert!((424.0..=428.0).contains(&y), "line 9 band {c} at {y}");
         }
     }
 
