@@ -407,8 +407,14 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
         // The outer lines (0 and 9) are the located corners', moved in
         // past a border too thick for the tile's inset to hide.
         let mut found: [Option<[f32; 9]>; 10] = [None; 10];
-        found[0] = outer_line(&dark, vertical, false);
-        found[9] = outer_line(&dark, vertical, true);
+        let outer = [
+            outer_line(&dark, vertical, false),
+            outer_line(&dark, vertical, true),
+        ];
+        // Lines not found bend between the border's middle (the line the
+        // border is printed on), not where the outer cells are cut.
+        found[0] = outer[0].map(|o| o.middle);
+        found[9] = outer[1].map(|o| o.middle);
         for (j, line) in found.iter_mut().enumerate().take(9).skip(1) {
             let find = |band: usize, lo: f32, hi: f32, drifts: usize| {
                 find_line(&dark, vertical, j, band, lo, hi, drifts)
@@ -485,7 +491,12 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
             }
             *line = smooth_offsets(&tracked);
         }
-        let offsets = fill_between(&found);
+        let mut offsets = fill_between(&found);
+        for (o, j) in outer.iter().zip([0, 9]) {
+            if let Some(o) = o {
+                offsets[j] = o.cut;
+            }
+        }
         for (j, off) in offsets.iter().enumerate() {
             for (band, o) in off.iter().enumerate() {
                 let pos = (j * CELL_PX) as f32 + o;
@@ -515,12 +526,12 @@ const OUTER_START: usize = 4;
 /// levels; [`profile_peak`] asks the same of an inner line).
 const OUTER_CONTRAST: f32 = 25.0;
 
-/// The outer line `9` (`far`) or `0` of an axis per band, as an offset
-/// from the quad's edge, moved in past a border that reaches further in
-/// than the tile's inset hides (`None` otherwise, and where no border is
-/// seen: the line stays on the quad). The tile beside it begins where the
-/// border ends, and the line is never nearer the edge than the border's
-/// middle.
+/// The border along the outer line `9` (`far`) or `0` of an axis, when it
+/// reaches further in than the tile's inset hides (`None` otherwise, and
+/// where no border is seen: the line stays on the quad): per band, where
+/// the outer cells are cut (the tile beside it begins where the border
+/// ends, never nearer the edge than the border's middle) and the border's
+/// middle, the line the grid is printed on.
 ///
 /// The locator takes a grid by the outside of its border, so the outer
 /// cells' boxes begin at the border's outer edge where every inner cell's
@@ -536,7 +547,7 @@ const OUTER_CONTRAST: f32 = 25.0;
 /// starting within [`OUTER_START`] of the edge, with the cell's ground
 /// beyond it; the border's width is the bands' median, and the bands'
 /// offsets are smoothed as an inner line's.
-fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) -> Option<[f32; 9]> {
+fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) -> Option<Outer> {
     // Per band, where the border starts and where it ends.
     let mut runs: [Option<(usize, usize)>; 9] = [None; 9];
     let mut values = [0.0f32; LINE_SAMPLES];
@@ -602,7 +613,7 @@ fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) ->
         return None;
     }
     let inset = INSET as f32 + 0.5;
-    let mid = runs.map(|run| {
+    let cut = runs.map(|run| {
         run.map_or(f32::NAN, |(lo, _)| {
             // Pixel d spans [d, d + 1) from the edge. The tile's first
             // sample is the first pixel past the border: a box `o` in from
@@ -617,8 +628,24 @@ fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) ->
             past.max(lo as f32 + width as f32 / 2.0)
         })
     });
-    let off = smooth_offsets(&mid)?;
-    Some(if far { off.map(|o| -o) } else { off })
+    let middle = runs.map(|run| run.map_or(f32::NAN, |(lo, _)| lo as f32 + width as f32 / 2.0));
+    let sign = if far { -1.0 } else { 1.0 };
+    Some(Outer {
+        cut: smooth_offsets(&cut)?.map(|o| sign * o),
+        middle: smooth_offsets(&middle)?.map(|o| sign * o),
+    })
+}
+
+/// A thick border found along one side ([`outer_line`]): per band, as
+/// offsets from the quad's edge (positive inwards on the near sides,
+/// negative on the far ones).
+#[derive(Debug, Clone, Copy)]
+struct Outer {
+    /// Where the outer cells are cut: their tiles begin past the border.
+    cut: [f32; 9],
+    /// The border's middle: the grid's line, for the lines not found to
+    /// bend between (see [`fill_between`]).
+    middle: [f32; 9],
 }
 
 /// Each line's offsets per band, those of lines that were not found
@@ -1341,6 +1368,39 @@ mod tests {
             .map(|y| t.pixels[y * TILE + TILE / 2 - 2])
             .fold(0.0, f32::max);
         assert!(stroke > 0.9, "the stroke as the tile's ink: {stroke}");
+    }
+
+    #[test]
+    fn faint_lines_bend_from_the_borders_middle_not_from_where_cells_are_cut() {
+        // A grid printed on lines 6 + 46.67 j (a border 12 px thick from
+        // the quad's edge, centred on lines 0 and 9), its box lines drawn
+        // and its thin lines too faint to find: these lie between the box
+        // lines and the border's middle, where the border is printed.
+        let pitch = 420.0 / 9.0;
+        let g = GrayImage::from_fn(GRID_PX as u32, GRID_PX as u32, |x, y| {
+            let edge = x.min(y).min(431 - x).min(431 - y);
+            let on_box = |p: u32| {
+                [3.0, 6.0]
+                    .iter()
+                    .any(|&j| (p as f32 + 0.5 - (6.0 + j * pitch)).abs() <= 1.5)
+            };
+            Luma(if edge < 12 || on_box(x) || on_box(y) {
+                [20]
+            } else {
+                [230]
+            })
+        });
+        let lines = detect_lines(&g);
+        for j in [1, 2, 4, 5, 7, 8] {
+            let want = 6.0 + j as f32 * pitch;
+            for b in 0..9 {
+                let x = lines.vertical[j][b];
+                assert!(
+                    (x - want).abs() < 0.7,
+                    "line {j} band {b} at {x}, want {want}"
+                );
+            }
+        }
     }
 
     #[test]
