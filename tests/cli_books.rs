@@ -121,6 +121,30 @@ fn an_answer_page_whose_grids_show_through_lines_join_gives_them_apart() {
 }
 
 #[test]
+fn clues_with_the_next_page_showing_through_them_are_read() {
+    // fixtures/clues-under-show-through.jpg: one puzzle of a photographed
+    // book page, the mirrored digits of the next page showing through over
+    // four of its clues (r3c7 3, r4c7 1, r5c6 9, r7c5 7). Each such cell
+    // holds two glyphs, one faint, and was read as other ink, so the
+    // puzzle lost those clues (it stayed unique by chance). They are read
+    // now, on a second look with the faint ink taken away.
+    let dir = scratch("cli_books-clues-show-through");
+    let photo = fixture("clues-under-show-through.jpg");
+    let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "{}", stderr(&out));
+    assert_eq!(
+        lines[0]["givens"],
+        "..4..37.9.318....4.7....32159.32.1.8.....9..23.27.1..6..3172..598.....171........"
+    );
+    assert_eq!(lines[0]["status"], "solved", "{}", lines[0]);
+    assert_eq!(
+        lines[0]["solution"],
+        "654213789231897564879645321596324178718569432342781956463172895985436217127958643"
+    );
+}
+
+#[test]
 fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
     // fixtures/answers-grey-blurred.jpg: a simulated photograph of a page
     // of a puzzle and answer grids (black clues, grey answers), out of

@@ -74,6 +74,22 @@ pub struct Tile {
     pub ink: f32,
 }
 
+impl Tile {
+    /// The tile with its faint ink taken away: what is under `floor` of
+    /// the tile's full scale becomes paper and the rest is stretched back
+    /// to the full scale, as [`normalise_cell`] would cut the cell from
+    /// paper that much darker (up to the area resize, which averages
+    /// before this clamps). `ink` is kept: it measures the cell as
+    /// photographed.
+    pub fn without_faint_ink(&self, floor: f32) -> Tile {
+        let mut tile = *self;
+        for p in tile.pixels.iter_mut() {
+            *p = ((*p - floor) / (1.0 - floor)).clamp(0.0, 1.0);
+        }
+        tile
+    }
+}
+
 impl Default for Tile {
     fn default() -> Self {
         Tile {
@@ -1074,6 +1090,20 @@ pub fn save_tile_png(t: &Tile, path: &Path) -> image::ImageResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn faint_ink_is_taken_away_and_print_keeps_its_scale() {
+        let mut tile = Tile {
+            ink: 0.7,
+            ..Tile::default()
+        };
+        tile.pixels[..3].copy_from_slice(&[0.2, 0.35, 1.0]);
+        tile.pixels[3] = 0.675;
+        let clean = tile.without_faint_ink(0.35);
+        assert_eq!(&clean.pixels[..3], &[0.0, 0.0, 1.0]);
+        assert!((clean.pixels[3] - 0.5).abs() < 1e-6);
+        assert_eq!(clean.ink, 0.7);
+    }
 
     #[test]
     fn a_cells_ink_is_its_glyphs_not_its_grid_lines() {

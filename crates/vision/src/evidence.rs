@@ -8,7 +8,7 @@
 use snap_solver::Shape;
 
 use crate::cells::{Tile, TILE};
-use crate::classify::{kind_probs, HAND_BASE};
+use crate::classify::{best, kind_probs, CLASSES, EMPTY, HAND_BASE, OTHER};
 use crate::decide::{self, CellEvidence};
 use crate::pipeline::{GridReading, PartReading};
 
@@ -21,7 +21,13 @@ use crate::pipeline::{GridReading, PartReading};
 /// marks of blank cells that the model takes for a digit (show-through,
 /// 437) keep at most 0.3 (99 % under 0.2). 0.35 lies between them by ratio
 /// (the geometric middle of 0.2 and 0.6).
-const FAINT_SHARE: f32 = 0.35;
+pub const FAINT_SHARE: f32 = 0.35;
+
+/// A mark whose ink is at least this share of its grid's printed clues'
+/// is as dark as print: on the captures measured for [`FAINT_SHARE`],
+/// every printed clue keeps at least 0.5 of its grid's median, and
+/// show-through at most 0.3.
+pub const PRINT_DARK: f32 = 0.5;
 
 /// Clues read surely as print that a grid needs before its print's ink
 /// is known: fewer gives a median that one odd cell can move.
@@ -31,13 +37,12 @@ const MIN_PRINT_SAMPLES: usize = 5;
 /// the grid's ink is measured.
 const SURE_PRINT: f32 = 0.9;
 
-/// The median ink ([`Tile::ink`]) of a part's cells read surely as printed
-/// values, or `None` when too few are.
-fn print_ink(part: &PartReading) -> Option<f32> {
-    let mut inks: Vec<f32> = part
-        .classes
+/// The median ink ([`Tile::ink`]) of a grid's cells read surely as
+/// printed values, or `None` when too few are.
+fn print_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Option<f32> {
+    let mut inks: Vec<f32> = classes
         .iter()
-        .zip(&part.tiles)
+        .zip(tiles)
         .filter(|(classes, _)| kind_probs(classes).printed_total() > SURE_PRINT)
         .map(|(_, t)| t.ink)
         .collect();
@@ -46,6 +51,27 @@ fn print_ink(part: &PartReading) -> Option<f32> {
     }
     let mid = inks.len() / 2;
     Some(*inks.select_nth_unstable_by(mid, f32::total_cmp).1)
+}
+
+/// The cells of a grid (not read from its negative) that may hold a
+/// printed clue under faint ink: read as empty or as other ink, yet as
+/// dark as the grid's print ([`PRINT_DARK`]). A digit of the next page
+/// showing through over a clue makes a cell of two glyphs, one faint,
+/// which the model (not trained on such cells) calls other ink or empty;
+/// with the faint glyph taken away
+/// ([`Tile::without_faint_ink`] at [`FAINT_SHARE`], the line between
+/// show-through and print, on the tile's scale, which the cell's print
+/// sets) it reads the clue. Show-through alone is never picked: it is
+/// not as dark as print, and its own tile's scale is its own faint ink.
+pub fn hidden_by_faint_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Vec<usize> {
+    let Some(print) = print_ink(classes, tiles) else {
+        return Vec::new();
+    };
+    (0..tiles.len().min(classes.len()))
+        .filter(|&i| {
+            matches!(best(&classes[i]).0, EMPTY | OTHER) && tiles[i].ink >= PRINT_DARK * print
+        })
+        .collect()
 }
 
 /// Each layout position's evidence: from the part that holds it, averaged
@@ -91,7 +117,11 @@ fn whole_and_valid(shape: Shape, cells: &[CellEvidence]) -> bool {
 /// [`FAINT_SHARE`] of the part's printed clues' ([`print_ink`]). None when
 /// the print's ink is not known, or the part was read from its negative.
 fn faint_marks(part: &PartReading) -> Vec<bool> {
-    let print = if part.negative { None } else { print_ink(part) };
+    let print = if part.negative {
+        None
+    } else {
+        print_ink(&part.classes, &part.tiles)
+    };
     part.tiles
         .iter()
         .map(|t| print.is_some_and(|p| t.ink < FAINT_SHARE * p))
@@ -595,6 +625,39 @@ mod tests {
             best_values(&merge(Shape::classic(), &[part(&values, &inks)], &[]))[40],
             3
         );
+    }
+
+    #[test]
+    fn cells_as_dark_as_print_but_read_as_no_glyph_get_a_second_look() {
+        // Every third cell a black clue. Cell 1 is read as other ink and
+        // cell 2 as empty with print's ink (a clue under show-through);
+        // cell 4 as other ink and cell 5 as empty, faintly (show-through
+        // alone); cell 7 as a pen digit as dark as print.
+        let mut values = digits(SOLUTION);
+        let mut inks = vec![0.0f32; 81];
+        for k in 0..81usize {
+            if k.is_multiple_of(3) {
+                inks[k] = 0.8;
+            } else {
+                values[k] = 0;
+            }
+        }
+        for (k, v, ink) in [
+            (1, OTHER, 0.75),
+            (2, EMPTY, 0.45),
+            (4, OTHER, 0.2),
+            (5, EMPTY, 0.3),
+        ] {
+            values[k] = v as u8;
+            inks[k] = ink;
+        }
+        values[7] = (HAND_BASE + 2) as u8;
+        inks[7] = 0.9;
+        let grid = part(&values, &inks);
+        assert_eq!(hidden_by_faint_ink(&grid.classes, &grid.tiles), [1, 2]);
+        // Too few sure clues to know the print's ink: no second look.
+        let few = part(&values[..12], &inks[..12]);
+        assert!(hidden_by_faint_ink(&few.classes, &few.tiles).is_empty());
     }
 
     #[test]

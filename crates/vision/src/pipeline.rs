@@ -17,7 +17,7 @@ use image::GrayImage;
 use snap_solver::Shape;
 
 use crate::cells::{self, Cells, Tile, CELL_PX, INNER, INSET};
-use crate::classify::{kind_probs, Classifier, OcrError, CLASSES};
+use crate::classify::{best, kind_probs, Classifier, OcrError, CLASSES, PRINTED_MAX};
 use crate::debug;
 use crate::decide::{self, CellEvidence, Decision};
 use crate::decode::{self, DecodeError, Decoded};
@@ -414,6 +414,11 @@ impl Reader {
                     .classify(&tiles)
                     .map_err(ReadError::Model)?
             };
+            let (tiles, classes) = if negative[k] {
+                (tiles, classes)
+            } else {
+                self.look_past_faint_ink(tiles, classes)?
+            };
             let quad = part.found.quad.rotated(quarter_turns);
             let Some(grid_to_photo) = Homography::square_to_quad((n * CELL_PX) as f64, &quad)
             else {
@@ -443,6 +448,37 @@ impl Reader {
             parts,
             cells,
         }))
+    }
+
+    /// Reads again, with their faint ink taken away, the cells that may
+    /// hide a printed clue under it ([`evidence::hidden_by_faint_ink`]);
+    /// a cell read so as a printed symbol takes that tile and reading.
+    /// Other readings (empty, pen, pencil, other ink) leave the cell as it
+    /// was read: the second look only finds print that the first missed.
+    fn look_past_faint_ink(
+        &self,
+        mut tiles: Vec<Tile>,
+        mut classes: Vec<[f32; CLASSES]>,
+    ) -> Result<(Vec<Tile>, Vec<[f32; CLASSES]>), ReadError> {
+        let picked = evidence::hidden_by_faint_ink(&classes, &tiles);
+        if picked.is_empty() {
+            return Ok((tiles, classes));
+        }
+        let cleaned: Vec<Tile> = picked
+            .iter()
+            .map(|&i| tiles[i].without_faint_ink(evidence::FAINT_SHARE))
+            .collect();
+        let again = self
+            .classifier()?
+            .classify(&cleaned)
+            .map_err(ReadError::Model)?;
+        for ((i, tile), row) in picked.into_iter().zip(cleaned).zip(again) {
+            if (1..=PRINTED_MAX).contains(&best(&row).0) {
+                tiles[i] = tile;
+                classes[i] = row;
+            }
+        }
+        Ok((tiles, classes))
     }
 
     /// Finds the rotation that makes a grid read as upright digits, and
