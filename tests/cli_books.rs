@@ -145,6 +145,30 @@ fn clues_with_the_next_page_showing_through_them_are_read() {
 }
 
 #[test]
+fn clues_read_in_doubt_under_show_through_are_settled() {
+    // fixtures/clues-in-doubt-under-show-through.jpg: a puzzle of another
+    // photographed page with show-through. Every clue is read, but those
+    // under the next page's digits were read in doubt (their digit at
+    // 0.6-0.9, the rest on other ink), so the puzzle, read right, was
+    // `unsure` at 0.41; read again without the faint ink, each is its
+    // digit surely, and the puzzle is solved.
+    let dir = scratch("cli_books-clues-in-doubt");
+    let photo = fixture("clues-in-doubt-under-show-through.jpg");
+    let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "{}", stderr(&out));
+    assert_eq!(
+        lines[0]["givens"],
+        "6.1.85297...927.13.791.3.45...74....9.35.6.7..8...2.56.1.2.4.6..4263.58...68.1724"
+    );
+    assert_eq!(lines[0]["status"], "solved", "{}", lines[0]);
+    assert_eq!(
+        lines[0]["solution"],
+        "631485297854927613279163845165748932923516478487392156518274369742639581396851724"
+    );
+}
+
+#[test]
 fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
     // fixtures/answers-grey-blurred.jpg: a simulated photograph of a page
     // of a puzzle and answer grids (black clues, grey answers), out of
@@ -155,8 +179,8 @@ fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
     // before, six now. The puzzle's blurred clues are at the reader's
     // limit (its 5 in r1c8 is read as a 5 or as empty depending on a
     // pixel's shift in the cut): it is solved to its solution or left
-    // `unsure`, never answered wrong; the answer grids, blurred, are never
-    // solved.
+    // `unsure` (with its solution or none), never answered wrong; the
+    // answer grids, blurred, are never solved.
     let dir = scratch("cli_books-grey-blurred");
     let photo = fixture("answers-grey-blurred.jpg");
     let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
@@ -166,12 +190,16 @@ fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
     let centres = grid_centres(&lines);
     assert_rows(&centres, &[0..3, 3..6], 60.0);
     assert!(centres[2].1 + 200.0 < centres[3].1, "rows: {centres:?}");
+    // An `unsure` answer is shown when it rests on a cell or two read in
+    // doubt (the cells are named): it must be the right one too.
+    let right = "231648759789531246564972183972853614613497825845216937157389462396124578428765391";
     match lines[0]["status"].as_str() {
-        Some("solved") => assert_eq!(
-            lines[0]["solution"],
-            "231648759789531246564972183972853614613497825845216937157389462396124578428765391"
+        Some("solved") => assert_eq!(lines[0]["solution"], right),
+        Some("unsure") => assert!(
+            lines[0]["solution"].is_null() || lines[0]["solution"] == right,
+            "{}",
+            lines[0]
         ),
-        Some("unsure") => assert!(lines[0]["solution"].is_null(), "{}", lines[0]),
         _ => panic!("the puzzle: {}", lines[0]),
     }
     for line in &lines[1..] {

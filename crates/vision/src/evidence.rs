@@ -8,7 +8,7 @@
 use snap_solver::Shape;
 
 use crate::cells::{Tile, TILE};
-use crate::classify::{best, kind_probs, CLASSES, EMPTY, HAND_BASE, OTHER};
+use crate::classify::{best, kind_probs, CLASSES, EMPTY, HAND_BASE, OTHER, PRINTED_MAX};
 use crate::decide::{self, CellEvidence};
 use crate::pipeline::{GridReading, PartReading};
 
@@ -34,8 +34,9 @@ pub const PRINT_DARK: f32 = 0.5;
 const MIN_PRINT_SAMPLES: usize = 5;
 
 /// Probability of a printed value above which a cell counts as print when
-/// the grid's ink is measured.
-const SURE_PRINT: f32 = 0.9;
+/// the grid's ink is measured; under it, a printed reading is in doubt
+/// and worth a second look ([`hidden_by_faint_ink`]).
+pub const SURE_PRINT: f32 = 0.9;
 
 /// The median ink ([`Tile::ink`]) of a grid's cells read surely as
 /// printed values, or `None` when too few are.
@@ -54,24 +55,44 @@ fn print_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Option<f32> {
 }
 
 /// The cells of a grid (not read from its negative) that may hold a
-/// printed clue under faint ink: read as empty or as other ink, yet as
-/// dark as the grid's print ([`PRINT_DARK`]). A digit of the next page
+/// printed clue under faint ink: as dark as the grid's print
+/// ([`PRINT_DARK`]), yet read as empty, as other ink, or as a printed
+/// symbol in doubt (under [`SURE_PRINT`]). A digit of the next page
 /// showing through over a clue makes a cell of two glyphs, one faint,
-/// which the model (not trained on such cells) calls other ink or empty;
-/// with the faint glyph taken away
-/// ([`Tile::without_faint_ink`] at [`FAINT_SHARE`], the line between
-/// show-through and print, on the tile's scale, which the cell's print
-/// sets) it reads the clue. Show-through alone is never picked: it is
-/// not as dark as print, and its own tile's scale is its own faint ink.
+/// which the model (not trained on such cells) calls other ink or empty,
+/// or reads as the clue with part of its probability elsewhere; with the
+/// faint glyph taken away ([`Tile::without_faint_ink`] at
+/// [`FAINT_SHARE`], the line between show-through and print, on the
+/// tile's scale, which the cell's print sets) it reads the clue.
+/// Show-through alone is never picked: it is not as dark as print, and
+/// its own tile's scale is its own faint ink.
 pub fn hidden_by_faint_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Vec<usize> {
     let Some(print) = print_ink(classes, tiles) else {
         return Vec::new();
     };
     (0..tiles.len().min(classes.len()))
         .filter(|&i| {
-            matches!(best(&classes[i]).0, EMPTY | OTHER) && tiles[i].ink >= PRINT_DARK * print
+            let (class, p) = best(&classes[i]);
+            let in_doubt = matches!(class, EMPTY | OTHER) || (is_printed(class) && p < SURE_PRINT);
+            in_doubt && tiles[i].ink >= PRINT_DARK * print
         })
         .collect()
+}
+
+/// Whether the second look at a cell ([`hidden_by_faint_ink`]) settles
+/// it: `again` (the reading without faint ink) is a printed symbol, and
+/// where `first` read one too, the same one, read surer. A second look
+/// that reads another symbol does not overrule the first: the cell stays
+/// in doubt, and the decision names it.
+pub fn second_look_settles(first: &[f32; CLASSES], again: &[f32; CLASSES]) -> bool {
+    let (was, p) = best(first);
+    let (now, q) = best(again);
+    is_printed(now) && (!is_printed(was) || (now == was && q > p))
+}
+
+/// Whether a class is a printed symbol.
+fn is_printed(class: usize) -> bool {
+    (1..=PRINTED_MAX).contains(&class)
 }
 
 /// Each layout position's evidence: from the part that holds it, averaged
@@ -628,7 +649,7 @@ mod tests {
     }
 
     #[test]
-    fn cells_as_dark_as_print_but_read_as_no_glyph_get_a_second_look() {
+    fn cells_as_dark_as_print_but_read_in_doubt_get_a_second_look() {
         // Every third cell a black clue. Cell 1 is read as other ink and
         // cell 2 as empty with print's ink (a clue under show-through);
         // cell 4 as other ink and cell 5 as empty, faintly (show-through
@@ -653,11 +674,39 @@ mod tests {
         }
         values[7] = (HAND_BASE + 2) as u8;
         inks[7] = 0.9;
-        let grid = part(&values, &inks);
+        let mut grid = part(&values, &inks);
         assert_eq!(hidden_by_faint_ink(&grid.classes, &grid.tiles), [1, 2]);
+        // A clue read as its digit in doubt (cell 3), or surely (cell 6).
+        grid.classes[3] = reading(&[(usize::from(values[3]), 0.6), (OTHER, 0.4)]);
+        assert_eq!(hidden_by_faint_ink(&grid.classes, &grid.tiles), [1, 2, 3]);
         // Too few sure clues to know the print's ink: no second look.
         let few = part(&values[..12], &inks[..12]);
         assert!(hidden_by_faint_ink(&few.classes, &few.tiles).is_empty());
+    }
+
+    /// A probability row with the given (class, probability) entries.
+    fn reading(entries: &[(usize, f32)]) -> [f32; CLASSES] {
+        let mut row = [0.0f32; CLASSES];
+        for &(class, p) in entries {
+            row[class] = p;
+        }
+        row
+    }
+
+    #[test]
+    fn a_second_look_settles_print_missed_or_doubted_never_another_digit() {
+        let other = reading(&[(OTHER, 0.7), (3, 0.3)]);
+        let doubted = reading(&[(3, 0.6), (8, 0.4)]);
+        let three = reading(&[(3, 0.95), (8, 0.05)]);
+        let eight = reading(&[(8, 0.95), (3, 0.05)]);
+        let empty = reading(&[(EMPTY, 0.99)]);
+        let pen = reading(&[(HAND_BASE + 3, 0.9)]);
+        assert!(second_look_settles(&other, &three));
+        assert!(second_look_settles(&doubted, &three));
+        assert!(!second_look_settles(&doubted, &eight));
+        assert!(!second_look_settles(&three, &doubted));
+        assert!(!second_look_settles(&other, &empty));
+        assert!(!second_look_settles(&other, &pen));
     }
 
     #[test]

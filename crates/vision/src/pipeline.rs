@@ -17,7 +17,7 @@ use image::GrayImage;
 use snap_solver::Shape;
 
 use crate::cells::{self, Cells, Tile, CELL_PX, INNER, INSET};
-use crate::classify::{best, kind_probs, Classifier, OcrError, CLASSES, PRINTED_MAX};
+use crate::classify::{kind_probs, Classifier, OcrError, CLASSES};
 use crate::debug;
 use crate::decide::{self, CellEvidence, Decision};
 use crate::decode::{self, DecodeError, Decoded};
@@ -452,9 +452,9 @@ impl Reader {
 
     /// Reads again, with their faint ink taken away, the cells that may
     /// hide a printed clue under it ([`evidence::hidden_by_faint_ink`]);
-    /// a cell read so as a printed symbol takes that tile and reading.
-    /// Other readings (empty, pen, pencil, other ink) leave the cell as it
-    /// was read: the second look only finds print that the first missed.
+    /// a cell takes that tile and reading where the second look settles
+    /// it ([`evidence::second_look_settles`]: print that the first look
+    /// missed or doubted). Other readings leave the cell as it was read.
     fn look_past_faint_ink(
         &self,
         mut tiles: Vec<Tile>,
@@ -473,7 +473,7 @@ impl Reader {
             .classify(&cleaned)
             .map_err(ReadError::Model)?;
         for ((i, tile), row) in picked.into_iter().zip(cleaned).zip(again) {
-            if (1..=PRINTED_MAX).contains(&best(&row).0) {
+            if evidence::second_look_settles(&classes[i], &row) {
                 tiles[i] = tile;
                 classes[i] = row;
             }
