@@ -151,6 +151,39 @@
 //! 10's first solve, within the cap (two runs); so did Gluecard 3 and 4
 //! with them (Gluecard 3 solved line 1 in 16.9 + 9.4, as with clauses).
 //! No solver is near 10 s on any of the three lines, so none was wired in.
+//!
+//! # Sixth round (issue 13, 2026-11-28: options by conflicts, a split by digits; none kept)
+//!
+//! CaDiCaL 1.9.5 built from the crate's own sources (`-O3 -DNDEBUG`) under
+//! a C++ driver that does what [`for_each`] does and counts conflicts, a
+//! measure the load does not move (`scripts/sat25-options.sh`), on the
+//! formulas [`encode`] makes: lines
+//! 9 and 10 take 225,000 and 195,000 conflicts (13.1 and 13.3 s of CPU at
+//! load 3), about one decision and 250 propagated literals each, with
+//! learnt clauses of 60 literals on average; two thirds of the time is
+//! `propagate` (perf). Each of these on top of `sat`, one at a time, left
+//! the total of the two solves within 161,000-260,000 conflicts on both
+//! lines: `target` 0 and 2, `score=0`, `restartint` 1 and 10, `reducetarget=50`,
+//! `reduceint=1000`, `scorefactor` 900 and 990, `bumpreason=0`, `shrink=0`,
+//! `minimize=0`, `eagersubsume=0`, `walk=0`, `vivify=0`, `probe=0`,
+//! `ternary=0`, `subsume=0`, `chronoalways=1`, `forcephase=1`, `phase=0`,
+//! `reluctant=0`, `stabilizeonly=0` (the very search of the default
+//! configuration here: 260,000 and 209,000), and the proof's phases set to
+//! the first solution or to its opposite.
+//! Several make the first solve fast (`walk=0`: 18,000 and 17,000
+//! conflicts; `probe=0` 6,800 on line 9), never the proof (209,000 and
+//! 163,000 after it). Splitting the proof by digits instead of one
+//! blocking clause (a second solution moves some digit first, in an order
+//! chosen as it goes, fewest placements first: refute every other
+//! placement of that digit under assumptions, then fix it): after two or
+//! three digits the rest falls to propagation, but each wrong placement of
+//! the first digit is a hard puzzle of its own, 4,000-50,000 conflicts
+//! (line 10: digit 5's 26 other placements 429,000 conflicts, then 41,000
+//! and 5,000 for the next two digits, 2.5x the blocking clause), as the
+//! cell-by-cell split of the third round found. Placement reasoning (a
+//! digit's placement kept only while every other digit has one disjoint
+//! from it, over the digits with at most 3,000 placements) removed 51 of
+//! line 9's 2,142 candidates: the givens leave no such structure to use.
 
 use crate::board::Board;
 

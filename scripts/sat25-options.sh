@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The sixth round of crates/solver/src/sat.rs: CaDiCaL options tried one at
+# a time on Gecode 25x25 lines, counted in conflicts (which the load does
+# not move) as well as CPU seconds. Builds CaDiCaL from the sources the
+# `cadical` crate vendors (so the solver measured is the one linked) and
+# scripts/sat25-driver.cpp into target/sat25, writes the formulas with the
+# ignored test `write_gecode_25x25_dimacs` (needs ../shared), then runs
+# every option set on every line given.
+#
+#   scripts/sat25-options.sh "9 10" "" walk=0 "target=0 vivify=0"
+#
+# The first argument lists the lines (1-18); each further one is an option
+# set ("" for `sat` alone, as sat.rs runs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lines=${1:?usage: $0 \"LINES\" [OPTIONS ...]}
+shift
+out=target/sat25
+mkdir -p "$out/obj"
+manifest=$(cargo metadata --format-version 1 --locked |
+    python3 -c 'import json,sys; print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"] if p["name"] == "cadical"))')
+src="$(dirname "$manifest")/cadical/src"
+if [[ ! -x "$out/sat25-driver" ]]; then
+    version=$(cat "$src/../VERSION")
+    for f in "$src"/*.cpp; do
+        case $(basename "$f") in cadical.cpp | mobical.cpp | ccadical.cpp) continue ;; esac
+        echo "$f"
+    done | xargs -P "$(nproc)" -I{} sh -c \
+        'g++ -O3 -DNDEBUG -DNBUILD -DVERSION="\"'"$version"'\"" -std=c++17 -w -c {} -o '"$out"'/obj/$(basename {} .cpp).o'
+    # An archive, so that only what the driver needs is linked (not the
+    # C and IPASIR interfaces).
+    rm -f "$out/libcadical.a"
+    ar rcs "$out/libcadical.a" "$out"/obj/*.o
+    g++ -O3 -DNDEBUG -DNBUILD -std=c++17 -I"$src" scripts/sat25-driver.cpp "$out/libcadical.a" -o "$out/sat25-driver"
+fi
+if [[ ! -f "$out/cnf/line-1.cnf" ]]; then
+    SAT25_DIMACS="$PWD/$out/cnf" cargo test --locked -p snap-solver -- --ignored write_gecode_25x25_dimacs
+    [[ -f "$out/cnf/line-1.cnf" ]] || { echo "no formulas written (../shared/puzzles missing?)"; exit 1; }
+fi
+for options in "$@"; do
+    for line in $lines; do
+        echo "line $line, sat ${options:-alone}, load $(cut -d' ' -f1 /proc/loadavg):"
+        # shellcheck disable=SC2086 # an option set is several words
+        "$out/sat25-driver" "$out/cnf/line-$line.cnf" $options | sed 's/^/  /'
+    done
+done
