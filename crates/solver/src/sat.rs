@@ -184,6 +184,14 @@
 //! digit's placement kept only while every other digit has one disjoint
 //! from it, over the digits with at most 3,000 placements) removed 51 of
 //! line 9's 2,142 candidates: the givens leave no such structure to use.
+//! Numbering the variables of the digits with fewest placements last (so
+//! CaDiCaL decides them first: the digits whose fixing made the rest
+//! fall) saved 3-14 % of the conflicts of lines 9 and 10 in each of four
+//! seeds (means 220,000 -> 209,000 and 192,000 -> 178,000; line 1 133,000
+//! -> 122,000 with seed 0); ranking the digits by their candidates instead
+//! of their placements, line 9 took 4 % more on average. Five per cent
+//! leaves both lines over 10 s, and counting placements (up to 200,000 a
+//! digit) is a search of its own, so this order was not kept either.
 
 use crate::board::Board;
 
