@@ -169,10 +169,11 @@
 //! `ternary=0`, `subsume=0`, `chronoalways=1`, `forcephase=1`, `phase=0`,
 //! `reluctant=0`, `stabilizeonly=0` (the very search of the default
 //! configuration here: 260,000 and 209,000), and the proof's phases set to
-//! the first solution or to its opposite.
-//! Several make the first solve fast (`walk=0`: 18,000 and 17,000
+//! the first solution or to its opposite. Several make the first solve fast (`walk=0`: 18,000 and 17,000
 //! conflicts; `probe=0` 6,800 on line 9), never the proof (209,000 and
-//! 163,000 after it). Splitting the proof by digits instead of one
+//! 163,000 after it).
+//!
+//! Splitting the proof by digits instead of one
 //! blocking clause (a second solution moves some digit first, in an order
 //! chosen as it goes, fewest placements first: refute every other
 //! placement of that digit under assumptions, then fix it): after two or
@@ -188,16 +189,18 @@
 //! digit with at most 300, defined by its cells, so CaDiCaL can decide and
 //! learn on whole placements: five digits on line 10, one on line 9): the
 //! conflicts stayed where they were (means over four seeds 222,000 and
-//! 190,000), and with every digit of up to 3,000 placements (10,900 and
+//! 190,000 against 220,000 and 192,000), and with every digit of up to 3,000 placements (10,900 and
 //! 12,000 variables) the time doubled.
+//!
 //! Numbering the variables of the digits with fewest placements last (so
 //! CaDiCaL decides them first: the digits whose fixing made the rest
-//! fall) saved 3-14 % of the conflicts of lines 9 and 10 in each of four
+//! fall) saved 2-14 % of the conflicts of lines 9 and 10 in each of four
 //! seeds (means 220,000 -> 209,000 and 192,000 -> 178,000; line 1 133,000
 //! -> 122,000 with seed 0); ranking the digits by their candidates instead
 //! of their placements, line 9 took 4 % more on average. Five per cent
 //! leaves both lines over 10 s, and counting placements (up to 200,000 a
 //! digit) is a search of its own, so this order was not kept either.
+//!
 //! Nor is CaDiCaL faster built with gcc's profile feedback (trained on
 //! lines 1, 4 and 15): line 9 took 12.8 and 13.2 s against 11.5 and 11.6 s
 //! for the plain `-O3` build, run alternately on a quiet machine.
