@@ -66,6 +66,8 @@ int main(int argc, char **argv) {
          solved - start, first_conflicts);
   if (first != 10)
     return 0;
+  // Collected first: adding a clause leaves the satisfied state, after
+  // which the solution can no longer be read.
   std::vector<int> blocking;
   for (int v = 1; v <= vars; v++)
     if (solver.val(v) > 0)

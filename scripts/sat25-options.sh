@@ -16,21 +16,23 @@ cd "$(dirname "$0")/.."
 lines=${1:?usage: $0 \"LINES\" [OPTIONS ...]}
 shift
 out=target/sat25
-mkdir -p "$out/obj"
-manifest=$(cargo metadata --format-version 1 --locked |
-    python3 -c 'import json,sys; print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"] if p["name"] == "cadical"))')
-src="$(dirname "$manifest")/cadical/src"
-if [[ ! -x "$out/sat25-driver" ]]; then
-    version=$(cat "$src/../VERSION")
-    for f in "$src"/*.cpp; do
-        case $(basename "$f") in cadical.cpp | mobical.cpp | ccadical.cpp) continue ;; esac
-        echo "$f"
-    done | xargs -P "$(nproc)" -I{} sh -c \
-        'g++ -O3 -DNDEBUG -DNBUILD -DVERSION="\"'"$version"'\"" -std=c++17 -w -c {} -o '"$out"'/obj/$(basename {} .cpp).o'
-    # An archive, so that only what the driver needs is linked (not the
-    # C and IPASIR interfaces).
-    rm -f "$out/libcadical.a"
-    ar rcs "$out/libcadical.a" "$out"/obj/*.o
+# CaDiCaL is built once; the driver again whenever its source is newer.
+if [[ ! -f "$out/libcadical.a" || scripts/sat25-driver.cpp -nt "$out/sat25-driver" ]]; then
+    manifest=$(cargo metadata --format-version 1 --locked |
+        python3 -c 'import json,sys; print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"] if p["name"] == "cadical"))')
+    src="$(dirname "$manifest")/cadical/src"
+    if [[ ! -f "$out/libcadical.a" ]]; then
+        mkdir -p "$out/obj"
+        version=$(cat "$src/../VERSION")
+        for f in "$src"/*.cpp; do
+            case $(basename "$f") in cadical.cpp | mobical.cpp | ccadical.cpp) continue ;; esac
+            echo "$f"
+        done | xargs -P "$(nproc)" -I{} sh -c \
+            'g++ -O3 -DNDEBUG -DNBUILD -DVERSION="\"'"$version"'\"" -std=c++17 -w -c {} -o '"$out"'/obj/$(basename {} .cpp).o'
+        # An archive, so that only what the driver needs is linked (not the
+        # C and IPASIR interfaces).
+        ar rcs "$out/libcadical.a" "$out"/obj/*.o
+    fi
     g++ -O3 -DNDEBUG -DNBUILD -std=c++17 -I"$src" scripts/sat25-driver.cpp "$out/libcadical.a" -o "$out/sat25-driver"
 fi
 if [[ ! -f "$out/cnf/line-1.cnf" ]]; then
