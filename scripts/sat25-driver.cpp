@@ -5,13 +5,20 @@
 // by scripts/sat25-options.sh against the CaDiCaL sources the `cadical`
 // crate vendors, so it measures the solver the binary links.
 //
-//   sat25-driver FORMULA.cnf [name=value ...]
+//   sat25-driver FORMULA.cnf [name=value ...] [cubes=DEPTH]
+//
+// `cubes=DEPTH` (the seventh round) proves uniqueness by cube and conquer
+// instead: CaDiCaL's look-ahead splits the formula with the blocking clause
+// into cubes of DEPTH literals, and a fresh solver refutes them one by one
+// under assumptions (what it learns carries over); it prints the largest
+// cube's conflicts and how many of its literals the solution satisfies.
 //
 // CaDiCaL 1.9.5 has no public accessor for its counters, so the internal
 // statistics are read through the solver's private `internal` pointer.
 #define private public
 #include "internal.hpp"
 #undef private
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -22,22 +29,86 @@
 
 static double cpu_seconds() { return (double)clock() / CLOCKS_PER_SEC; }
 
+// Proves that the formula has no solution besides the one `blocking`
+// forbids, by cube and conquer from scratch (see the header), and prints
+// what it cost.
+template <class Configure>
+static int cube_and_conquer(const std::vector<int> &formula,
+                            const std::vector<int> &blocking, int depth,
+                            Configure configure) {
+  auto load = [&](CaDiCaL::Solver &s) {
+    for (int lit : formula)
+      s.add(lit);
+    for (int lit : blocking)
+      s.add(lit);
+    s.add(0);
+  };
+  double start = cpu_seconds();
+  CaDiCaL::Solver cuber;
+  cuber.set("quiet", 1); // the look-ahead reports every probe otherwise
+  load(cuber);
+  auto cubes = cuber.generate_cubes(depth);
+  double cubed = cpu_seconds();
+  CaDiCaL::Solver conquer;
+  configure(conquer);
+  load(conquer);
+  long largest = 0;
+  size_t agreeing = 0, size = 0;
+  int refuted = 0;
+  for (auto &cube : cubes.cubes) {
+    long before = conquer.internal->stats.conflicts;
+    for (int lit : cube)
+      conquer.assume(lit);
+    refuted += conquer.solve() == 20;
+    long spent = conquer.internal->stats.conflicts - before;
+    if (spent > largest) {
+      // The solution sets a literal true exactly when the blocking clause
+      // holds its negation.
+      largest = spent, size = cube.size(), agreeing = 0;
+      for (int lit : cube)
+        agreeing += (lit > 0) == (std::find(blocking.begin(), blocking.end(),
+                                            -std::abs(lit)) != blocking.end());
+    }
+  }
+  printf("proof by %zu cubes of depth %d (%.2f s to cut), %d refuted: %.2f s "
+         "%ld conflicts; the largest cube %ld, its literals agreeing with the "
+         "solution %zu of %zu\n",
+         cubes.cubes.size(), depth, cubed - start, refuted,
+         cpu_seconds() - cubed, (long)conquer.internal->stats.conflicts,
+         largest, agreeing, size);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s FORMULA.cnf [name=value ...]\n", argv[0]);
     return 2;
   }
   CaDiCaL::Solver solver;
-  solver.configure("sat"); // what sat.rs asks the crate for
+  int cube_depth = 0;
+  std::vector<std::pair<std::string, int>> options;
   for (int i = 2; i < argc; i++) {
     std::string arg = argv[i];
     auto eq = arg.find('=');
-    if (eq == std::string::npos ||
-        !solver.set(arg.substr(0, eq).c_str(), atoi(arg.c_str() + eq + 1))) {
-      fprintf(stderr, "%s: not an option\n", argv[i]);
+    if (eq == std::string::npos) {
+      fprintf(stderr, "%s: not name=value\n", argv[i]);
       return 2;
     }
+    if (arg.substr(0, eq) == "cubes")
+      cube_depth = atoi(arg.c_str() + eq + 1);
+    else
+      options.emplace_back(arg.substr(0, eq), atoi(arg.c_str() + eq + 1));
   }
+  // What sat.rs asks the crate for, then the options given.
+  auto configure = [&](CaDiCaL::Solver &s) {
+    s.configure("sat");
+    for (auto &[name, value] : options)
+      if (!s.set(name.c_str(), value)) {
+        fprintf(stderr, "%s: not an option\n", name.c_str());
+        exit(2);
+      }
+  };
+  configure(solver);
   std::ifstream in(argv[1]);
   if (!in) {
     fprintf(stderr, "%s: cannot read\n", argv[1]);
@@ -45,6 +116,7 @@ int main(int argc, char **argv) {
   }
   std::string line;
   int vars = 0;
+  std::vector<int> formula; // every literal read, clauses ended by 0
   while (getline(in, line)) {
     if (line.empty() || line[0] == 'c')
       continue;
@@ -54,8 +126,10 @@ int main(int argc, char **argv) {
     }
     std::istringstream literals(line);
     int lit;
-    while (literals >> lit)
+    while (literals >> lit) {
       solver.add(lit);
+      formula.push_back(lit);
+    }
   }
   auto conflicts = [&] { return (long)solver.internal->stats.conflicts; };
   double start = cpu_seconds();
@@ -72,6 +146,8 @@ int main(int argc, char **argv) {
   for (int v = 1; v <= vars; v++)
     if (solver.val(v) > 0)
       blocking.push_back(-v);
+  if (cube_depth > 0)
+    return cube_and_conquer(formula, blocking, cube_depth, configure);
   for (int lit : blocking)
     solver.add(lit);
   solver.add(0);

@@ -7,10 +7,12 @@
 # ignored test `write_gecode_25x25_dimacs` (needs ../shared), then runs
 # every option set on every line given.
 #
-#   scripts/sat25-options.sh "9 10" "" walk=0 "target=0 vivify=0"
+#   scripts/sat25-options.sh "9 10" "" walk=0 "target=0 vivify=0" cubes=8
 #
 # The first argument lists the lines (1-18); each further one is an option
-# set ("" for `sat` alone, as sat.rs runs it).
+# set ("" for `sat` alone, as sat.rs runs it); `cubes=DEPTH` in a set proves
+# uniqueness by cube and conquer instead (the seventh round; see the
+# driver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:?usage: $0 \"LINES\" [OPTIONS ...]}
