@@ -210,6 +210,34 @@
 //! an all-different constraint per unit on integer cells, and over 300 s
 //! with its linear relaxation raised (`linearization_level=2`), where
 //! CaDiCaL takes 8.5 s the same hour.
+//!
+//! # Seventh round (issue 13, 2026-11-28: where the proof's work lies; none kept)
+//!
+//! The same host took 17.2 and 15.9 s of CPU on lines 9 and 10 at 22:56
+//! UTC, quiet (load under 1), where it took 12.6 and 12.8 s at 21:21: the
+//! conflicts are the same, so the host's speed moves by a third within a
+//! day. Cube and conquer with CaDiCaL's own look-ahead on the proof
+//! (`scripts/sat25-options.sh "9 10" cubes=8`: the formula with the
+//! blocking clause cut into 2^depth cubes, refuted one by one under
+//! assumptions by one solver, from scratch): line 9 240,000, 227,000 and
+//! 232,000 conflicts at depths 4, 8 and 12, line 10 196,000, 168,000 and
+//! 230,000 (about 200,000 for either with the blocking clause alone), and
+//! cutting 4,096 cubes costs 19-34 s by itself. In every case one cube
+//! holds 80-98 % of the conflicts, and it is the cube whose literals all
+//! agree with the first solution: the hard part is ruling out the "near
+//! solutions" that differ from the solution in a few places (which the
+//! givens of a minimal puzzle each just block), not some region far from
+//! it, so no split that keeps the solution's neighbourhood whole can
+//! share the work out. Nor does requiring at least 4 differing cells
+//! (a sequential counter in place of the blocking clause; two solutions
+//! differ in at least 4 cells) move it: 210,000 and 192,000 conflicts
+//! against 219,000 and 198,000. A cutting-planes solver does far worse:
+//! Exact 2.2.1 (PyPI; AGPL, so measured offline only, never a dependency),
+//! with each exactly-one as a linear equality and "at most n-1 of the
+//! solution's literals" for the proof, did not finish the proof of line 1
+//! or of line 9 within 600 s (CaDiCaL: 8 and 15 s). And the candidate
+//! engine is no partner for a portfolio: it takes over 40 s on lines 1, 9,
+//! 10 and 15 (0.04-37 s on the rest).
 
 use crate::board::Board;
 
