@@ -81,7 +81,8 @@ static int cube_and_conquer(const std::vector<int> &formula,
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    fprintf(stderr, "usage: %s FORMULA.cnf [name=value ...]\n", argv[0]);
+    fprintf(stderr, "usage: %s FORMULA.cnf [name=value ...] [cubes=DEPTH]\n",
+            argv[0]);
     return 2;
   }
   CaDiCaL::Solver solver;
