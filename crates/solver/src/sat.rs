@@ -226,22 +226,24 @@
 //! holds 80-98 % of the conflicts, and it is the cube whose literals all
 //! agree with the first solution: the work is ruling out assignments that
 //! agree with the solution on the literals the look-ahead splits on, so the
-//! split shares nothing out. Nor are they close to it: split by how many of
-//! line 10's 350 empty cells differ from the solution (a sequential counter
-//! beside the blocking clause, `scripts/sat25-distance.py`), at most 12
-//! took 2,300 conflicts, at most 40 18,600, at most 80 88,000 and at most
-//! 150 198,000, while at least 13 took 199,000 and at least 41 181,000: the
-//! "second solutions" that cost are trades of 40-150 cells, not small ones
-//! a search near the solution could rule out. Requiring at least 4
-//! differing cells (two solutions differ in at least 4) moved nothing:
-//! 210,000 and 192,000 conflicts on lines 9 and 10 against 219,000 and
-//! 198,000. A cutting-planes solver does far worse: Exact 2.2.1 (PyPI;
-//! AGPL, so measured offline only, never a dependency), with each
-//! exactly-one as a linear equality and "at most n-1 of the solution's
-//! literals" for the proof, did not finish the proof of line 1 or of line 9
-//! within 600 s (CaDiCaL: 8 and 15 s). And the candidate engine is no
-//! partner for a portfolio: it takes over 40 s on lines 1, 9, 10 and 15
-//! (0.04-37 s on the rest).
+//! split shares nothing out. Nor does a split by how many of line 10's 350
+//! empty cells differ from the solution (a sequential counter beside the
+//! blocking clause, `scripts/sat25-distance.py`): only small distances are
+//! cheap (at most 12: 2,300 conflicts, at most 40: 18,600); at most 80 took
+//! 88,000 and at most 150 198,000, while at least 13, 41, 81 and 151 took
+//! 199,000, 181,000, 235,000 and 221,000. Every side that allows second
+//! solutions of 80 cells or more costs about the whole proof, so a search
+//! for small trades near the solution cannot take the work over, and any
+//! split by distance doubles it. Requiring at least 4 differing cells (two
+//! solutions differ in at least 4) moved nothing: 210,000 and 192,000
+//! conflicts on lines 9 and 10 against 219,000 and 198,000. A
+//! cutting-planes solver does far worse: Exact 2.2.1 (PyPI; AGPL, so
+//! measured offline only, never a dependency), with each exactly-one as a
+//! linear equality and "at most n-1 of the solution's literals" for the
+//! proof, did not finish the proof of line 1 or of line 9 within 600 s
+//! (CaDiCaL: 8 and 15 s). And the candidate engine is no partner for a
+//! portfolio: it takes over 40 s on lines 1, 9, 10 and 15 (0.04-37 s on the
+//! rest).
 
 use crate::board::Board;
 
