@@ -232,7 +232,7 @@
 //! cheap (at most 12: 2,300 conflicts, at most 40: 18,600); at most 80 took
 //! 88,000 and at most 150 198,000, while at least 13, 41, 81 and 151 took
 //! 199,000, 181,000, 235,000 and 221,000. Every side that allows second
-//! solutions of 80 cells or more costs about the whole proof, so a search
+//! solutions of over 80 cells costs about the whole proof, so a search
 //! for small trades near the solution cannot take the work over, and any
 //! split by distance doubles it. Requiring at least 4 differing cells (two
 //! solutions differ in at least 4) moved nothing: 210,000 and 192,000
