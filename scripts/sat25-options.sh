@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The sixth round of crates/solver/src/sat.rs: CaDiCaL options tried one at
-# a time on Gecode 25x25 lines, counted in conflicts (which the load does
-# not move) as well as CPU seconds. Builds CaDiCaL from the sources the
+# The sixth and seventh rounds of crates/solver/src/sat.rs: CaDiCaL options
+# tried one at a time on Gecode 25x25 lines (and the proof by cube and
+# conquer), counted in conflicts (which the load does not move) as well as
+# CPU seconds. Builds CaDiCaL from the sources the
 # `cadical` crate vendors (so the solver measured is the one linked) and
 # scripts/sat25-driver.cpp into target/sat25, writes the formulas with the
 # ignored test `write_gecode_25x25_dimacs` (needs ../shared), then runs
