@@ -117,7 +117,9 @@ int main(int argc, char **argv) {
   }
   std::string line;
   int vars = 0;
-  std::vector<int> formula; // every literal read, clauses ended by 0
+  // Every literal read, clauses ended by 0: kept only for `cubes=`, whose
+  // solvers start from scratch.
+  std::vector<int> formula;
   while (getline(in, line)) {
     if (line.empty() || line[0] == 'c')
       continue;
@@ -129,7 +131,8 @@ int main(int argc, char **argv) {
     int lit;
     while (literals >> lit) {
       solver.add(lit);
-      formula.push_back(lit);
+      if (cube_depth > 0)
+        formula.push_back(lit);
     }
   }
   auto conflicts = [&] { return (long)solver.internal->stats.conflicts; };
