@@ -220,7 +220,7 @@ def source_label(path, ctx):
             return prefix + str(p.resolve().relative_to(base.resolve()))
         except ValueError:
             pass
-    return "kubiesa (phone photos)"
+    return "kubiesa, 5 held-out puzzles"
 
 
 @section("accuracy", "heldout", "Held-out sets")
@@ -251,7 +251,9 @@ def heldout(ctx):
             g["unsure"] += o["unsure"]
             g["solved"] += o["calibration"]["solved"]
             g["wrong"] += o["wrong_answers_shown"]
-            if any(k["truth"] != "empty" and k["cells"] for k in o["kinds"]):
+            # Only a kinds truth (<name>.kinds.txt) has pen and pencil cells;
+            # without one the table merely restates the clue truth.
+            if any(k["truth"] in ("pen", "pencil") and k["cells"] for k in o["kinds"]):
                 kinds.append((label, o["kinds"]))
         elif "source" in o:  # a book or page with several grids
             label = source_label(str(Path(o["source"]).parent), ctx)
@@ -291,7 +293,10 @@ def heldout(ctx):
     out += f"Calibration over all {combined['sources']} sources ({combined['answers']} answers shown):\n\n"
     out += calibration_table(combined["calibration"])
     if kinds:
-        out += "\nCell kinds (the classifier's most likely kind against the truth; pen and pencil must never be taken as a clue):\n\n"
+        out += ("\nCell kinds, from the sources with a kinds truth: the classifier's most likely kind against"
+                " the truth, and how many cells of each kind the decision took as a clue (for pen and pencil"
+                " each one is an error). On screens, typed entries count as printed, and a grid found a row"
+                " off is read against the wrong truth.\n\n")
         out += kinds_table(kinds)
     return out
 
