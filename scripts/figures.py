@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the figures of docs/: every table there is made here, never typed.
 
-A document (docs/accuracy.md, docs/performance.md, docs/fuzzing.md) is a set
-of named sections. Each section is one function below that runs its
+A document (docs/accuracy.md, docs/performance.md) is a set of named
+sections. Each section is one function below that runs its
 measurement and returns markdown; the document is rewritten only between
 that section's markers
 
@@ -20,7 +20,7 @@ Usage, from anywhere, after `cargo build --release`:
     scripts/figures.py accuracy                            # every section of one document
     scripts/figures.py performance --section stages        # one section (repeatable)
     scripts/figures.py accuracy --section heldout --raw FILE   # format a saved run
-    scripts/figures.py put fuzzing fuzz < table.md         # a section another script made
+    scripts/figures.py put performance NAME < table.md     # a section another script made
 
 Each run keeps its measurement's raw output in target/figures/DOC-SECTION.txt;
 `--raw FILE` formats such a file (or any output of the same command) instead
@@ -57,7 +57,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = {
     "accuracy": ROOT / "docs" / "accuracy.md",
     "performance": ROOT / "docs" / "performance.md",
-    "fuzzing": ROOT / "docs" / "fuzzing.md",
 }
 
 
@@ -638,7 +637,6 @@ def main():
     if args.doc == "list":
         for doc, sections in SECTIONS.items():
             print(f"{doc}: {' '.join(sections)}")
-        print("fuzzing: fuzz (written by scripts/fuzz.sh through `put`)")
         return 0
     if args.doc == "put":
         if len(args.rest) != 2 or args.rest[0] not in DOCS:
