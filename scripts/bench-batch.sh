@@ -13,11 +13,12 @@
 # INPUT defaults to ../shared/fixtures/kubiesa/train (80 phone photos of
 # 12 and 16 MP); ROUNDS to 3. Answers go to a temporary folder (JPEG
 # answers, the whole job); pass --no-image to time reading alone.
-# Environment: SUDOKU_SNAP (binary; default target/release/sudoku-snap).
+# Environment: SUDOKU_SNAP (binary; default target/release/sudoku-snap),
+# SNAP_SHARED (the shared data; default ../shared).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-input=${1:-$root/../shared/fixtures/kubiesa/train}
+input=${1:-${SNAP_SHARED:-$root/../shared}/fixtures/kubiesa/train}
 rounds=${2:-3}
 shift $(($# < 2 ? $# : 2))
 bin=${SUDOKU_SNAP:-$root/target/release/sudoku-snap}

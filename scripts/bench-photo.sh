@@ -18,7 +18,8 @@
 # Usage, from anywhere, after `cargo build --release`:
 #   scripts/bench-photo.sh [PHOTOS] [REPEATS]      # defaults: 8 photos, 7 repeats
 # Environment: SUDOKU_SNAP (binary; default target/release/sudoku-snap),
-# SUDOKU_KUBIESA (folder holding train/*.jpg; default ../shared/fixtures/kubiesa).
+# SUDOKU_KUBIESA (folder holding train/*.jpg; default $SNAP_SHARED/fixtures/kubiesa,
+# SNAP_SHARED defaulting to ../shared).
 # djpeg is the Debian package libjpeg-turbo-progs; it is only the reference.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,7 +27,7 @@ root="$(cd "$here/.." && pwd)"
 photos=${1:-8}
 repeats=${2:-7}
 bin=${SUDOKU_SNAP:-$root/target/release/sudoku-snap}
-kubiesa=${SUDOKU_KUBIESA:-$root/../shared/fixtures/kubiesa}
+kubiesa=${SUDOKU_KUBIESA:-${SNAP_SHARED:-$root/../shared}/fixtures/kubiesa}
 if ! command -v djpeg >/dev/null; then
     echo "bench-photo: djpeg not found (apt-get install libjpeg-turbo-progs)" >&2
     exit 2

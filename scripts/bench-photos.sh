@@ -5,10 +5,11 @@
 #   upscaling with Pillow (python3 -m pip install pillow), into target/bench-12mp.
 # `eval` reads the photos one after another on one thread and prints the
 # median and p95 time of every stage; "read" is decode..classify.
+# Environment: SNAP_SHARED (the shared data; default ../shared).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-photos="$root/../shared/fixtures/photos/test"
+photos="${SNAP_SHARED:-$root/../shared}/fixtures/photos/test"
 if [[ ! -d "$photos" ]]; then
     echo "bench-photos: $photos is not there; it holds the photos to time." >&2
     exit 2
@@ -17,7 +18,7 @@ cd "$root"
 cargo build --release --quiet
 snap=target/release/sudoku-snap
 
-echo "== photos as they are (../shared/fixtures/photos/test)"
+echo "== photos as they are ($photos)"
 "$snap" eval "$photos" | sed -n '/time per stage/,$p'
 
 out=target/bench-12mp

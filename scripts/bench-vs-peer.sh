@@ -13,14 +13,14 @@
 # Environment: ROUNDS (3), REPEATS (3), MODES ("count2 first"), SETS (words;
 # a set is kept when its file name contains one of them; default all),
 # SKIP_BUILD=1 to use the binaries already built, SNAP / PEER to point at
-# other binaries.
+# other binaries, SNAP_SHARED for the shared data (default ../shared).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-shared="$root/../shared"
+shared="${SNAP_SHARED:-$root/../shared}"
 if [[ ! -d "$shared/puzzles" || ! -f "$shared/tools/peer-bench/Cargo.toml" ]]; then
-    echo "bench-vs-peer: $root/../shared (puzzles and tools/peer-bench) is not there;" \
+    echo "bench-vs-peer: $shared (puzzles and tools/peer-bench) is not there;" \
         "it holds the benchmark sets and the reference solver, so there is nothing to compare." >&2
     exit 2
 fi

@@ -16,14 +16,15 @@
 # Environment: ROUNDS (5), REPEATS (3), MODES ("count2 first"), SETS (words;
 # a set is kept when its file name contains one of them; default all),
 # SKIP_BUILD=1 to use the binaries already built, OURS / TDOKU / PEER to point
-# at other binaries (PEER= empty leaves peer-bench out).
+# at other binaries (PEER= empty leaves peer-bench out), SNAP_SHARED for the
+# shared data (default ../shared).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"
-shared="$root/../shared"
+shared="${SNAP_SHARED:-$root/../shared}"
 if [[ ! -d "$shared/puzzles" || ! -x "$shared/tools/tdoku-bench/build.sh" ]]; then
-    echo "bench-vs-tdoku: $root/../shared (puzzles and tools/tdoku-bench) is not there;" \
+    echo "bench-vs-tdoku: $shared (puzzles and tools/tdoku-bench) is not there;" \
         "it holds the benchmark sets and the reference solver, so there is nothing to compare." >&2
     exit 2
 fi

@@ -17,6 +17,7 @@
 # Usage, from the repository root after `cargo build --release`:
 #   models/eval/heldout.sh [OUT] [eval args]   # OUT default target/heldout
 # The generated sets are made once per seed and kept under OUT.
+# Environment: SUDOKU_SNAP (binary), SNAP_SHARED (the shared data; default ../shared).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/target/heldout}
@@ -24,6 +25,7 @@ shift || true
 books_seed=${BOOKS_SEED:-2027}
 screens_seed=${SCREENS_SEED:-2026}
 bin=${SUDOKU_SNAP:-$root/target/release/sudoku-snap}
+shared=${SNAP_SHARED:-$root/../shared}
 books="$out/books-$books_seed"
 screens="$out/screens-$screens_seed"
 if [ ! -d "$books/capture" ]; then
@@ -35,5 +37,5 @@ if [ ! -f "$screens/screens.tsv" ]; then
         --count "${HELDOUT_SCREENS:-150}" --bin "$bin" >&2
 fi
 SUDOKU_SNAP="$bin" "$root/models/eval/kubiesa.sh" held \
-    "$root/../shared/fixtures/photos/test" "$root/../shared/fixtures/photos/extra" \
+    "$shared/fixtures/photos/test" "$shared/fixtures/photos/extra" \
     "$screens" "$books/ours" "$books/compose" "$books/capture" "$@"

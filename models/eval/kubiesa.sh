@@ -16,7 +16,7 @@ split=${1:?usage: models/eval/kubiesa.sh held|train [eval args]}
 shift
 held=" 02_19 02_24 03_01 03_05 03_09 "
 root=$(cd "$(dirname "$0")/../.." && pwd)
-photos=${SUDOKU_KUBIESA:-$root/../shared/fixtures/kubiesa}/train
+photos=${SUDOKU_KUBIESA:-${SNAP_SHARED:-$root/../shared}/fixtures/kubiesa}/train
 bin=${SUDOKU_SNAP:-$root/target/release/sudoku-snap}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

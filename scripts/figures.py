@@ -1,0 +1,693 @@
+#!/usr/bin/env python3
+"""Writes the figures of docs/: every table there is made here, never typed.
+
+A document (docs/accuracy.md, docs/performance.md) is a set of named
+sections. Each section is one function below that runs its
+measurement and returns markdown; the document is rewritten only between
+that section's markers
+
+    <!-- figures:NAME -->
+    ...
+    <!-- /figures:NAME -->
+
+so rerunning one section replaces its figures and leaves the rest of the
+page, prose included, as it was. A section that is not in the document yet
+is appended at its end under a heading of its title.
+
+Usage, from anywhere, after `cargo build --release`:
+
+    scripts/figures.py list                                # documents and sections
+    scripts/figures.py accuracy                            # every section of one document
+    scripts/figures.py performance --section stages        # one section (repeatable)
+    scripts/figures.py accuracy --section heldout --raw FILE   # format a saved run
+    scripts/figures.py put performance NAME < table.md     # a section another script made
+
+Each run keeps its measurement's raw output in target/figures/DOC-SECTION.txt;
+`--raw FILE` formats such a file (or any output of the same command) instead
+of measuring again.
+
+Environment: SUDOKU_SNAP (the binary; default target/release/sudoku-snap),
+SNAP_SHARED (the shared data; default ../shared beside the checkout),
+SNAP_HELDOUT (the generated held-out sets; default target/heldout, made there
+by models/eval/heldout.sh when missing), NICE (niceness of the measurements,
+default 10). A section that reads the shared data says so when it is absent
+and leaves its figures as they were; with CI=true that is an error.
+
+Adding a section: write a function `def name(ctx) -> str` that measures with
+`ctx.run([...])` and returns markdown (start it with `ctx.header(...)`, which
+names the command that regenerates it), decorate it with
+`@section(DOC, NAME, TITLE)`, and run `scripts/figures.py DOC --section NAME`.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = {
+    "accuracy": ROOT / "docs" / "accuracy.md",
+    "performance": ROOT / "docs" / "performance.md",
+}
+
+
+@dataclass
+class Section:
+    doc: str
+    name: str
+    title: str
+    function: object
+    needs_shared: bool
+
+
+SECTIONS: dict = {}
+
+
+def section(doc, name, title, needs_shared=True):
+    """Registers a section of `doc` (see the module doc)."""
+
+    def register(function):
+        SECTIONS.setdefault(doc, {})[name] = Section(doc, name, title, function, needs_shared)
+        return function
+
+    return register
+
+
+class Unavailable(Exception):
+    """A section cannot be measured here (missing data or tool)."""
+
+
+class Context:
+    """What a section needs: paths, the binary, and a runner that keeps raw output."""
+
+    def __init__(self, doc, name, raw):
+        self.doc, self.name, self.raw = doc, name, raw
+        self.root = ROOT
+        self.bin = Path(os.environ.get("SUDOKU_SNAP", ROOT / "target/release/sudoku-snap"))
+        self.shared = Path(os.environ.get("SNAP_SHARED", ROOT.parent / "shared"))
+        self.heldout = Path(os.environ.get("SNAP_HELDOUT", ROOT / "target/heldout"))
+        self.nice = os.environ.get("NICE", "10")
+        self.out_dir = ROOT / "target" / "figures"
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+
+    def env(self):
+        env = dict(os.environ)
+        env["SUDOKU_SNAP"] = str(self.bin)
+        env["SNAP_SHARED"] = str(self.shared)
+        return env
+
+    def run(self, cmd, key=None, env=None):
+        """Runs `cmd` niced from the repository root and returns its standard
+        output, kept in target/figures/DOC-SECTION[-KEY].txt; with --raw, the
+        raw file's text instead (a section that runs several commands gives
+        each a key, and --raw names the file of the first)."""
+        suffix = f"-{key}" if key else ""
+        keep = self.out_dir / f"{self.doc}-{self.name}{suffix}.txt"
+        if self.raw is not None:
+            path = self.raw if not key else Path(str(self.raw).replace(".txt", f"{suffix}.txt"))
+            return Path(path).read_text()
+        print(f"figures: {self.doc}/{self.name}: {' '.join(map(str, cmd))}", file=sys.stderr)
+        done = subprocess.run(
+            ["nice", "-n", self.nice, *map(str, cmd)],
+            cwd=ROOT,
+            env=env or self.env(),
+            stdout=subprocess.PIPE,
+            check=False,
+        )
+        text = done.stdout.decode()
+        keep.write_text(text)
+        if done.returncode != 0:
+            raise Unavailable(f"{cmd[0]} exited with {done.returncode} (output kept in {keep})")
+        return text
+
+    def header(self, command, note="", timed=True, measured=None):
+        """The lines every section starts with: how to regenerate it and, for
+        timings (`timed`), the machine they were taken on (`measured`, when
+        the section kept it with its raw output, else this one now)."""
+        text = f"Regenerate: `{command}`" + (f" ({note})" if note else "") + "\n\n"
+        if timed:
+            text += f"Measured on: {measured or machine()}.\n\n"
+        return text
+
+    def need_binary(self):
+        if not self.bin.exists():
+            raise Unavailable(f"{self.bin} is not there; run cargo build --release")
+
+    def need_shared(self, *parts):
+        path = self.shared.joinpath(*parts)
+        if not path.exists():
+            raise SharedMissing(f"{path} is not there (the shared data, SNAP_SHARED)")
+        return path
+
+
+class SharedMissing(Unavailable):
+    """The shared data is absent: said, and an error under CI=true."""
+
+
+def machine():
+    """Cores, CPU model and load: figures are per machine."""
+    model = platform.processor() or ""
+    try:
+        for line in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines():
+            if line.startswith("Model name:"):
+                model = line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    load = os.getloadavg()[0]
+    return f"{os.cpu_count()} cores, {model or 'unknown CPU'}, load average {load:.1f} at the start"
+
+
+def table(head, rows, align=None):
+    """A markdown table; `align` is one of 'l'/'r' per column (default: first
+    left, the rest right)."""
+    align = align or ["l"] + ["r"] * (len(head) - 1)
+    out = ["| " + " | ".join(head) + " |"]
+    out.append("|" + "|".join("---" if a == "l" else "---:" for a in align) + "|")
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out) + "\n"
+
+
+def pct(a, b):
+    return f"{100 * a / b:.2f} %" if b else "n/a"
+
+
+def json_lines(text):
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+# --------------------------------------------------------------------------
+# Accuracy
+
+
+def kinds_table(rows_by_source):
+    """Cell kinds (truth against the classifier's most likely kind, and how
+    many of each the decision took as a clue), one row per source and truth."""
+    head = ["source", "truth", "cells", "read empty", "printed", "pen", "pencil", "other", "taken as clue"]
+    rows = []
+    for source, kinds in rows_by_source:
+        for k in kinds:
+            if k["cells"]:
+                rows.append([source, k["truth"], k["cells"], k["empty"], k["printed"], k["pen"],
+                             k["pencil"], k["other"], k["taken_as_clue"]])
+    return table(head, rows, ["l", "l"] + ["r"] * 7)
+
+
+def calibration_table(cal):
+    rows = [[b["range"], b["answers"], b["right"]] for b in cal["bins"]]
+    text = table(["confidence", "answers shown", "right"], rows)
+    bound = 100 * cal["solved_wrong_bound"]
+    text += (f"\n`solved` (confidence at least 0.9): **{cal['solved']} answers, "
+             f"{cal['solved_wrong']} wrong**; one-sided 95 % upper bound on the wrong rate "
+             f"{bound:.2f} %.\n")
+    return text
+
+
+def source_label(path, ctx):
+    """A readable name for an eval source: relative to the held-out or shared
+    folder; kubiesa.sh's temporary folder is the held-out Kubiesa photos."""
+    p = Path(path)
+    for base, prefix in [(ctx.heldout, ""), (ctx.shared / "fixtures", "")]:
+        try:
+            return prefix + str(p.resolve().relative_to(base.resolve()))
+        except ValueError:
+            pass
+    return "kubiesa, 5 held-out puzzles"
+
+
+@section("accuracy", "heldout", "Held-out sets")
+def heldout(ctx):
+    """Every held-out source in one eval run (models/eval/heldout.sh)."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("fixtures", "photos", "test")
+        ctx.need_shared("fixtures", "kubiesa", "train")
+    text = ctx.run(["models/eval/heldout.sh", ctx.heldout, "--json"])
+    lines = json_lines(text)
+    groups = {}  # label -> summed row
+    kinds = []
+    combined = None
+    for o in lines:
+        if "combined" in o:
+            combined = o
+            continue
+        if "dir" in o:  # a folder of photos, each with one grid
+            label = source_label(o["dir"], ctx)
+            g = groups.setdefault(label, dict.fromkeys(
+                ["inputs", "found", "expected", "right", "to_solve", "unsure", "solved", "wrong"], 0))
+            g["inputs"] += o["photos"]
+            g["found"] += o["located"]
+            g["expected"] += o["photos"]
+            g["right"] += o["solved_after_repair"] + o["no_solution_right"]
+            g["to_solve"] += o["photos"]
+            g["unsure"] += o["unsure"]
+            g["solved"] += o["calibration"]["solved"]
+            g["wrong"] += o["wrong_answers_shown"]
+            # Only a kinds truth (<name>.kinds.txt) has pen and pencil cells;
+            # without one the table merely restates the clue truth.
+            if any(k["truth"] in ("pen", "pencil") and k["cells"] for k in o["kinds"]):
+                kinds.append((label, o["kinds"]))
+        elif "source" in o:  # a book or page with several grids
+            label = source_label(str(Path(o["source"]).parent), ctx)
+            g = groups.setdefault(label, dict.fromkeys(
+                ["inputs", "found", "expected", "right", "to_solve", "unsure", "solved", "wrong"], 0))
+            g["inputs"] += o["pages"]
+            g["found"] += o["found"]
+            g["expected"] += o["expected"]
+            g["right"] += o["solved_right"]
+            g["to_solve"] += o["found"]
+            g["unsure"] += o["unsure"]
+            g["solved"] += (o.get("calibration") or {}).get("solved", 0)
+            g["wrong"] += o["wrong_answers"]
+    if not groups or combined is None:
+        raise Unavailable("the eval printed no figures")
+    rows = []
+    total = dict.fromkeys(next(iter(groups.values())), 0)
+    for label, g in groups.items():
+        for k in total:
+            total[k] += g[k]
+        rows.append([label, g["inputs"], f"{g['found']}/{g['expected']}", f"{g['right']}/{g['to_solve']}",
+                     g["unsure"], g["solved"], f"**{g['wrong']}**"])
+    t = total
+    rows.append(["**all**", t["inputs"], f"{t['found']}/{t['expected']}", f"{t['right']}/{t['to_solve']}",
+                 t["unsure"], t["solved"], f"**{t['wrong']}**"])
+    out = ctx.header("scripts/figures.py accuracy --section heldout",
+                     "runs `models/eval/heldout.sh $SNAP_HELDOUT --json`", timed=False)
+    out += table(["source", "photos or pages", "grids found", "right outcome", "unsure",
+                  "answers `solved`", "wrong answers shown"], rows)
+    out += (
+        "\n\"Right outcome\": a photo's puzzle `solved` with the true answer, or `no_solution`"
+        " where the truth has none (a screen with a wrong entry); a page's grid found and given"
+        " its right outcome (a puzzle solved, an answer grid `complete` and valid, a puzzle with"
+        " several solutions reported so), counted over the grids found. Everything else is"
+        " reported without an answer (`unsure` naming the cells to check, `no_grid`).\n\n"
+    )
+    out += f"Calibration over all {combined['sources']} sources ({combined['answers']} answers shown):\n\n"
+    out += calibration_table(combined["calibration"])
+    if kinds:
+        out += ("\nCell kinds, from the sources with a kinds truth: the classifier's most likely kind against"
+                " the truth, and how many cells of each kind the decision took as a clue (for pen and pencil"
+                " each one is an error). On screens, typed entries count as printed, and a grid found a row"
+                " off is read against the wrong truth.\n\n")
+        out += kinds_table(kinds)
+    return out
+
+
+@section("accuracy", "photos", "Shared photos")
+def photos(ctx):
+    """The shared newspaper photos and the Kubiesa phone photos (eval --json)."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        fixtures = ctx.need_shared("fixtures", "photos")
+        ctx.need_shared("fixtures", "kubiesa", "train")
+    else:
+        fixtures = ctx.shared / "fixtures" / "photos"
+    text = ctx.run([ctx.bin, "eval", "--json", *(fixtures / s for s in ["test", "extra", "train"])])
+    kub = ctx.run(["models/eval/kubiesa.sh", "train", "--json"], key="kubiesa-train")
+    rows = []
+    named = [(o, source_label(o["dir"], ctx)) for o in json_lines(text) if "dir" in o]
+    named += [(o, "kubiesa (photos of the 15 puzzles trained on)") for o in json_lines(kub) if "dir" in o]
+    for o, label in named:
+        located_cells = o["located"] * 81
+        ce = o.get("corner_error")
+        corner = f"{ce['median']:.1f} / {ce['p95']:.1f} / {ce['max']:.1f}" if ce else "n/a"
+        rows.append([label, o["photos"], f"{o['located']}/{o['photos']}",
+                     f"{pct(o['cells_correct'], located_cells)} ({o['cells_correct']}/{located_cells})",
+                     f"{o['grids_correct']}/{o['photos']}",
+                     f"{o['solved_after_repair']}/{o['photos']}", o["unsure"],
+                     f"**{o['wrong_answers_shown']}**", corner])
+    out = ctx.header("scripts/figures.py accuracy --section photos",
+                     "runs `sudoku-snap eval --json` on photos/test, extra, train and `models/eval/kubiesa.sh train --json`",
+                     timed=False)
+    out += table(["source", "photos", "grids located", "cells right (located grids)", "grids read fully right",
+                  "solved right", "unsure", "wrong answers shown", "corner error px (median / p95 / max)"], rows)
+    out += ("\nThe model was trained on photos/train and on the Kubiesa photos of 15 puzzles (these rows"
+            " are training data); photos/test, photos/extra and the held-out sets above were not trained on."
+            " The corner error is the largest of a grid's four corners against `corners.csv`; the"
+            " hand-marked corners sit a few pixels outside the printed border.\n")
+    return out
+
+
+@section("accuracy", "books", "Shared PDF books")
+def books(ctx):
+    """The shared PDF books with their truth (eval --json on fixtures/pdf)."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        pdf = ctx.need_shared("fixtures", "pdf")
+    else:
+        pdf = ctx.shared / "fixtures" / "pdf"
+    text = ctx.run([ctx.bin, "eval", "--json", pdf])
+    rows = []
+    for o in json_lines(text):
+        if "source" not in o:
+            continue
+        rows.append([Path(o["source"]).name, o["pages"], f"{o['found']}/{o['expected']}", o["false_grids"],
+                     f"{pct(o['cells_right'], o['cells'])}", f"{o['grids_right']}/{o['found']}",
+                     f"{o['solved_right']}/{o['found']}", f"{o['puzzles_solved_right']}/{o['puzzles_found']}",
+                     o["unsure"], f"**{o['wrong_answers']}**"])
+    out = ctx.header("scripts/figures.py accuracy --section books",
+                     "runs `sudoku-snap eval --json ../shared/fixtures/pdf`", timed=False)
+    out += table(["book", "pages", "grids found", "false grids", "cells right", "grids read fully right",
+                  "right outcome", "puzzles solved right", "unsure", "wrong answers shown"], rows)
+    out += ("\n\"Right outcome\" counts answer grids reported `complete` and valid beside puzzles solved;"
+            " \"puzzles solved right\" leaves the answer grids out.\n")
+    return out
+
+
+# --------------------------------------------------------------------------
+# Performance
+
+
+@section("performance", "build", "Building", needs_shared=False)
+def build(ctx):
+    """A cold `cargo build --release --locked` in a target folder of its own."""
+    target = ctx.out_dir / "cold-build"
+    if ctx.raw is None:
+        shutil.rmtree(target, ignore_errors=True)
+        env = ctx.env()
+        env["CARGO_TARGET_DIR"] = str(target)
+        measured = machine()
+        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        ctx.run(["cargo", "build", "--release", "--locked", "--quiet"], env=env)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter() - start
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        size = (target / "release" / "sudoku-snap").stat().st_size
+        raw = f"machine {measured}\nwall {wall:.1f}\ncpu {cpu:.1f}\nbinary {size}\n"
+        (ctx.out_dir / "performance-build.txt").write_text(raw)
+        shutil.rmtree(target, ignore_errors=True)
+    else:
+        raw = Path(ctx.raw).read_text()
+    v = dict(line.split(" ", 1) for line in raw.splitlines())
+    wall, cpu, size = float(v["wall"]), float(v["cpu"]), int(v["binary"])
+    out = ctx.header("scripts/figures.py performance --section build",
+                     "a cold `cargo build --release --locked` into a target folder of its own,"
+                     " crates already downloaded", measured=v.get("machine"))
+    out += table(["build", "wall time", "CPU time", "binary size"],
+                 [["cold `cargo build --release`", f"{wall / 60:.1f} min", f"{cpu / 60:.1f} min",
+                   f"{size / 1e6:.1f} MB"]])
+    out += ("\nThe CPU time (user + system) is the steadier figure on a shared machine: on 2 idle"
+            f" cores the build takes at least half of it, about {cpu / 120:.0f} minutes.\n")
+    return out
+
+
+def stage_rows(text, heading):
+    """The `time per stage` block that follows `heading` in bench-photos.sh's output."""
+    block = text.split(heading, 1)[1]
+    block = block.split("time per stage", 1)[1].split("==", 1)[0]
+    stages = {}
+    for line in block.splitlines()[1:]:
+        m = re.match(r"\s+(.+?)\s+([\d.]+)\s+([\d.]+)$", line)
+        if m:
+            stages[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    return stages
+
+
+@section("performance", "stages", "Photo stages, one thread")
+def stages(ctx):
+    """scripts/bench-photos.sh: per-stage medians, photos as they are and 12 MP copies."""
+    if ctx.raw is None:
+        ctx.need_shared("fixtures", "photos", "test")
+    text = ctx.run(["scripts/bench-photos.sh"])
+    small = stage_rows(text, "== photos as they are")
+    large = stage_rows(text, "== 12 MP copies")
+    order = [s for s in small if not s.startswith("read")]
+    read = "read (decode..classify)"
+    head = ["photos"] + order + ["read total (p95)"]
+    rows = []
+    for label, st in [("photos/test as they are (most 640x480)", small), ("12 MP copies of six", large)]:
+        rows.append([label] + [f"{st[s][0]:.1f}" if s in st else "" for s in order]
+                    + [f"**{st[read][0]:.1f}** ({st[read][1]:.1f})"])
+    end = {}
+    for line in text.split("== end to end", 1)[1].splitlines():
+        m = re.match(r"\s+(\S+)\s+median\s+([\d.]+) ms", line)
+        if m:
+            end[m.group(1)] = float(m.group(2))
+    out = ctx.header("scripts/figures.py performance --section stages", "runs `scripts/bench-photos.sh`")
+    out += "Median milliseconds per stage, one thread, photos read one after another (`eval`):\n\n"
+    out += table(head, rows)
+    out += "\nThe whole job on `fixtures/image18.jpg` (640x480) 20 times in one process, one thread, PNG answer (median ms):\n\n"
+    out += table(list(end), [[f"{v:.1f}" for v in end.values()]], ["r"] * len(end))
+    return out
+
+
+@section("performance", "photo", "12 MP photos against djpeg")
+def photo(ctx):
+    """scripts/bench-photo.sh: whole processes against libjpeg-turbo's djpeg."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("fixtures", "kubiesa", "train")
+        if not shutil.which("djpeg"):
+            raise Unavailable("djpeg not found (apt-get install libjpeg-turbo-progs)")
+    text = ctx.run(["scripts/bench-photo.sh"])
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"median over photos\s+(wall|cpu)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", line)
+        if m:
+            kind, d, r, rx, a, ax = m.groups()
+            rows.append([f"12 MP phone photos, {kind} time", f"{d} ms", f"{r} ms", f"**{rx}x**", f"{a} ms",
+                         f"**{ax}x**"])
+    small = re.search(r"small photo (\S+)\s+wall\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", text)
+    if small:
+        name, d, r, rx, a, ax = small.groups()
+        rows.append([f"`{name}` (640x480), wall time", f"{d} ms", f"{r} ms", f"{rx}x", f"{a} ms", f"{ax}x"])
+    split = re.findall(r"stages \((read|answer), median over photos\): (.*)", text)
+    photos_line = text.splitlines()[1] if len(text.splitlines()) > 1 else ""
+    out = ctx.header("scripts/figures.py performance --section photo", "runs `scripts/bench-photo.sh`")
+    out += (f"Whole processes, model loading included ({photos_line.strip()}); `read` is"
+            " `sudoku-snap --json --no-image`, `answer` the whole job writing the JPEG answer:\n\n")
+    out += table(["photos", "djpeg", "read", "read / djpeg", "answer", "answer / djpeg"], rows)
+    if split:
+        out += "\nPer stage (ms, JSON `ms`, median over the 12 MP photos):\n\n"
+        for kind, stages_text in split:
+            pairs = re.findall(r"(\w+) ([\d.]+)", stages_text)
+            out += f"- {kind}: " + ", ".join(f"{s} {v}" for s, v in pairs) + "\n"
+    return out
+
+
+@section("performance", "batch", "Batches on one and two cores")
+def batch(ctx):
+    """scripts/bench-batch.sh on the 80 Kubiesa photos, and on the shared 60-page book."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("fixtures", "kubiesa", "train")
+        book = ctx.need_shared("fixtures", "pdf", "postonwj_sudoku_easy_section.pdf")
+    else:
+        book = ctx.shared / "fixtures" / "pdf" / "postonwj_sudoku_easy_section.pdf"
+    rows = []
+    for key, args, label in [(None, [], "80 phone photos of 12-16 MP, JPEG answers"),
+                             ("book", [book], "a 60-page vector PDF book, page images and answer key")]:
+        text = ctx.run(["scripts/bench-batch.sh", *args], key=key)
+        one = re.search(r"median one core: ([\d.]+) s, ([\d.]+) \w+/s, peak (\d+) MB", text)
+        many = re.search(r"median --jobs (\d+): ([\d.]+) s, ([\d.]+) \w+/s, peak (\d+) MB", text)
+        speed = re.search(r"speed-up: ([\d.]+)x", text)
+        if not (one and many and speed):
+            raise Unavailable("bench-batch.sh printed no medians")
+        rows.append([label, f"{one[1]} s ({one[2]}/s, {one[3]} MB)",
+                     f"{many[2]} s ({many[3]}/s, {many[4]} MB)", f"**{speed[1]}x**"])
+    out = ctx.header("scripts/figures.py performance --section batch",
+                     "runs `scripts/bench-batch.sh` on the Kubiesa photos and on `postonwj_sudoku_easy_section.pdf`")
+    out += "Median wall time of 3 alternating rounds (items per second, peak memory):\n\n"
+    out += table(["batch", "one core", "every core", "speed-up"], rows)
+    return out
+
+
+@section("performance", "solver", "9x9 solver against tdoku and the peer")
+def solver(ctx):
+    """scripts/bench-vs-tdoku.sh: puzzles per second on every 9x9 set."""
+    if ctx.raw is None:
+        ctx.need_shared("puzzles")
+        ctx.need_shared("tools", "tdoku-bench")
+    text = ctx.run(["scripts/bench-vs-tdoku.sh"])
+    body = [line for line in text.splitlines() if line.startswith("|")]
+    rounds = re.search(r"(\d+ rounds x \d+ repeats)", text)
+    out = ctx.header("scripts/figures.py performance --section solver", "runs `scripts/bench-vs-tdoku.sh`")
+    out += (f"Puzzles per second, median of per-round medians ({rounds[1] if rounds else ''}), the three"
+            " programs alternating; ours is the plain release profile, tdoku built `-O3 -march=native`,"
+            " the peer (the `sudoku` crate) with fat LTO. Above 1: we are faster.\n\n")
+    out += "\n".join(body) + "\n"
+    return out
+
+
+def cpu_run(cmd, stdin):
+    """Wall and CPU seconds of one process, and its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def right_answer(got, want):
+    """Whether `solve`'s line `got` is the expected one: a solutions file's
+    line, or samurai.expected.txt's `<count> <solution>` (`1 <441 chars>`,
+    `0 -` for none, `2 -` or `>=1000 -` for several)."""
+    count, _, solution = want.partition(" ")
+    if not solution:
+        return got == want
+    if count == "1":
+        return got == solution
+    if count == "0":
+        return got.startswith("no solution")
+    return got.startswith("multiple solutions")
+
+
+@section("performance", "shapes", "Large shapes: 16x16, Samurai, 25x25")
+def shapes(ctx):
+    """`sudoku-snap solve` on the Gecode 16x16 and 25x25 puzzles and the Samurai
+    set, one process per puzzle, each answer checked against its solution."""
+    puzzles = ctx.shared / "puzzles"
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("puzzles", "gecode_25x25.txt")
+        lines = []
+        for name, solutions in [("gecode_16x16", "gecode_16x16.solutions.txt"),
+                                ("samurai", "samurai.expected.txt"),
+                                ("gecode_25x25", "gecode_25x25.solutions.txt")]:
+            given = (puzzles / f"{name}.txt").read_text().split("\n")
+            want = (puzzles / solutions).read_text().split("\n")
+            for i, (p, s) in enumerate(zip(given, want), 1):
+                if not p.strip():
+                    continue
+                wall, cpu, got = cpu_run(["nice", "-n", ctx.nice, str(ctx.bin), "solve"], p + "\n")
+                ok = right_answer(got.strip(), s.strip())
+                lines.append(f"{name} {i} {wall:.3f} {cpu:.3f} {'ok' if ok else 'WRONG'}")
+                print(f"figures: {name} line {i}: {cpu:.2f} s CPU {'ok' if ok else 'WRONG'}", file=sys.stderr)
+        raw = "\n".join(lines) + "\n"
+        (ctx.out_dir / "performance-shapes.txt").write_text(raw)
+    else:
+        raw = Path(ctx.raw).read_text()
+    runs = {}
+    for line in raw.splitlines():
+        name, i, wall, cpu, ok = line.split()
+        runs.setdefault(name, []).append((int(i), float(wall), float(cpu), ok))
+    rows = []
+    for name, rs in runs.items():
+        cpus = [r[2] for r in rs]
+        right = sum(r[3] == "ok" for r in rs)
+        rows.append([name, len(rs), f"{right}/{len(rs)}", f"{statistics.median(cpus):.2f}",
+                     f"{max(cpus):.2f}", f"{sum(cpus):.1f}"])
+    out = ctx.header("scripts/figures.py performance --section shapes",
+                     "`sudoku-snap solve` once per puzzle of the shared sets")
+    out += ("One process per puzzle (the solver alone, no model), CPU seconds; an answer counts"
+            " as right when it is the expected one: the solution, proved unique (`solve` counts up to"
+            " two), or no or several solutions where the set says so (the Samurai set holds an"
+            " invalid, an ambiguous and an empty puzzle):\n\n")
+    out += table(["set", "puzzles", "right", "median s", "slowest s", "all s"], rows)
+    if "gecode_25x25" in runs:
+        per = ", ".join(f"{r[2]:.1f}" for r in sorted(runs["gecode_25x25"]))
+        out += f"\n25x25, CPU seconds per puzzle in file order: {per}.\n"
+    return out
+
+
+@section("performance", "generator", "Generator", needs_shared=False)
+def generator(ctx):
+    """`sudoku-snap generate`: minimal puzzles, and puzzles of each level."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        lines = []
+        for label, args in [("1000 minimal 9x9", ["--count", "1000"]),
+                            ("200 easy", ["--count", "200", "--difficulty", "easy"]),
+                            ("200 medium", ["--count", "200", "--difficulty", "medium"]),
+                            ("200 hard", ["--count", "200", "--difficulty", "hard"]),
+                            ("200 expert", ["--count", "200", "--difficulty", "expert"]),
+                            ("10 16x16", ["--count", "10", "--shape", "16x16"]),
+                            ("10 samurai", ["--count", "10", "--shape", "samurai"])]:
+            wall, cpu, got = cpu_run(["nice", "-n", ctx.nice, str(ctx.bin), "generate", "--seed", "1",
+                                      "--json", *args], "")
+            made = len(json_lines(got))
+            lines.append(f"{label.replace(' ', '_')} {made} {wall:.3f} {cpu:.3f}")
+        raw = "\n".join(lines) + "\n"
+        (ctx.out_dir / "performance-generator.txt").write_text(raw)
+    else:
+        raw = Path(ctx.raw).read_text()
+    rows = []
+    for line in raw.splitlines():
+        label, made, wall, cpu = line.split()
+        rows.append([f"`generate --seed 1` {label.replace('_', ' ')}", made, f"{float(cpu):.2f}"])
+    out = ctx.header("scripts/figures.py performance --section generator")
+    out += table(["run", "puzzles made", "CPU seconds"], rows)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Documents
+
+
+def markers(name):
+    return f"<!-- figures:{name} -->", f"<!-- /figures:{name} -->"
+
+
+def put(doc, name, title, body):
+    """Replaces section `name` of `doc` with `body` (appended under `title`
+    when the document has no such section)."""
+    path = DOCS[doc]
+    text = path.read_text() if path.exists() else f"# {doc.capitalize()}\n"
+    begin, end = markers(name)
+    block = f"{begin}\n{body.rstrip()}\n{end}"
+    if begin in text and end in text:
+        before, rest = text.split(begin, 1)
+        after = rest.split(end, 1)[1]
+        text = before + block + after
+    else:
+        text = text.rstrip() + f"\n\n## {title}\n\n{block}\n"
+    path.write_text(text)
+    print(f"figures: wrote {path.relative_to(ROOT)} section {name}", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("doc", choices=[*DOCS, "list", "put"])
+    parser.add_argument("rest", nargs="*", help="put: DOC SECTION (markdown on standard input)")
+    parser.add_argument("--section", action="append", help="only this section (repeatable)")
+    parser.add_argument("--raw", type=Path, help="format this saved output instead of measuring")
+    args = parser.parse_args()
+    if args.doc == "list":
+        for doc, sections in SECTIONS.items():
+            print(f"{doc}: {' '.join(sections)}")
+        return 0
+    if args.doc == "put":
+        if len(args.rest) != 2 or args.rest[0] not in DOCS:
+            parser.error("put DOC SECTION, the markdown on standard input")
+        doc, name = args.rest
+        put(doc, name, name.capitalize(), sys.stdin.read())
+        return 0
+    known = SECTIONS.get(args.doc, {})
+    names = args.section or list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        parser.error(f"{args.doc} has no section {', '.join(unknown)} (it has: {' '.join(known)})")
+    if args.raw and len(names) != 1:
+        parser.error("--raw formats one section: name it with --section")
+    ci = os.environ.get("CI") == "true"
+    failed = 0
+    for name in names:
+        s = known[name]
+        ctx = Context(args.doc, name, args.raw)
+        try:
+            body = s.function(ctx)
+        except SharedMissing as e:
+            print(f"figures: {args.doc}/{name}: {e}; its figures are left as they were", file=sys.stderr)
+            failed += ci
+            continue
+        except Unavailable as e:
+            print(f"figures: {args.doc}/{name}: {e}", file=sys.stderr)
+            failed += 1
+            continue
+        put(args.doc, name, s.title, body)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
