@@ -20,10 +20,10 @@ use std::path::Path;
 
 use image::{GrayImage, Luma};
 
+pub use crate::data::{Tile, TILE};
 pub use crate::geometry::CELL_PX;
 use crate::geometry::{bilinear, GRID_PX};
-/// Side of a classifier tile.
-pub const TILE: usize = 28;
+
 /// Pixels cut from each side of a cell box before normalising (drops the
 /// grid lines; symmetric so that tiles rotate with the grid).
 pub const INSET: usize = 4;
@@ -61,19 +61,6 @@ const POLARITY_RATIO: f32 = 2.0;
 /// or two in a photo must not turn a printed grid over.
 const MIN_LIGHT_CELLS: usize = 8;
 
-/// One normalised cell image.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Tile {
-    /// Row-major, 0.0 background .. 1.0 ink.
-    pub pixels: [f32; TILE * TILE],
-    /// How dark the cell's darkest ink is against its own paper before the
-    /// stretch to full contrast (Weber contrast: 0 none, 1 black on any
-    /// paper; it does not change with the light that falls on the cell).
-    /// The tile hides it, so faint ink (show-through from the back of a
-    /// page, a grey answer) is told from print by this.
-    pub ink: f32,
-}
-
 impl Tile {
     /// The tile with its faint ink taken away: what is under `floor` of
     /// the tile's full scale becomes paper and the rest is stretched back
@@ -87,15 +74,6 @@ impl Tile {
             *p = ((*p - floor) / (1.0 - floor)).clamp(0.0, 1.0);
         }
         tile
-    }
-}
-
-impl Default for Tile {
-    fn default() -> Self {
-        Tile {
-            pixels: [0.0; TILE * TILE],
-            ink: 0.0,
-        }
     }
 }
 

@@ -34,11 +34,9 @@ use std::sync::{Arc, OnceLock};
 
 use tract_onnx::prelude::*;
 
-use crate::cells::{Tile, TILE};
+pub use crate::data::CLASSES;
+use crate::data::{Tile, TILE};
 
-/// Number of model outputs per tile: empty, printed 1-9 and A-G,
-/// handwritten 1-9, pencil, other ink.
-pub const CLASSES: usize = 28;
 /// Class index of an empty cell.
 pub const EMPTY: usize = 0;
 /// Highest printed value the model reads: digits 1-9, then letters A-G as

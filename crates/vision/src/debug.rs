@@ -13,7 +13,8 @@ use image::{imageops, GrayImage, Luma, Rgb, RgbImage};
 use imageproc::drawing::{draw_filled_rect_mut, draw_line_segment_mut};
 use imageproc::rect::Rect;
 
-use crate::cells::{tile_image, Cells, GridLines, Tile, TILE};
+use crate::cells::{tile_image, Cells, GridLines};
+use crate::data::{Tile, TILE};
 use crate::geometry::{Quad, CELL_PX};
 use crate::locate::LocateDebug;
 

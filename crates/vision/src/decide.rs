@@ -41,7 +41,9 @@ use std::collections::BinaryHeap;
 
 use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 
-use crate::classify::{kind_probs, CLASSES};
+use crate::classify::kind_probs;
+use crate::data::CLASSES;
+pub use crate::data::{CellEvidence, Change, Check, Decision, Verdict};
 
 /// A cell whose most likely value has at least this probability is read as
 /// that value and never changed by a repair. The model is trained with
@@ -107,45 +109,6 @@ const ANSWER_GRID_CLUES: f32 = 0.75;
 /// one (and never as a clue).
 pub const ENTRY_MIN: f32 = 0.5;
 
-/// What the reader saw in one cell.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CellEvidence {
-    /// Probability of each value as a printed clue, `digits + 1` long:
-    /// index 0 is "no printed clue" (empty, pen entry, pencil marks, stray
-    /// ink), index `v` a printed `v`. Sums to 1.
-    pub clue: Vec<f32>,
-    /// A handwritten (pen) digit in the cell, if the classifier sees one:
-    /// the digit and the probability that the cell holds a pen entry.
-    pub entry: Option<(u8, f32)>,
-}
-
-impl CellEvidence {
-    /// A cell read with certainty as `value` (0 for empty): `--set`.
-    pub fn certain(value: u8, digits: usize) -> CellEvidence {
-        let mut clue = vec![0.0; digits + 1];
-        if let Some(p) = clue.get_mut(value as usize) {
-            *p = 1.0;
-        }
-        CellEvidence { clue, entry: None }
-    }
-
-    /// The most likely clue value and its probability.
-    pub fn best(&self) -> (u8, f32) {
-        let mut best = (0u8, self.clue.first().copied().unwrap_or(0.0));
-        for (v, &p) in self.clue.iter().enumerate().skip(1) {
-            if p > best.1 {
-                best = (v as u8, p);
-            }
-        }
-        best
-    }
-
-    /// Probability of `value` as the clue.
-    pub fn p(&self, value: u8) -> f32 {
-        self.clue.get(value as usize).copied().unwrap_or(0.0)
-    }
-}
-
 /// Folds one row of classifier probabilities into a cell's evidence for a
 /// shape with `digits` digits: a printed symbol is a clue; empty cells,
 /// pen entries, pencil marks, stray ink and symbols above the shape's
@@ -163,69 +126,6 @@ pub fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence {
         clue,
         entry: (pen > 0.0).then_some((digit, pen)),
     }
-}
-
-/// One cell read otherwise than its most likely value.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Change {
-    /// Layout position (row-major in the shape's layout).
-    pub cell: usize,
-    /// Value as read (0 = empty).
-    pub from: u8,
-    /// Value taken instead (0 = empty).
-    pub to: u8,
-    /// The classifier's probability for the value taken.
-    pub probability: f32,
-}
-
-/// A cell to check, and what the best answer assumes it holds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Check {
-    /// Layout position.
-    pub cell: usize,
-    /// The value the best answer assumes (0 = empty).
-    pub assumed: u8,
-    /// The classifier's probability for it.
-    pub probability: f32,
-}
-
-/// How the decision came out.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
-    /// One answer, as sure as [`SOLVED_CONFIDENCE`] or more.
-    Solved,
-    /// An answer (or none) that rests on cells the reader is unsure of:
-    /// check these cells (`--set` settles each).
-    Unsure(Vec<Check>),
-    /// The puzzle as read, read with confidence, has no solution: two
-    /// givens clash, or a cell or unit cannot be filled.
-    NoSolution(String),
-    /// The puzzle as read, read with confidence, has several solutions
-    /// (the count found, up to the limit).
-    Multiple(usize),
-}
-
-/// The puzzle decided from a reading, and what solving it gave.
-#[derive(Debug, Clone)]
-pub struct Decision {
-    /// The most probable reading (overrides applied).
-    pub read: Board,
-    /// The puzzle the answer is for: `read` with `changes` applied.
-    pub givens: Board,
-    /// Cells read otherwise than their most likely value.
-    pub changes: Vec<Change>,
-    /// Pen entries: (layout position, digit), never clues.
-    pub entries: Vec<(usize, u8)>,
-    /// The solver's outcome for `givens`.
-    pub outcome: Outcome,
-    /// Posterior share of the answer among the hypotheses (see the module
-    /// notes), 0..1.
-    pub confidence: f32,
-    /// The most probable reading, as read, has several solutions: any
-    /// change that leaves one picks it among them (see [`Decision::solution`]).
-    pub several_as_read: bool,
-    /// Solved, unsure, no solution or several.
-    pub verdict: Verdict,
 }
 
 impl Decision {

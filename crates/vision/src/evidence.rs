@@ -7,10 +7,9 @@
 
 use snap_solver::Shape;
 
-use crate::cells::{Tile, TILE};
-use crate::classify::{best, kind_probs, CLASSES, EMPTY, HAND_BASE, OTHER, PRINTED_MAX};
-use crate::decide::{self, CellEvidence};
-use crate::pipeline::{GridReading, PartReading};
+use crate::classify::{best, kind_probs, EMPTY, HAND_BASE, OTHER, PRINTED_MAX};
+use crate::data::{CellEvidence, GridReading, PartReading, Tile, CLASSES, TILE};
+use crate::decide;
 
 /// A mark whose ink is under this share of its grid's printed clues' (Weber
 /// contrast, [`Tile::ink`]) is no clue: the digits of the next page showing

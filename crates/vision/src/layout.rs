@@ -10,7 +10,8 @@
 
 use snap_solver::{Shape, SAMURAI_GRIDS};
 
-use crate::geometry::{Homography, Quad};
+use crate::data::{Found, Layout, Part};
+use crate::geometry::Homography;
 
 /// Cells a Samurai's corner grid shares with the centre grid along each
 /// side: one 3x3 box.
@@ -20,86 +21,6 @@ const SAMURAI_OVERLAP: f64 = 3.0;
 /// where a Samurai puts it: the corners are located to a pixel or two, so a
 /// third of a cell only rejects grids that are not a Samurai's.
 const SAMURAI_TOLERANCE: f64 = 0.35;
-
-/// A square grid found on the page.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Found {
-    /// Outer corners in photo pixels (tl, tr, br, bl as stored).
-    pub quad: Quad,
-    /// Cells per side: 9 or 16.
-    pub n: usize,
-    /// Cut by the frame (or a fold or a finger): reported, never solved.
-    pub cut: bool,
-}
-
-/// One square grid of a puzzle, placed in the puzzle's layout.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Part {
-    /// The grid as found.
-    pub found: Found,
-    /// (row, column) of its top-left cell in the shape's layout.
-    pub origin: (usize, usize),
-}
-
-/// A puzzle on the page: its shape and the grids it is drawn with.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
-    /// 9x9, 16x16 or Samurai.
-    pub shape: Shape,
-    /// One part (a square grid), or five for a Samurai.
-    pub parts: Vec<Part>,
-}
-
-impl Layout {
-    /// True when any part is cut by the frame.
-    pub fn cut(&self) -> bool {
-        self.parts.iter().any(|p| p.found.cut)
-    }
-
-    /// The outline of the whole puzzle in photo pixels: the part's quad, or
-    /// for a Samurai the corners of its four corner grids' outer corners.
-    pub fn outline(&self) -> Quad {
-        if self.parts.len() == 5 {
-            let corner = |k: usize, i: usize| self.parts[k].found.quad.corners[i];
-            Quad::new([corner(0, 0), corner(1, 1), corner(4, 2), corner(3, 3)])
-        } else {
-            self.parts[0].found.quad
-        }
-    }
-
-    /// The layout seen after turning the page clockwise by `quarter_turns`
-    /// x 90 degrees: each part's corner labels turn (see [`Quad::rotated`])
-    /// and its origin moves with the layout, so that the parts stay in
-    /// reading order of the upright puzzle.
-    pub fn rotated(&self, quarter_turns: u8) -> Layout {
-        let side = self.shape.side();
-        let mut parts: Vec<Part> = self
-            .parts
-            .iter()
-            .map(|p| {
-                let n = p.found.n;
-                let mut origin = p.origin;
-                for _ in 0..quarter_turns % 4 {
-                    // Cell (r, c) goes to (c, side - 1 - r); the part's
-                    // top-left corner is its old bottom-left.
-                    origin = (origin.1, side - origin.0 - n);
-                }
-                Part {
-                    found: Found {
-                        quad: p.found.quad.rotated(quarter_turns),
-                        ..p.found
-                    },
-                    origin,
-                }
-            })
-            .collect();
-        parts.sort_by_key(|p| p.origin);
-        Layout {
-            shape: self.shape,
-            parts,
-        }
-    }
-}
 
 /// Groups the grids of a page into puzzles, in the order of `found` (the
 /// locator's reading order; a Samurai takes the place of its first grid).
@@ -191,6 +112,7 @@ fn samurai_corners(found: &[Found], centre: usize, used: &[bool]) -> Option<[usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::Quad;
 
     /// An axis-aligned 9x9 grid of 9 px cells with its top-left at (x, y).
     fn grid(x: f32, y: f32) -> Found {

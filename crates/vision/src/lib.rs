@@ -19,6 +19,7 @@
 
 pub mod cells;
 pub mod classify;
+mod data;
 pub mod debug;
 pub mod decide;
 pub mod decode;

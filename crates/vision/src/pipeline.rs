@@ -14,16 +14,16 @@ use std::time::Instant;
 
 use image::GrayImage;
 
-use snap_solver::Shape;
-
-use crate::cells::{self, Cells, Tile, CELL_PX, INNER, INSET};
-use crate::classify::{kind_probs, Classifier, OcrError, CLASSES};
+use crate::cells::{self, Cells, CELL_PX, INNER, INSET};
+use crate::classify::{kind_probs, Classifier, OcrError};
+use crate::data::{Decision, Found, Layout, Tile, CLASSES};
+pub use crate::data::{GridReading, PartReading};
 use crate::debug;
-use crate::decide::{self, CellEvidence, Decision};
+use crate::decide;
 use crate::decode::{self, DecodeError, Decoded};
 use crate::evidence;
 use crate::geometry::{Homography, Quad};
-use crate::layout::{self, Found, Layout};
+use crate::layout;
 use crate::locate;
 use crate::rectify;
 
@@ -98,66 +98,6 @@ pub enum ReadError {
     /// The digit model failed.
     #[error("{0}")]
     Model(#[from] OcrError),
-}
-
-/// One square grid of a puzzle as read.
-#[derive(Debug, Clone)]
-pub struct PartReading {
-    /// Maps the upright part (a square of `n * CELL_PX` pixels, `n` cells
-    /// per side) onto photo pixels.
-    pub grid_to_photo: Homography,
-    /// Cells per side.
-    pub n: usize,
-    /// (row, column) of the part's top-left cell in the puzzle's layout.
-    pub origin: (usize, usize),
-    /// The tiles, upright, row-major, as the classifier saw them.
-    pub tiles: Vec<Tile>,
-    /// The classifier's probabilities per tile, same order.
-    pub classes: Vec<[f32; CLASSES]>,
-    /// Read from its negative (light print on a dark screen): its inks are
-    /// a screen's colours seen in gray, not paper's, so no mark of it is
-    /// taken for faint (see [`crate::evidence`]).
-    pub negative: bool,
-}
-
-/// One puzzle of a page as read: its layout, upright, and what each cell holds.
-#[derive(Debug, Clone)]
-pub struct GridReading {
-    /// Shape and parts, upright (parts in layout order).
-    pub layout: Layout,
-    /// Clockwise quarter turns that make the stored grid upright.
-    pub quarter_turns: u8,
-    /// How many orientations were classified before one was chosen (1 for
-    /// most photos; up to 4).
-    pub orientations_tried: u8,
-    /// The parts as read, in the layout's order.
-    pub parts: Vec<PartReading>,
-    /// What each layout position holds (outside a Samurai's grids: empty).
-    pub cells: Vec<CellEvidence>,
-}
-
-impl GridReading {
-    /// The puzzle's shape.
-    pub fn shape(&self) -> Shape {
-        self.layout.shape
-    }
-
-    /// The puzzle's outline in photo pixels, labelled for the upright grid
-    /// (tl is the top-left corner of the puzzle as it reads).
-    pub fn quad(&self) -> Quad {
-        self.layout.outline()
-    }
-
-    /// Cut by the frame: reported as partial, never solved.
-    pub fn cut(&self) -> bool {
-        self.layout.cut()
-    }
-
-    /// The first part's 81 tiles and probabilities for a classic grid
-    /// (what `eval` measures and dumps).
-    pub fn classic_part(&self) -> Option<&PartReading> {
-        self.parts.first().filter(|p| p.n == 9)
-    }
 }
 
 /// A photo or page read: every puzzle on it, in reading order.

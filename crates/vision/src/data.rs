@@ -1,0 +1,293 @@
+//! The plain data passed between the stages: what the locator found and
+//! how it makes up puzzles ([`Layout`]), the tiles cut from a grid
+//! ([`Tile`]), what the classifier and the evidence stage say of each cell
+//! ([`CellEvidence`]), a puzzle as read ([`GridReading`]) and what was
+//! decided of it ([`Decision`]).
+//!
+//! This module imports no stage: every stage imports it, so no stage
+//! depends on another for its inputs' types. The behaviour of a type lives
+//! with the stage that owns it (the decision's words in `decide`, a tile's
+//! second look in `cells`); what is here only holds and reads the data.
+
+use snap_solver::{Board, Outcome, Shape};
+
+use crate::geometry::{Homography, Quad};
+
+// Locate and layout: the square grids of a page and the puzzles they make.
+
+/// A square grid found on the page.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Found {
+    /// Outer corners in photo pixels (tl, tr, br, bl as stored).
+    pub quad: Quad,
+    /// Cells per side: 9 or 16.
+    pub n: usize,
+    /// Cut by the frame (or a fold or a finger): reported, never solved.
+    pub cut: bool,
+}
+
+/// One square grid of a puzzle, placed in the puzzle's layout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Part {
+    /// The grid as found.
+    pub found: Found,
+    /// (row, column) of its top-left cell in the shape's layout.
+    pub origin: (usize, usize),
+}
+
+/// A puzzle on the page: its shape and the grids it is drawn with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layout {
+    /// 9x9, 16x16 or Samurai.
+    pub shape: Shape,
+    /// One part (a square grid), or five for a Samurai.
+    pub parts: Vec<Part>,
+}
+
+impl Layout {
+    /// True when any part is cut by the frame.
+    pub fn cut(&self) -> bool {
+        self.parts.iter().any(|p| p.found.cut)
+    }
+
+    /// The outline of the whole puzzle in photo pixels: the part's quad, or
+    /// for a Samurai the corners of its four corner grids' outer corners.
+    pub fn outline(&self) -> Quad {
+        if self.parts.len() == 5 {
+            let corner = |k: usize, i: usize| self.parts[k].found.quad.corners[i];
+            Quad::new([corner(0, 0), corner(1, 1), corner(4, 2), corner(3, 3)])
+        } else {
+            self.parts[0].found.quad
+        }
+    }
+
+    /// The layout seen after turning the page clockwise by `quarter_turns`
+    /// x 90 degrees: each part's corner labels turn (see [`Quad::rotated`])
+    /// and its origin moves with the layout, so that the parts stay in
+    /// reading order of the upright puzzle.
+    pub fn rotated(&self, quarter_turns: u8) -> Layout {
+        let side = self.shape.side();
+        let mut parts: Vec<Part> = self
+            .parts
+            .iter()
+            .map(|p| {
+                let n = p.found.n;
+                let mut origin = p.origin;
+                for _ in 0..quarter_turns % 4 {
+                    // Cell (r, c) goes to (c, side - 1 - r); the part's
+                    // top-left corner is its old bottom-left.
+                    origin = (origin.1, side - origin.0 - n);
+                }
+                Part {
+                    found: Found {
+                        quad: p.found.quad.rotated(quarter_turns),
+                        ..p.found
+                    },
+                    origin,
+                }
+            })
+            .collect();
+        parts.sort_by_key(|p| p.origin);
+        Layout {
+            shape: self.shape,
+            parts,
+        }
+    }
+}
+
+// Cells and classify: one tile per cell and the classifier's view of it.
+
+/// Side of a classifier tile.
+pub const TILE: usize = 28;
+
+/// One normalised cell image.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tile {
+    /// Row-major, 0.0 background .. 1.0 ink.
+    pub pixels: [f32; TILE * TILE],
+    /// How dark the cell's darkest ink is against its own paper before the
+    /// stretch to full contrast (Weber contrast: 0 none, 1 black on any
+    /// paper; it does not change with the light that falls on the cell).
+    /// The tile hides it, so faint ink (show-through from the back of a
+    /// page, a grey answer) is told from print by this.
+    pub ink: f32,
+}
+
+impl Default for Tile {
+    fn default() -> Self {
+        Tile {
+            pixels: [0.0; TILE * TILE],
+            ink: 0.0,
+        }
+    }
+}
+
+/// Number of model outputs per tile: empty, printed 1-9 and A-G,
+/// handwritten 1-9, pencil, other ink.
+pub const CLASSES: usize = 28;
+
+// Evidence and decide: what each cell holds and the puzzle decided.
+
+/// What the reader saw in one cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellEvidence {
+    /// Probability of each value as a printed clue, `digits + 1` long:
+    /// index 0 is "no printed clue" (empty, pen entry, pencil marks, stray
+    /// ink), index `v` a printed `v`. Sums to 1.
+    pub clue: Vec<f32>,
+    /// A handwritten (pen) digit in the cell, if the classifier sees one:
+    /// the digit and the probability that the cell holds a pen entry.
+    pub entry: Option<(u8, f32)>,
+}
+
+impl CellEvidence {
+    /// A cell read with certainty as `value` (0 for empty): `--set`.
+    pub fn certain(value: u8, digits: usize) -> CellEvidence {
+        let mut clue = vec![0.0; digits + 1];
+        if let Some(p) = clue.get_mut(value as usize) {
+            *p = 1.0;
+        }
+        CellEvidence { clue, entry: None }
+    }
+
+    /// The most likely clue value and its probability.
+    pub fn best(&self) -> (u8, f32) {
+        let mut best = (0u8, self.clue.first().copied().unwrap_or(0.0));
+        for (v, &p) in self.clue.iter().enumerate().skip(1) {
+            if p > best.1 {
+                best = (v as u8, p);
+            }
+        }
+        best
+    }
+
+    /// Probability of `value` as the clue.
+    pub fn p(&self, value: u8) -> f32 {
+        self.clue.get(value as usize).copied().unwrap_or(0.0)
+    }
+}
+
+/// One cell read otherwise than its most likely value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    /// Layout position (row-major in the shape's layout).
+    pub cell: usize,
+    /// Value as read (0 = empty).
+    pub from: u8,
+    /// Value taken instead (0 = empty).
+    pub to: u8,
+    /// The classifier's probability for the value taken.
+    pub probability: f32,
+}
+
+/// A cell to check, and what the best answer assumes it holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Check {
+    /// Layout position.
+    pub cell: usize,
+    /// The value the best answer assumes (0 = empty).
+    pub assumed: u8,
+    /// The classifier's probability for it.
+    pub probability: f32,
+}
+
+/// How the decision came out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// One answer, as sure as [`SOLVED_CONFIDENCE`] or more.
+    Solved,
+    /// An answer (or none) that rests on cells the reader is unsure of:
+    /// check these cells (`--set` settles each).
+    Unsure(Vec<Check>),
+    /// The puzzle as read, read with confidence, has no solution: two
+    /// givens clash, or a cell or unit cannot be filled.
+    NoSolution(String),
+    /// The puzzle as read, read with confidence, has several solutions
+    /// (the count found, up to the limit).
+    Multiple(usize),
+}
+
+/// The puzzle decided from a reading, and what solving it gave.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// The most probable reading (overrides applied).
+    pub read: Board,
+    /// The puzzle the answer is for: `read` with `changes` applied.
+    pub givens: Board,
+    /// Cells read otherwise than their most likely value.
+    pub changes: Vec<Change>,
+    /// Pen entries: (layout position, digit), never clues.
+    pub entries: Vec<(usize, u8)>,
+    /// The solver's outcome for `givens`.
+    pub outcome: Outcome,
+    /// Posterior share of the answer among the hypotheses (see the module
+    /// notes), 0..1.
+    pub confidence: f32,
+    /// The most probable reading, as read, has several solutions: any
+    /// change that leaves one picks it among them (see [`Decision::solution`]).
+    pub several_as_read: bool,
+    /// Solved, unsure, no solution or several.
+    pub verdict: Verdict,
+}
+
+// The pipeline's reading of a puzzle.
+
+/// One square grid of a puzzle as read.
+#[derive(Debug, Clone)]
+pub struct PartReading {
+    /// Maps the upright part (a square of `n * CELL_PX` pixels, `n` cells
+    /// per side) onto photo pixels.
+    pub grid_to_photo: Homography,
+    /// Cells per side.
+    pub n: usize,
+    /// (row, column) of the part's top-left cell in the puzzle's layout.
+    pub origin: (usize, usize),
+    /// The tiles, upright, row-major, as the classifier saw them.
+    pub tiles: Vec<Tile>,
+    /// The classifier's probabilities per tile, same order.
+    pub classes: Vec<[f32; CLASSES]>,
+    /// Read from its negative (light print on a dark screen): its inks are
+    /// a screen's colours seen in gray, not paper's, so no mark of it is
+    /// taken for faint (see [`crate::evidence`]).
+    pub negative: bool,
+}
+
+/// One puzzle of a page as read: its layout, upright, and what each cell holds.
+#[derive(Debug, Clone)]
+pub struct GridReading {
+    /// Shape and parts, upright (parts in layout order).
+    pub layout: Layout,
+    /// Clockwise quarter turns that make the stored grid upright.
+    pub quarter_turns: u8,
+    /// How many orientations were classified before one was chosen (1 for
+    /// most photos; up to 4).
+    pub orientations_tried: u8,
+    /// The parts as read, in the layout's order.
+    pub parts: Vec<PartReading>,
+    /// What each layout position holds (outside a Samurai's grids: empty).
+    pub cells: Vec<CellEvidence>,
+}
+
+impl GridReading {
+    /// The puzzle's shape.
+    pub fn shape(&self) -> Shape {
+        self.layout.shape
+    }
+
+    /// The puzzle's outline in photo pixels, labelled for the upright grid
+    /// (tl is the top-left corner of the puzzle as it reads).
+    pub fn quad(&self) -> Quad {
+        self.layout.outline()
+    }
+
+    /// Cut by the frame: reported as partial, never solved.
+    pub fn cut(&self) -> bool {
+        self.layout.cut()
+    }
+
+    /// The first part's 81 tiles and probabilities for a classic grid
+    /// (what `eval` measures and dumps).
+    pub fn classic_part(&self) -> Option<&PartReading> {
+        self.parts.first().filter(|p| p.n == 9)
+    }
+}
