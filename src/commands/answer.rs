@@ -3,18 +3,12 @@
 
 use image::RgbImage;
 use snap_solver::Board;
-use snap_vision::decide::{Decision, Verdict, MAX_CHANGES};
+use snap_vision::decide::{Decision, Verdict};
 use snap_vision::overlay;
 use snap_vision::pipeline::{self, GridReading, Page, Timings};
+use snap_vision::{grid_kind, GridKind};
 
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
-
-/// A grid with fewer printed clues than the cells over this is not a
-/// puzzle (an empty notes table beside a puzzle, a grid of a person's own
-/// entries): no published 9x9 has fewer than 17 clues (81 / 17 < 5), and
-/// 1 in 8 leaves room for clues the reader missed. Such grids are not
-/// reported.
-const MIN_CLUE_FRACTION: usize = 8;
 
 /// What the user asked of every grid.
 #[derive(Debug, Clone, Default)]
@@ -58,7 +52,8 @@ pub fn grids(
             &[]
         };
         let decision = pipeline::decide_grid(grid, overrides);
-        if !grid.cut() && !is_puzzle(&decision.read) {
+        let kind = grid_kind(grid, &decision);
+        if !kind.is_reported() {
             continue;
         }
         let number = out.len() + 1;
@@ -70,10 +65,19 @@ pub fn grids(
             quad: Some(grid.quad().corners),
             ..PhotoFields::default()
         };
-        out.push(if grid.cut() {
+        out.push(if kind == GridKind::Cut {
             partial(grid, name, fields, &page.timings)
         } else {
-            decided(grid, decision, name, fields, &page.timings, options)
+            let answer_grid = kind == GridKind::AnswerGrid;
+            decided(
+                grid,
+                decision,
+                answer_grid,
+                name,
+                fields,
+                &page.timings,
+                options,
+            )
         });
     }
     // A photo of one puzzle reads as it always has: `photo.jpg: solved ...`.
@@ -82,39 +86,6 @@ pub fn grids(
         only.text = only.text.replacen(&numbered, &format!("{name}:"), 1);
     }
     out
-}
-
-/// True when a reading has enough printed clues to be a puzzle (or an
-/// answer grid) rather than an empty table, and no unit repeats a digit
-/// more often than [`MAX_CHANGES`] misreads could make it.
-fn is_puzzle(read: &Board) -> bool {
-    let cells = (0..read.cells.len())
-        .filter(|&i| read.shape.contains(i))
-        .count();
-    read.givens() * MIN_CLUE_FRACTION >= cells && !ruled(read)
-}
-
-/// Whether some unit of the reading holds one digit more than once and
-/// [`MAX_CHANGES`] times: a printed unit holds each digit once, and each
-/// misread cell adds at most one copy. A table whose rules run through the
-/// cells of a lattice found as a grid reads as 1s down the rules: a
-/// "Working" table of 4 columns beside a puzzle, taken for a 9x9 on a
-/// photographed page, read as 22 clues, all 1s, down three columns (9, 7
-/// and 6 to a column).
-fn ruled(read: &Board) -> bool {
-    read.shape.units().iter().any(|unit| {
-        let mut count = vec![0usize; read.shape.digits() + 1];
-        for &cell in unit {
-            if let Some(c) = read
-                .cells
-                .get(cell)
-                .and_then(|&v| count.get_mut(usize::from(v)))
-            {
-                *c += 1;
-            }
-        }
-        count.iter().skip(1).any(|&c| c > 1 + MAX_CHANGES)
-    })
 }
 
 /// A grid cut by the frame: reported with its quad, never solved or drawn on.
@@ -143,20 +114,19 @@ fn grid_label(report: &Report) -> String {
     format!("{page}{grid}")
 }
 
-/// A decided grid: solved, unsure, broken, or a printed answer grid.
+/// A decided grid: solved, unsure, broken, or a printed answer grid
+/// (`answer_grid`: checked, valid or not, never solved).
 fn decided(
     grid: &GridReading,
     d: Decision,
+    answer_grid: bool,
     name: &str,
     mut fields: PhotoFields,
     timings: &Timings,
     options: &Options,
 ) -> GridResult {
     let shape = grid.shape();
-    let full = (0..d.givens.cells.len())
-        .filter(|&i| shape.contains(i))
-        .all(|i| d.givens.cells[i] != 0);
-    let status = match (&d.verdict, full) {
+    let status = match (&d.verdict, answer_grid) {
         (Verdict::Solved, true) | (Verdict::NoSolution(_), true) => Status::Complete,
         (Verdict::Solved, false) => Status::Solved,
         (Verdict::Unsure(_), _) => Status::Unsure,
@@ -432,50 +402,5 @@ fn exif_turns(page: &Page) -> u8 {
         3 => 2,
         8 => 3,
         _ => 0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use snap_solver::Shape;
-
-    fn board(line: &str) -> Board {
-        Board::parse(line, Shape::square(9).expect("9x9")).expect("a 9x9 line")
-    }
-
-    #[test]
-    fn a_table_read_as_columns_of_ones_is_no_puzzle() {
-        // A puzzle of 17 clues is one; with a cell misread as a digit its
-        // row holds it still is (the decision names the clash).
-        let puzzle =
-            "...8.1..........435............7.8........1...2..3....6......75..34........2..6..";
-        assert!(is_puzzle(&board(puzzle)));
-        let mut misread = puzzle.as_bytes().to_vec();
-        misread[4] = b'1'; // r1c5 beside r1c6's 1
-        assert!(is_puzzle(&board(
-            std::str::from_utf8(&misread).unwrap_or("")
-        )));
-        // A ruled table: 1s down three columns, seven to a column.
-        let ruled_rows = ".1..1..1.";
-        let table: String = (0..9)
-            .map(|r| {
-                if (1..8).contains(&r) {
-                    ruled_rows
-                } else {
-                    "........."
-                }
-            })
-            .collect();
-        assert!(!is_puzzle(&board(&table)));
-        // Four copies of a digit in a unit are as many as three misreads
-        // make: still read as a puzzle (the decision says it is unsure).
-        let mut four = puzzle.as_bytes().to_vec();
-        for c in [9 + 3, 18 + 3, 27 + 3] {
-            four[c] = b'8'; // column 4 holds r1c4's 8 and three more
-        }
-        assert!(is_puzzle(&board(std::str::from_utf8(&four).unwrap_or(""))));
-        four[36 + 3] = b'8';
-        assert!(!is_puzzle(&board(std::str::from_utf8(&four).unwrap_or(""))));
     }
 }

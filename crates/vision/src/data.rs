@@ -128,6 +128,13 @@ pub const CLASSES: usize = 28;
 
 // Evidence and decide: what each cell holds and the puzzle decided.
 
+/// Most cells a decision reads otherwise than as read
+/// ([`Decision::changes`]): enough for the misreads seen on real photos
+/// (one or two faint or blurred clues), few enough that the enumeration of
+/// readings stays small. What a grid's reading may be off by, so also what
+/// tells a ruled table from a misread puzzle.
+pub const MAX_CHANGES: usize = 3;
+
 /// What the reader saw in one cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CellEvidence {

@@ -43,7 +43,8 @@ use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 
 use crate::classify::kind_probs;
 use crate::data::CLASSES;
-pub use crate::data::{CellEvidence, Change, Check, Decision, Verdict};
+pub use crate::data::{CellEvidence, Change, Check, Decision, Verdict, MAX_CHANGES};
+use crate::kind::mostly_printed;
 
 /// A cell whose most likely value has at least this probability is read as
 /// that value and never changed by a repair. The model is trained with
@@ -55,11 +56,6 @@ pub const SURE: f32 = 0.9;
 /// Alternatives less likely than this are never tried: a cell read as 6
 /// with 1 % for 8 may be an 8, one with 0.1 % is not worth a solver call.
 pub const ALTERNATIVE_MIN: f32 = 0.01;
-
-/// Most cells one reading may change: enough for the misreads seen on real
-/// photos (one or two faint or blurred clues), few enough that the
-/// enumeration stays small.
-pub const MAX_CHANGES: usize = 3;
 
 /// Readings tried (each a solver call: microseconds for 9x9, up to
 /// milliseconds for 16x16 and Samurai).
@@ -96,14 +92,6 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// in a cell it read as empty). An answer drawn on someone's puzzle is
 /// taken as the answer, rings or not.
 pub const SHOW_CONFIDENCE: f32 = 0.75;
-
-/// Share of a grid's cells read as printed clues from which it is taken for
-/// a printed answer grid with some digits misread, not a puzzle: no book
-/// prints a puzzle with three quarters of its cells given (61 of 81; easy
-/// ones give about 36, and 17 is the least a 9x9 needs). Its right status
-/// is `complete`, which needs every cell read as printed, so a cell read
-/// as empty there stays a doubt (see [`answer_neutral`]).
-const ANSWER_GRID_CLUES: f32 = 0.75;
 
 /// Probability that a cell holds a pen entry from which it is reported as
 /// one (and never as a clue).
@@ -166,43 +154,45 @@ impl Decision {
             Verdict::Unsure(checks) => {
                 let cells: Vec<String> = checks.iter().map(name).collect();
                 let empty = |c: &Check| self.givens.cells.get(c.cell) == Some(&0);
-                Some(if answer_grid(&self.givens) && checks.iter().all(empty) {
-                    // Late in a game an app's screenshot looks the same
-                    // (typed entries are read like givens): say both.
-                    format!(
-                        "unsure: a printed answer grid with {} read as empty, \
+                Some(
+                    if mostly_printed(&self.givens) && checks.iter().all(empty) {
+                        // Late in a game an app's screenshot looks the same
+                        // (typed entries are read like givens): say both.
+                        format!(
+                            "unsure: a printed answer grid with {} read as empty, \
                          or a puzzle nearly filled in; check {}",
-                        if cells.len() == 1 { "a cell" } else { "cells" },
-                        cells.join(", ")
-                    )
-                } else if self.solution().is_some() {
-                    format!(
-                        "unsure (confidence {:.2}): the answer rests on {}",
-                        self.confidence,
-                        cells.join(", ")
-                    )
-                } else if matches!(self.outcome, Outcome::Unique(_))
-                    && self.several_as_read
-                    && self.confidence >= SHOW_CONFIDENCE
-                {
-                    format!(
-                        "unsure (confidence {:.2}): as read the puzzle has several solutions, \
+                            if cells.len() == 1 { "a cell" } else { "cells" },
+                            cells.join(", ")
+                        )
+                    } else if self.solution().is_some() {
+                        format!(
+                            "unsure (confidence {:.2}): the answer rests on {}",
+                            self.confidence,
+                            cells.join(", ")
+                        )
+                    } else if matches!(self.outcome, Outcome::Unique(_))
+                        && self.several_as_read
+                        && self.confidence >= SHOW_CONFIDENCE
+                    {
+                        format!(
+                            "unsure (confidence {:.2}): as read the puzzle has several solutions, \
                          and the reading that leaves one is not sure enough to show; check {}",
-                        self.confidence,
-                        cells.join(", ")
-                    )
-                } else if matches!(self.outcome, Outcome::Unique(_)) {
-                    format!(
+                            self.confidence,
+                            cells.join(", ")
+                        )
+                    } else if matches!(self.outcome, Outcome::Unique(_)) {
+                        format!(
                         "unsure: no answer is likely enough to show (confidence {:.2}); check {}",
                         self.confidence,
                         cells.join(", ")
                     )
-                } else {
-                    format!(
-                        "unsure: no reading of the unsure cells gives one solution; check {}",
-                        cells.join(", ")
-                    )
-                })
+                    } else {
+                        format!(
+                            "unsure: no reading of the unsure cells gives one solution; check {}",
+                            cells.join(", ")
+                        )
+                    },
+                )
             }
         }
     }
@@ -317,7 +307,7 @@ pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -
     // The hypotheses are the readings within MAX_CHANGES changes of the
     // most probable one; the share above holds only if the truth is among
     // them, so it is weighed by the chance that it is.
-    let answer_grid = answer_grid(&best.givens);
+    let answer_grid = mostly_printed(&best.givens);
     let neutral = answer_neutral(&evidence, &best, answer_grid);
     let confidence = (agreeing / total * within_reach(&evidence, &read, &neutral)).clamp(0.0, 1.0);
     let empty_in_answer_grid: Vec<Check> = if answer_grid {
@@ -395,7 +385,7 @@ fn within_reach(evidence: &[CellEvidence], read: &Board, neutral: &[bool]) -> f3
 /// digit that might be a pen entry, is no reason to doubt it.
 ///
 /// An empty reading stays a doubt on a grid read with most cells printed
-/// (`answer_grid`: see [`ANSWER_GRID_CLUES`]).
+/// (`answer_grid`: see [`mostly_printed`]).
 fn answer_neutral(evidence: &[CellEvidence], best: &Valid, answer_grid: bool) -> Vec<bool> {
     let mut neutral = vec![false; evidence.len()];
     let Outcome::Unique(solution) = &best.outcome else {
@@ -428,17 +418,6 @@ fn answer_neutral(evidence: &[CellEvidence], best: &Valid, answer_grid: bool) ->
         neutral.fill(false);
     }
     neutral
-}
-
-/// Whether `givens` has so many clues ([`ANSWER_GRID_CLUES`]) that it is a
-/// printed answer grid, not a puzzle.
-fn answer_grid(givens: &Board) -> bool {
-    let shape = givens.shape;
-    let inside = (0..givens.cells.len()).filter(|&c| shape.contains(c));
-    let (cells, clues) = inside.fold((0, 0), |(n, k), c| {
-        (n + 1, k + usize::from(givens.cells[c] != 0))
-    });
-    clues as f32 >= ANSWER_GRID_CLUES * cells as f32
 }
 
 /// The digit the outcome's solution has in `cell` (0 without one).

@@ -25,6 +25,7 @@ pub mod decide;
 pub mod decode;
 pub mod evidence;
 pub mod geometry;
+mod kind;
 pub mod layout;
 pub mod locate;
 pub mod overlay;
@@ -33,3 +34,4 @@ pub mod pipeline;
 pub mod rectify;
 
 pub use geometry::{corner_error, Homography, Quad};
+pub use kind::{grid_kind, GridKind};
