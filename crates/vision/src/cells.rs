@@ -1,5 +1,5 @@
-//! Cutting the rectified grid into 81 normalised 28x28 tiles (the digit
-//! classifier's input).
+//! Cutting the rectified grid of any `n` x `n` (81 cells for a 9x9, 256
+//! for a 16x16) into normalised 28x28 tiles (the digit classifier's input).
 //!
 //! Tile spec (the classifier is trained on exactly this):
 //! for cell (r, c) take its 48x48 box in the rectified grid (the box between
@@ -21,8 +21,10 @@ use std::path::Path;
 use image::{GrayImage, Luma};
 
 pub use crate::data::{Tile, TILE};
+use crate::geometry::bilinear;
 pub use crate::geometry::CELL_PX;
-use crate::geometry::{bilinear, GRID_PX};
+#[cfg(test)]
+use crate::geometry::GRID_PX;
 
 /// Pixels cut from each side of a cell box before normalising (drops the
 /// grid lines; symmetric so that tiles rotate with the grid).
@@ -77,41 +79,44 @@ impl Tile {
     }
 }
 
-/// Positions of the grid lines in the rectified image, per band.
+/// Positions of the grid lines in the rectified image of an `n` x `n`
+/// grid, per band.
 ///
-/// `vertical[j][r]` is the x of vertical line `j` (0..=9) measured within
+/// `vertical[j][r]` is the x of vertical line `j` (0..=n) measured within
 /// row band `r`; `horizontal[j][c]` the y of horizontal line `j` within
-/// column band `c`. Outer lines are at 0 and 432 (the located corners),
-/// or moved in past a thick border (see `outer_line`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// column band `c`. Outer lines are at 0 and `n * CELL_PX` (the located
+/// corners), or moved in past a thick border (see `outer_line`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct GridLines {
     /// x of vertical line j within row band r.
-    pub vertical: [[f32; 9]; 10],
+    pub vertical: Vec<Vec<f32>>,
     /// y of horizontal line j within column band c.
-    pub horizontal: [[f32; 9]; 10],
+    pub horizontal: Vec<Vec<f32>>,
 }
 
 impl GridLines {
-    /// The perfect 9x9 split: line j at j * 48.
-    pub fn perfect() -> Self {
-        let mut v = [[0.0; 9]; 10];
-        for (j, row) in v.iter_mut().enumerate() {
-            *row = [(j * CELL_PX) as f32; 9];
-        }
+    /// The perfect split of an `n` x `n` grid: line j at j * 48.
+    pub fn perfect(n: usize) -> Self {
+        let v: Vec<Vec<f32>> = (0..=n).map(|j| vec![(j * CELL_PX) as f32; n]).collect();
         GridLines {
-            vertical: v,
+            vertical: v.clone(),
             horizontal: v,
         }
+    }
+
+    /// Cells per side.
+    pub fn n(&self) -> usize {
+        self.vertical.len().saturating_sub(1)
     }
 
     /// Largest deviation from the perfect split, in pixels.
     pub fn max_shift(&self) -> f32 {
         let mut m = 0.0f32;
-        for j in 0..10 {
-            for b in 0..9 {
-                let e = (j * CELL_PX) as f32;
-                m = m.max((self.vertical[j][b] - e).abs());
-                m = m.max((self.horizontal[j][b] - e).abs());
+        for (j, (v, h)) in self.vertical.iter().zip(&self.horizontal).enumerate() {
+            let e = (j * CELL_PX) as f32;
+            for (x, y) in v.iter().zip(h) {
+                m = m.max((x - e).abs());
+                m = m.max((y - e).abs());
             }
         }
         m
@@ -128,12 +133,11 @@ impl GridLines {
     }
 }
 
-/// The 81 tiles of a grid and the lines they were cut along.
+/// The tiles of an `n` x `n` grid and the lines they were cut along.
 #[derive(Debug, Clone)]
 pub struct Cells {
-    /// Row-major (cell index = 9 * r + c). Boxed: 254 KB is too much for
-    /// small thread stacks.
-    pub tiles: Box<[Tile; 81]>,
+    /// Row-major (cell index = n * r + c).
+    pub tiles: Vec<Tile>,
     /// The grid lines the boxes were cut along.
     pub lines: GridLines,
     /// Printed light on dark (a screen's dark theme) and read from its
@@ -141,27 +145,19 @@ pub struct Cells {
     pub negative: bool,
 }
 
-/// Allocates 81 blank tiles on the heap.
-pub fn blank_tiles() -> Box<[Tile; 81]> {
-    let v: Box<[Tile]> = vec![Tile::default(); 81].into_boxed_slice();
-    match v.try_into() {
-        Ok(b) => b,
-        // Length is 81 by construction.
-        Err(_) => unreachable!("81 tiles"),
-    }
-}
-
-/// Cuts the rectified grid (`GRID_PX` square; other sizes are rescaled by
-/// sampling) into 81 tiles following the tile spec; a grid printed light on
+/// Cuts the rectified `n` x `n` grid (`n * CELL_PX` square; other sizes
+/// are rescaled by sampling) into tiles following the tile spec, along
+/// the grid lines as found ([`detect_lines`]); a grid printed light on
 /// dark is read from its negative.
-pub fn extract_cells(rect: &GrayImage) -> Cells {
-    let rect = dark_on_light(rect, 9);
+pub fn extract_cells(rect: &GrayImage, n: usize) -> Cells {
+    let rect = dark_on_light(rect, n);
     let negative = matches!(rect, Cow::Owned(_));
     let rect = rect.as_ref();
-    let lines = if rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX {
-        detect_lines(rect)
+    let side = n * CELL_PX;
+    let lines = if rect.width() as usize == side && rect.height() as usize == side {
+        detect_lines(rect, n)
     } else {
-        GridLines::perfect()
+        GridLines::perfect(n)
     };
     Cells {
         negative,
@@ -172,13 +168,15 @@ pub fn extract_cells(rect: &GrayImage) -> Cells {
 /// [`extract_cells`] with given grid lines (e.g. [`GridLines::perfect`]),
 /// on a grid already dark on light.
 pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
-    let mut tiles = blank_tiles();
-    let exact = rect.width() as usize == GRID_PX && rect.height() as usize == GRID_PX;
-    let sx = rect.width() as f32 / GRID_PX as f32;
-    let sy = rect.height() as f32 / GRID_PX as f32;
+    let n = lines.n();
+    let side = n * CELL_PX;
+    let mut tiles = Vec::with_capacity(n * n);
+    let exact = rect.width() as usize == side && rect.height() as usize == side;
+    let sx = rect.width() as f32 / side as f32;
+    let sy = rect.height() as f32 / side as f32;
     let mut v = [0.0f32; INNER * INNER];
-    for r in 0..9 {
-        for c in 0..9 {
+    for r in 0..n {
+        for c in 0..n {
             let (l, t, rt, b) = lines.cell_box(r, c);
             let plain = exact
                 && (l - (c * CELL_PX) as f32).abs() < MIN_LINE_SHIFT
@@ -188,7 +186,7 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
             if plain {
                 let raw = rect.as_raw();
                 for y in 0..INNER {
-                    let row = (r * CELL_PX + INSET + y) * GRID_PX + c * CELL_PX + INSET;
+                    let row = (r * CELL_PX + INSET + y) * side + c * CELL_PX + INSET;
                     for x in 0..INNER {
                         v[y * INNER + x] = 1.0 - raw[row + x] as f32 / 255.0;
                     }
@@ -208,12 +206,12 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
                     }
                 }
             }
-            tiles[r * 9 + c] = normalise_cell(&v);
+            tiles.push(normalise_cell(&v));
         }
     }
     Cells {
         tiles,
-        lines: *lines,
+        lines: lines.clone(),
         negative: false,
     }
 }
@@ -377,8 +375,23 @@ fn area_weights() -> [[Option<(usize, f32)>; 3]; TILE] {
     out
 }
 
-/// Finds the inner grid lines in a `GRID_PX` rectified grid, per band, so
-/// that page curl (lines bowing by a few pixels) does not shift digits into
+/// The darkness (255 - gray) of the rectified image of an `n` x `n` grid,
+/// `side` (`n * CELL_PX`) pixels square: what lines are looked for in.
+struct Dark<'a> {
+    raw: &'a [u8],
+    n: usize,
+    side: usize,
+}
+
+impl Dark<'_> {
+    /// Darkness of pixel (x, y).
+    fn at(&self, x: usize, y: usize) -> f32 {
+        255.0 - self.raw[y * self.side + x] as f32
+    }
+}
+
+/// Finds the inner grid lines in the rectified image of an `n` x `n` grid
+/// (`n * CELL_PX` square), per band, so that page curl (lines bowing by a few pixels) does not shift digits into
 /// the tile border. A line that cannot be found bends with the lines found
 /// on either side of it (the perfect split when none is).
 ///
@@ -390,30 +403,34 @@ fn area_weights() -> [[Option<(usize, f32)>; 3]; TILE] {
 /// a page's curl bows lines most, and most steeply, at the grid's edge,
 /// further than a line could be looked for blindly between the digits,
 /// but a little at a time.
-pub fn detect_lines(rect: &GrayImage) -> GridLines {
-    let mut lines = GridLines::perfect();
-    if rect.width() as usize != GRID_PX || rect.height() as usize != GRID_PX {
+pub fn detect_lines(rect: &GrayImage, n: usize) -> GridLines {
+    let mut lines = GridLines::perfect(n);
+    let side = n * CELL_PX;
+    if n == 0 || rect.width() as usize != side || rect.height() as usize != side {
         return lines;
     }
-    let raw = rect.as_raw();
-    let dark = |x: usize, y: usize| 255.0 - raw[y * GRID_PX + x] as f32;
+    let dark = Dark {
+        raw: rect.as_raw(),
+        n,
+        side,
+    };
     for vertical in [true, false] {
-        // The outer lines (0 and 9) are the located corners', moved in
+        // The outer lines (0 and n) are the located corners', moved in
         // past a border too thick for the tile's inset to hide.
-        let mut found: [Option<[f32; 9]>; 10] = [None; 10];
+        let mut found: Vec<Option<Vec<f32>>> = vec![None; n + 1];
         let outer = [
             outer_line(&dark, vertical, false),
             outer_line(&dark, vertical, true),
         ];
         // Lines not found bend between the border's middle (the line the
         // border is printed on), not where the outer cells are cut.
-        found[0] = outer[0].map(|o| o.middle);
-        found[9] = outer[1].map(|o| o.middle);
-        for (j, line) in found.iter_mut().enumerate().take(9).skip(1) {
+        found[0] = outer[0].as_ref().map(|o| o.middle.clone());
+        found[n] = outer[1].as_ref().map(|o| o.middle.clone());
+        for (j, line) in found.iter_mut().enumerate().take(n).skip(1) {
             let find = |band: usize, lo: f32, hi: f32, drifts: usize| {
                 find_line(&dark, vertical, j, band, lo, hi, drifts)
             };
-            let mut off = [f32::NAN; 9];
+            let mut off = vec![f32::NAN; n];
             for (band, o) in off.iter_mut().enumerate() {
                 // Blindly, level only (slants are looked for as the line
                 // is followed): a line is level but near a curled edge,
@@ -433,15 +450,16 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
             }
             seen.sort_unstable_by(f32::total_cmp);
             let course = seen[seen.len() / 2];
-            let Some(anchor) = (0..9).filter(|&b| off[b].is_finite()).min_by(|&a, &b| {
+            let middle = n / 2;
+            let Some(anchor) = (0..n).filter(|&b| off[b].is_finite()).min_by(|&a, &b| {
                 let near = |b: usize| (off[b] - course).abs().round();
                 near(a)
                     .total_cmp(&near(b))
-                    .then(a.abs_diff(4).cmp(&b.abs_diff(4)))
+                    .then(a.abs_diff(middle).cmp(&b.abs_diff(middle)))
             }) else {
                 continue;
             };
-            let mut tracked = [f32::NAN; 9];
+            let mut tracked = vec![f32::NAN; n];
             tracked[anchor] = off[anchor];
             for dir in [1i32, -1] {
                 // Found level at the anchor.
@@ -450,7 +468,7 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
                 // Bands since the line was last found (two at most): it
                 // may have moved a step in each.
                 let mut steps = 1.0;
-                while (0..9).contains(&band) {
+                while (0..n as i32).contains(&band) {
                     let b = band as usize;
                     // Where the line goes on at the slope it was found at:
                     // a curl steepens a line towards the grid's edge.
@@ -486,7 +504,7 @@ pub fn detect_lines(rect: &GrayImage) -> GridLines {
             *line = smooth_offsets(&tracked);
         }
         let mut offsets = fill_between(&found);
-        for (o, j) in outer.iter().zip([0, 9]) {
+        for (o, j) in outer.into_iter().zip([0, n]) {
             if let Some(o) = o {
                 offsets[j] = o.cut;
             }
@@ -520,7 +538,7 @@ const OUTER_START: usize = 4;
 /// levels; [`profile_peak`] asks the same of an inner line).
 const OUTER_CONTRAST: f32 = 25.0;
 
-/// The border along the outer line `9` (`far`) or `0` of an axis, when it
+/// The border along the outer line `n` (`far`) or `0` of an axis, when it
 /// reaches further in than the tile's inset hides (`None` otherwise, and
 /// where no border is seen: the line stays on the quad): per band, where
 /// the outer cells are cut (the tile beside it begins where the border
@@ -541,21 +559,21 @@ const OUTER_CONTRAST: f32 = 25.0;
 /// starting within [`OUTER_START`] of the edge, with the cell's ground
 /// beyond it; the border's width is the bands' median, and the bands'
 /// offsets are smoothed as an inner line's.
-fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) -> Option<Outer> {
+fn outer_line(dark: &Dark, vertical: bool, far: bool) -> Option<Outer> {
     // Per band, where the border starts and where it ends.
-    let mut runs: [Option<(usize, usize)>; 9] = [None; 9];
+    let mut runs: Vec<Option<(usize, usize)>> = vec![None; dark.n];
     let mut values = [0.0f32; LINE_SAMPLES];
     for (band, run) in runs.iter_mut().enumerate() {
         let along = band * CELL_PX + LINE_END..(band + 1) * CELL_PX - LINE_END;
         // Darkness at `d` pixels in from the edge.
         let prof: Vec<f32> = (0..OUTER_SPAN)
             .map(|d| {
-                let across = if far { GRID_PX - 1 - d } else { d };
+                let across = if far { dark.side - 1 - d } else { d };
                 for (v, a) in values.iter_mut().zip(along.clone().step_by(SAMPLE_STEP)) {
                     *v = if vertical {
-                        dark(across, a)
+                        dark.at(across, a)
                     } else {
-                        dark(a, across)
+                        dark.at(a, across)
                     };
                 }
                 *values
@@ -607,39 +625,46 @@ fn outer_line(dark: &impl Fn(usize, usize) -> f32, vertical: bool, far: bool) ->
         return None;
     }
     let inset = INSET as f32 + 0.5;
-    let cut = runs.map(|run| {
-        run.map_or(f32::NAN, |(lo, _)| {
-            // Pixel d spans [d, d + 1) from the edge. The tile's first
-            // sample is the first pixel past the border: a box `o` in from
-            // the edge is `CELL_PX - o` wide, resampled to `CELL_PX`, and
-            // its first inset pixel is sampled at `o + (INSET + 0.5) (1 -
-            // o / CELL_PX) - 0.5` (see `extract_cells_with_lines`), which
-            // is the border's end when `o` is as below. Never nearer the
-            // edge than the border's middle, where an inner line's box
-            // begins.
-            let end = (lo + width) as f32;
-            let past = (end - inset + 0.5) / (1.0 - inset / CELL_PX as f32);
-            past.max(lo as f32 + width as f32 / 2.0)
+    let cut: Vec<f32> = runs
+        .iter()
+        .map(|run| {
+            run.map_or(f32::NAN, |(lo, _)| {
+                // Pixel d spans [d, d + 1) from the edge. The tile's first
+                // sample is the first pixel past the border: a box `o` in from
+                // the edge is `CELL_PX - o` wide, resampled to `CELL_PX`, and
+                // its first inset pixel is sampled at `o + (INSET + 0.5) (1 -
+                // o / CELL_PX) - 0.5` (see `extract_cells_with_lines`), which
+                // is the border's end when `o` is as below. Never nearer the
+                // edge than the border's middle, where an inner line's box
+                // begins.
+                let end = (lo + width) as f32;
+                let past = (end - inset + 0.5) / (1.0 - inset / CELL_PX as f32);
+                past.max(lo as f32 + width as f32 / 2.0)
+            })
         })
-    });
-    let middle = runs.map(|run| run.map_or(f32::NAN, |(lo, _)| lo as f32 + width as f32 / 2.0));
+        .collect();
+    let middle: Vec<f32> = runs
+        .iter()
+        .map(|run| run.map_or(f32::NAN, |(lo, _)| lo as f32 + width as f32 / 2.0))
+        .collect();
     let sign = if far { -1.0 } else { 1.0 };
+    let signed = |offsets: Vec<f32>| offsets.into_iter().map(|o| sign * o).collect();
     Some(Outer {
-        cut: smooth_offsets(&cut)?.map(|o| sign * o),
-        middle: smooth_offsets(&middle)?.map(|o| sign * o),
+        cut: signed(smooth_offsets(&cut)?),
+        middle: signed(smooth_offsets(&middle)?),
     })
 }
 
 /// A thick border found along one side ([`outer_line`]): per band, as
 /// offsets from the quad's edge (positive inwards on the near sides,
 /// negative on the far ones).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Outer {
     /// Where the outer cells are cut: their tiles begin past the border.
-    cut: [f32; 9],
+    cut: Vec<f32>,
     /// The border's middle: the grid's line, for the lines not found to
     /// bend between (see [`fill_between`]).
-    middle: [f32; 9],
+    middle: Vec<f32>,
 }
 
 /// Each line's offsets per band, those of lines that were not found
@@ -649,14 +674,16 @@ struct Outer {
 /// lines alike, the box lines (thick, found most often) and the thin ones
 /// between them that a faint print or a blurred photo hides; left on the
 /// perfect split, a thin line of a curled grid cuts its digits.
-fn fill_between(found: &[Option<[f32; 9]>; 10]) -> [[f32; 9]; 10] {
-    let mut out = [[0.0f32; 9]; 10];
-    let known: Vec<usize> = (0..10)
-        .filter(|&j| j == 0 || j == 9 || found[j].is_some())
+fn fill_between(found: &[Option<Vec<f32>>]) -> Vec<Vec<f32>> {
+    let lines = found.len();
+    let bands = lines.saturating_sub(1);
+    let mut out = vec![vec![0.0f32; bands]; lines];
+    let known: Vec<usize> = (0..lines)
+        .filter(|&j| j == 0 || j == bands || found[j].is_some())
         .collect();
-    for j in 0..10 {
-        if let Some(off) = found[j] {
-            out[j] = off;
+    for j in 0..lines {
+        if let Some(off) = &found[j] {
+            out[j].clone_from(off);
             continue;
         }
         let (Some(&a), Some(&b)) = (
@@ -665,9 +692,11 @@ fn fill_between(found: &[Option<[f32; 9]>; 10]) -> [[f32; 9]; 10] {
         ) else {
             continue;
         };
-        let (fa, fb) = (found[a].unwrap_or([0.0; 9]), found[b].unwrap_or([0.0; 9]));
+        let level = vec![0.0; bands];
+        let fa = found[a].as_ref().unwrap_or(&level);
+        let fb = found[b].as_ref().unwrap_or(&level);
         let t = (j - a) as f32 / (b - a) as f32;
-        for band in 0..9 {
+        for band in 0..bands {
             out[j][band] = fa[band] * (1.0 - t) + fb[band] * t;
         }
     }
@@ -752,7 +781,7 @@ const PROFILE_SPAN: i32 = 2 * BLIND_REACH as i32 + 1 + 4;
 /// `drifts` of [`LINE_DRIFTS`]); `None` when no slant shows a clear line
 /// running along the band.
 fn find_line(
-    dark: &impl Fn(usize, usize) -> f32,
+    dark: &Dark,
     vertical: bool,
     j: usize,
     band: usize,
@@ -817,16 +846,22 @@ fn find_line(
 }
 
 /// Darkness at `across` (sub-pixel, linearly between the two pixels
-/// nearest) and `a` along a line: `dark(across, a)` for a vertical line,
-/// `dark(a, across)` for a horizontal one. Outside the image: 0.
-fn sample(dark: &impl Fn(usize, usize) -> f32, vertical: bool, across: f32, a: usize) -> f32 {
-    if !(0.0..(GRID_PX - 1) as f32).contains(&across) {
+/// nearest) and `a` along a line: `dark.at(across, a)` for a vertical
+/// line, `dark.at(a, across)` for a horizontal one. Outside the image: 0.
+fn sample(dark: &Dark, vertical: bool, across: f32, a: usize) -> f32 {
+    if !(0.0..(dark.side - 1) as f32).contains(&across) {
         return 0.0;
     }
     let i = across.floor();
     let f = across - i;
     let i = i as usize;
-    let at = |x: usize| if vertical { dark(x, a) } else { dark(a, x) };
+    let at = |x: usize| {
+        if vertical {
+            dark.at(x, a)
+        } else {
+            dark.at(a, x)
+        }
+    };
     if f == 0.0 {
         // A level path at a whole offset: one pixel.
         return at(i);
@@ -846,17 +881,23 @@ const LEVEL_COVER: f32 = 0.9;
 /// both sides; a line runs along the band when that is at least
 /// [`LINE_RUN`] tenths. 0 where the path comes too near the image's edge.
 fn run_cover(
-    dark: &impl Fn(usize, usize) -> f32,
+    dark: &Dark,
     vertical: bool,
     path: impl Fn(usize) -> f32,
     along: std::ops::Range<usize>,
 ) -> f32 {
-    let at = |x: usize, a: usize| if vertical { dark(x, a) } else { dark(a, x) };
+    let at = |x: usize, a: usize| {
+        if vertical {
+            dark.at(x, a)
+        } else {
+            dark.at(a, x)
+        }
+    };
     let len = along.len();
     let mut dark_along = 0;
     for a in along {
         let across = path(a).round();
-        if across < (LINE_SIDE + 1) as f32 || across + (LINE_SIDE + 1) as f32 >= GRID_PX as f32 {
+        if across < (LINE_SIDE + 1) as f32 || across + (LINE_SIDE + 1) as f32 >= dark.side as f32 {
             return 0.0;
         }
         let across = across as usize;
@@ -926,12 +967,15 @@ fn profile_peak(prof: &[f32], searched: std::ops::RangeInclusive<usize>) -> Opti
 /// onto). A curled page bows a line smoothly, as a low polynomial does
 /// over a grid; a straight line is the flat one. Fewer than 3 offsets
 /// found (or left): `None`, nothing is known of the line.
-fn smooth_offsets(off: &[f32; 9]) -> Option<[f32; 9]> {
+fn smooth_offsets(off: &[f32]) -> Option<Vec<f32>> {
+    // Bands are numbered from the grid's middle, where the curve is
+    // centred (its powers stay small either way).
+    let mid = off.len().saturating_sub(1) as f32 / 2.0;
     let mut used: Vec<(f32, f32)> = off
         .iter()
         .enumerate()
         .filter(|(_, v)| v.is_finite())
-        .map(|(b, &v)| (b as f32 - 4.0, v))
+        .map(|(b, &v)| (b as f32 - mid, v))
         .collect();
     loop {
         let fit = bow_curve(&used)?;
@@ -951,10 +995,9 @@ fn smooth_offsets(off: &[f32; 9]) -> Option<[f32; 9]> {
                 // course it had in the outermost band found.
                 let first = used.iter().map(|p| p.0).fold(f32::MAX, f32::min);
                 let last = used.iter().map(|p| p.0).fold(f32::MIN, f32::max);
-                let mut out = [0.0; 9];
-                for (b, o) in out.iter_mut().enumerate() {
-                    *o = fit((b as f32 - 4.0).clamp(first, last));
-                }
+                let out = (0..off.len())
+                    .map(|b| fit((b as f32 - mid).clamp(first, last)))
+                    .collect();
                 return Some(out);
             }
         }
@@ -1018,18 +1061,17 @@ fn bow_curve(points: &[(f32, f32)]) -> Option<impl Fn(f32) -> f32> {
     })
 }
 
-/// Rotates the grid clockwise by `quarter_turns` x 90 degrees: cell (r, c)
-/// moves to (c, 8 - r) and each tile's pixels rotate the same way. Because
-/// the tile spec is symmetric, this equals extracting tiles from a rotated
-/// photo. Use `Quad::rotated` with the same count for the matching quad.
-pub fn rotate_tiles(tiles: &[Tile; 81], quarter_turns: u8) -> Box<[Tile; 81]> {
-    let mut cur = blank_tiles();
-    cur.copy_from_slice(tiles);
-    for _ in 0..(quarter_turns % 4) {
-        let mut next = blank_tiles();
-        for r in 0..9 {
-            for c in 0..9 {
-                next[c * 9 + (8 - r)] = rotate_tile(&cur[r * 9 + c]);
+/// Turns an `n` x `n` grid of tiles clockwise by `quarter_turns` x 90
+/// degrees: cell (r, c) moves to (c, n - 1 - r) and each tile turns with it.
+/// Because the tile spec is symmetric, this equals cutting the tiles from
+/// a turned photo. `Quad::rotated` with the same count turns the quad.
+pub fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
+    let mut cur = tiles.to_vec();
+    for _ in 0..quarter_turns % 4 {
+        let mut next = cur.clone();
+        for r in 0..n {
+            for c in 0..n {
+                next[c * n + (n - 1 - r)] = rotate_tile(&cur[r * n + c]);
             }
         }
         cur = next;
@@ -1140,7 +1182,7 @@ mod tests {
         });
         assert!(light_on_dark(&dark, 9));
         assert!(!light_on_dark(&dark_on_light(&dark, 9), 9));
-        let cells = extract_cells(&dark);
+        let cells = extract_cells(&dark, 9);
         assert!(
             cells.tiles[0].pixels[14 * TILE + 14] > 0.99,
             "ink reads as ink"
@@ -1164,7 +1206,7 @@ mod tests {
     #[test]
     fn synthetic_grid_tiles() {
         let g = synthetic();
-        let cells = extract_cells(&g);
+        let cells = extract_cells(&g, 9);
         assert!(cells.lines.max_shift() < 1.0, "{}", cells.lines.max_shift());
         let k = 2 * 9 + 5;
         for (i, t) in cells.tiles.iter().enumerate() {
@@ -1185,7 +1227,7 @@ mod tests {
             let xs = if (20..412).contains(&x) { x - 5 } else { x };
             *g0.get_pixel(xs, y)
         });
-        let lines = detect_lines(&g);
+        let lines = detect_lines(&g, 9);
         for j in 1..9 {
             for b in 0..9 {
                 let e = (j * CELL_PX + 5) as f32;
@@ -1221,7 +1263,7 @@ mod tests {
                 *g0.get_pixel(x, y)
             }
         });
-        let lines = detect_lines(&g);
+        let lines = detect_lines(&g, 9);
         for j in 1..9 {
             for c in 0..9 {
                 let e = (j * CELL_PX) as f32 + bow((c * CELL_PX + CELL_PX / 2) as f32);
@@ -1229,6 +1271,56 @@ mod tests {
                     (lines.horizontal[j][c] - e).abs() < 1.5,
                     "line {j} band {c}: {} against {e}",
                     lines.horizontal[j][c]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_16x16_grids_curled_lines_are_followed_too() {
+        // A 16x16 (box lines every 4 cells, 3 px thick, the others 1 px),
+        // its inner vertical lines 5 px off their place and its horizontal
+        // lines bowed down towards both sides, 12 px at the edges.
+        let n = 16;
+        let side = (n * CELL_PX) as u32;
+        let half = side as f32 / 2.0;
+        let bow = |x: f32| 12.0 * ((x - half) / half).powi(2);
+        let on_line = |p: u32| {
+            let j = (p as usize + 1) / CELL_PX;
+            let d = (p as i64 - (j * CELL_PX) as i64).abs();
+            d <= if j.is_multiple_of(4) { 1 } else { 0 }
+        };
+        let g = GrayImage::from_fn(side, side, |x, y| {
+            let xs = if (20..side - 20).contains(&x) {
+                x - 5
+            } else {
+                x
+            };
+            let sy = y as f32 - bow(x as f32);
+            let ys = if (4.0..side as f32 - 4.0).contains(&(y as f32)) && sy >= 3.0 {
+                sy.round() as u32
+            } else {
+                y
+            };
+            Luma([if on_line(xs) || on_line(ys.min(side - 1)) {
+                20
+            } else {
+                230
+            }])
+        });
+        let cells = extract_cells(&g, n);
+        assert_eq!(cells.tiles.len(), 256);
+        let lines = &cells.lines;
+        for j in 1..n {
+            for b in 0..n {
+                let x = lines.vertical[j][b];
+                let want = (j * CELL_PX + 5) as f32;
+                assert!((x - want).abs() < 1.0, "vertical {j} band {b} at {x}");
+                let y = lines.horizontal[j][b];
+                let want = (j * CELL_PX) as f32 + bow((b * CELL_PX + CELL_PX / 2) as f32);
+                assert!(
+                    (y - want).abs() < 1.5,
+                    "horizontal {j} band {b} at {y}, want {want}"
                 );
             }
         }
@@ -1283,7 +1375,10 @@ mod tests {
                 && (12..36).contains(&at)
                 && (7 * 48 - 9..7 * 48 - 5).contains(&(y as usize))
         };
-        let lines = detect_lines(&bowed_grid(170, |_| 0.0, |x, y| feet(x, y).then_some(20)));
+        let lines = detect_lines(
+            &bowed_grid(170, |_| 0.0, |x, y| feet(x, y).then_some(20)),
+            9,
+        );
         for c in 0..9 {
             let y = lines.horizontal[7][c];
             assert!((y - 336.0).abs() < 1.0, "line 7 band {c} at {y}");
@@ -1308,7 +1403,7 @@ mod tests {
                 None
             }
         };
-        let lines = detect_lines(&bowed_grid(170, |_| 0.0, over));
+        let lines = detect_lines(&bowed_grid(170, |_| 0.0, over), 9);
         for c in 0..9 {
             let y = lines.horizontal[4][c];
             assert!((y - 192.0).abs() < 1.0, "line 4 band {c} at {y}");
@@ -1323,7 +1418,7 @@ mod tests {
         // The thin lines are too faint to be found: they bend with the box
         // lines found on either side of them.
         let bow = |x: f32| -14.0 * ((216.0 - x).max(0.0) / 216.0).powi(3);
-        let lines = detect_lines(&bowed_grid(226, bow, |_, _| None));
+        let lines = detect_lines(&bowed_grid(226, bow, |_, _| None), 9);
         for j in 1..9 {
             for c in 0..9 {
                 let want = bowed_at(j, bow((c * CELL_PX + CELL_PX / 2) as f32));
@@ -1355,7 +1450,7 @@ mod tests {
                 *g0.get_pixel(x, y)
             }
         });
-        let cells = extract_cells(&g);
+        let cells = extract_cells(&g, 9);
         for b in 0..9 {
             let (left, right) = (cells.lines.vertical[0][b], cells.lines.vertical[9][b]);
             assert!((6.0..=9.0).contains(&left), "line 0 band {b} at {left}");
@@ -1398,7 +1493,7 @@ mod tests {
                 [230]
             })
         });
-        let lines = detect_lines(&g);
+        let lines = detect_lines(&g, 9);
         for j in [1, 2, 4, 5, 7, 8] {
             let want = 6.0 + j as f32 * pitch;
             for b in 0..9 {
@@ -1429,7 +1524,7 @@ mod tests {
                 *g0.get_pixel(x, y)
             }
         });
-        let lines = detect_lines(&g);
+        let lines = detect_lines(&g, 9);
         for c in 0..9 {
             let y = lines.horizontal[9][c];
             assert!((424.0..=428.0).contains(&y), "line 9 band {c} at {y}");
@@ -1438,13 +1533,21 @@ mod tests {
 
     #[test]
     fn rotation_moves_cells_and_pixels() {
-        let mut tiles = blank_tiles();
+        let mut tiles = vec![Tile::default(); 81];
         tiles[1].pixels[3] = 1.0; // cell (0, 1), pixel (0, 3)
-        let r = rotate_tiles(&tiles, 1);
+        let r = rotate_tiles(&tiles, 9, 1);
         // Cell (0,1) -> (1, 8); pixel (y=0, x=3) -> (y=3, x=27).
         assert_eq!(r[9 + 8].pixels[3 * TILE + 27], 1.0);
-        let back = rotate_tiles(&r, 3);
-        assert_eq!(&*back, &*tiles);
+        let back = rotate_tiles(&r, 9, 3);
+        assert_eq!(back, tiles);
+        // A 16x16: cell (0, 1) -> (1, 15).
+        let mut big = vec![Tile::default(); 256];
+        big[1].pixels[3] = 1.0;
+        assert_eq!(
+            rotate_tiles(&big, 16, 1)[16 + 15].pixels[3 * TILE + 27],
+            1.0
+        );
+        assert_eq!(rotate_tiles(&big, 16, 4), big);
     }
 
     #[test]
@@ -1452,9 +1555,10 @@ mod tests {
         let g = synthetic();
         let n = GRID_PX as u32;
         let rot = GrayImage::from_fn(n, n, |x, y| *g.get_pixel(y, n - 1 - x));
-        let a = extract_cells_with_lines(&rot, &GridLines::perfect());
+        let a = extract_cells_with_lines(&rot, &GridLines::perfect(9));
         let b = rotate_tiles(
-            &extract_cells_with_lines(&g, &GridLines::perfect()).tiles,
+            &extract_cells_with_lines(&g, &GridLines::perfect(9)).tiles,
+            9,
             1,
         );
         for i in 0..81 {

@@ -92,8 +92,9 @@ pub fn draw_search(search: &LocateDebug) -> RgbImage {
 pub fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
     let mut img = to_rgb(rect);
     let red = Rgb(QUAD_RED);
-    for j in 0..10 {
-        for band in 0..9 {
+    let n = lines.n();
+    for j in 0..=n {
+        for band in 0..n {
             let (a, b) = ((band * CELL_PX) as f32, ((band + 1) * CELL_PX) as f32);
             let x = lines.vertical[j][band];
             draw_line_segment_mut(&mut img, (x, a), (x, b), red);
@@ -104,13 +105,13 @@ pub fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
     img
 }
 
-/// The 81 tiles in a 9x9 mosaic with 2 px gaps, ink bright.
-pub fn tiles_mosaic(tiles: &[Tile; 81]) -> GrayImage {
+/// The tiles of an `n` x `n` grid in a mosaic with 2 px gaps, ink bright.
+pub fn tiles_mosaic(tiles: &[Tile], n: usize) -> GrayImage {
     let step = TILE + MOSAIC_GAP;
-    let side = (9 * step) as u32;
+    let side = (n * step) as u32;
     let mut m = GrayImage::from_pixel(side, side, Luma([MOSAIC_BACKGROUND]));
     for (i, t) in tiles.iter().enumerate() {
-        let (r, c) = (i / 9, i % 9);
+        let (r, c) = (i / n, i % n);
         imageops::replace(&mut m, &tile_image(t), (c * step) as i64, (r * step) as i64);
     }
     m
@@ -148,7 +149,7 @@ pub fn write_debug_images(
         }
     }
     if let Some(c) = cells {
-        tiles_mosaic(&c.tiles).save(dir.join("tiles.png"))?;
+        tiles_mosaic(&c.tiles, c.lines.n()).save(dir.join("tiles.png"))?;
     }
     Ok(())
 }
@@ -169,9 +170,9 @@ mod tests {
 
     #[test]
     fn mosaic_places_tiles_with_gaps() {
-        let mut tiles = crate::cells::blank_tiles();
+        let mut tiles = vec![Tile::default(); 81];
         tiles[10].pixels = [1.0; TILE * TILE];
-        let m = tiles_mosaic(&tiles);
+        let m = tiles_mosaic(&tiles, 9);
         let step = (TILE + MOSAIC_GAP) as u32;
         assert_eq!(m.get_pixel(step + 3, step + 3)[0], 255);
         assert_eq!(m.get_pixel(3, 3)[0], 0);

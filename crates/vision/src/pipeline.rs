@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use image::GrayImage;
 
-use crate::cells::{self, Cells, CELL_PX, INNER, INSET};
+use crate::cells::{self, rotate_tiles, Cells, CELL_PX};
 use crate::classify::{kind_probs, Classifier, OcrError};
 use crate::data::{Decision, Found, Layout, Tile, CLASSES};
 pub use crate::data::{GridReading, PartReading};
@@ -504,57 +504,16 @@ impl Default for EarlyReads {
 }
 
 /// The tiles of one square grid, as stored (row-major, not yet turned
-/// upright): a 9x9 through the rectifier and the line-following cell
-/// cutter, a larger grid on the perfect split of its rectified square.
-/// `None` for a degenerate quad. `debug` receives the 9x9 images. Also
-/// whether the grid was read from its negative.
+/// upright), cut along its lines as found: `None` for a degenerate quad.
+/// `debug` receives the grid's images. Also whether the grid was read
+/// from its negative.
 fn part_tiles(gray: &GrayImage, found: &Found, debug: Option<&Path>) -> Option<(Vec<Tile>, bool)> {
-    if found.n == 9 {
-        let rectified = rectify::rectify(gray, &found.quad)?;
-        let cells = cells::extract_cells(&rectified.image);
-        if let Some(dir) = debug {
-            let _ = write_debug(dir, gray, &found.quad, &rectified.image, &cells);
-        }
-        return Some((cells.tiles.to_vec(), cells.negative));
+    let rectified = rectify::rectify(gray, &found.quad, found.n)?;
+    let cells = cells::extract_cells(&rectified.image, found.n);
+    if let Some(dir) = debug {
+        let _ = write_debug(dir, gray, &found.quad, &rectified.image, &cells);
     }
-    let side = found.n * CELL_PX;
-    let g2p = Homography::square_to_quad(side as f64, &found.quad)?;
-    let scale = found.quad.max_side() / side as f32;
-    let image = rectify::warp(gray, &g2p, side, scale);
-    let image = cells::dark_on_light(&image, found.n);
-    let negative = matches!(image, std::borrow::Cow::Owned(_));
-    let raw = image.as_raw();
-    let mut tiles = Vec::with_capacity(found.n * found.n);
-    let mut v = [0.0f32; INNER * INNER];
-    for r in 0..found.n {
-        for c in 0..found.n {
-            for y in 0..INNER {
-                let row = (r * CELL_PX + INSET + y) * side + c * CELL_PX + INSET;
-                for x in 0..INNER {
-                    v[y * INNER + x] = 1.0 - f32::from(raw[row + x]) / 255.0;
-                }
-            }
-            tiles.push(cells::normalise_cell(&v));
-        }
-    }
-    Some((tiles, negative))
-}
-
-/// Turns an `n` x `n` grid of tiles clockwise by `quarter_turns` x 90
-/// degrees: cell (r, c) moves to (c, n - 1 - r) and each tile turns with it
-/// (the tile spec is symmetric, so this equals cutting a turned photo).
-fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
-    let mut cur = tiles.to_vec();
-    for _ in 0..quarter_turns % 4 {
-        let mut next = cur.clone();
-        for r in 0..n {
-            for c in 0..n {
-                next[c * n + (n - 1 - r)] = cells::rotate_tile(&cur[r * n + c]);
-            }
-        }
-        cur = next;
-    }
-    cur
+    Some((cells.tiles, cells.negative))
 }
 
 /// How much a reading looks like upright glyphs: the mean log probability

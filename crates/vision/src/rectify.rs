@@ -1,10 +1,10 @@
-//! Perspective rectification: the located quad becomes a square top-down
-//! grid image of side [`GRID_PX`], sampled from the full-resolution photo.
+//! Perspective rectification: the located quad of an `n` x `n` grid
+//! becomes a square top-down image of `n * CELL_PX` pixels a side, sampled
+//! from the full-resolution photo.
 
 use image::GrayImage;
 
-pub use crate::geometry::GRID_PX;
-use crate::geometry::{bilinear, downscale_region, Homography, Quad};
+use crate::geometry::{bilinear, downscale_region, Homography, Quad, CELL_PX};
 
 /// Most bilinear samples per output pixel along each axis. A grid more than
 /// about twice the output size is box-downscaled first (see [`rectify`]),
@@ -18,13 +18,14 @@ const REGION_MARGIN: i64 = 2;
 /// A rectified grid and the transform from the photo into it.
 #[derive(Debug, Clone)]
 pub struct Rectified {
-    /// `GRID_PX` x `GRID_PX` gray image, grid corners at the image corners.
+    /// `n * CELL_PX` pixels square, grid corners at the image corners.
     pub image: GrayImage,
-    /// Maps photo pixel coordinates to grid coordinates (0..432).
+    /// Maps photo pixel coordinates to grid coordinates (0..n * CELL_PX).
     pub photo_to_grid: Homography,
 }
 
-/// Warps the quad of `gray` to a `GRID_PX`-square image.
+/// Warps the quad of an `n` x `n` grid in `gray` to an image of
+/// `n * CELL_PX` pixels a side.
 ///
 /// Coordinates: grid point (u, v) is a continuous position, the output
 /// pixel (i, j) is the area [i, i+1) x [j, j+1) and is sampled at its centre.
@@ -33,15 +34,16 @@ pub struct Rectified {
 /// (12 MP photos) is first box-averaged over its bounding box by the integer
 /// factor `k = floor(scale)`; each output pixel then averages up to
 /// `MAX_SUPERSAMPLE`^2 bilinear samples, so nothing is aliased.
-pub fn rectify(gray: &GrayImage, quad: &Quad) -> Option<Rectified> {
-    let g2p = Homography::square_to_quad(GRID_PX as f64, quad)?;
+pub fn rectify(gray: &GrayImage, quad: &Quad, n: usize) -> Option<Rectified> {
+    let side = n * CELL_PX;
+    let g2p = Homography::square_to_quad(side as f64, quad)?;
     let p2g = g2p.inverse()?;
-    let scale = quad.max_side() / GRID_PX as f32;
+    let scale = quad.max_side() / side as f32;
     let k = scale.floor() as u32;
     let image = if k >= 2 {
-        warp_downscaled(gray, quad, &g2p, scale, k)?
+        warp_downscaled(gray, quad, &g2p, side, scale, k)?
     } else {
-        warp(gray, &g2p, GRID_PX, scale)
+        warp(gray, &g2p, side, scale)
     };
     Some(Rectified {
         image,
@@ -56,6 +58,7 @@ fn warp_downscaled(
     gray: &GrayImage,
     quad: &Quad,
     g2p: &Homography,
+    side: usize,
     scale: f32,
     k: u32,
 ) -> Option<GrayImage> {
@@ -70,15 +73,15 @@ fn warp_downscaled(
     let (x1, y1) = (hi(fmax(xs), w), hi(fmax(ys), h));
     let sub = downscale_region(gray, x0, y0, x1 - x0.min(x1), y1 - y0.min(y1), k);
     if sub.width() < 2 || sub.height() < 2 {
-        return Some(warp(gray, g2p, GRID_PX, scale));
+        return Some(warp(gray, g2p, side, scale));
     }
     let kf = k as f32;
     let q = Quad::new(
         quad.corners
             .map(|(x, y)| ((x - x0 as f32) / kf, (y - y0 as f32) / kf)),
     );
-    let g = Homography::square_to_quad(GRID_PX as f64, &q)?;
-    Some(warp(&sub, &g, GRID_PX, scale / kf))
+    let g = Homography::square_to_quad(side as f64, &q)?;
+    Some(warp(&sub, &g, side, scale / kf))
 }
 
 /// Samples `side` x `side` output pixels through `g2p` (output coordinates
@@ -113,6 +116,7 @@ pub fn warp(gray: &GrayImage, g2p: &Homography, side: usize, scale: f32) -> Gray
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::geometry::GRID_PX;
 
     #[test]
     fn identity_quad_copies_pixels() {
@@ -121,7 +125,7 @@ mod tests {
         });
         let s = GRID_PX as f32;
         let q = Quad::new([(0.0, 0.0), (s, 0.0), (s, s), (0.0, s)]);
-        let r = rectify(&g, &q).unwrap();
+        let r = rectify(&g, &q, 9).unwrap();
         assert_eq!(r.image.as_raw(), g.as_raw());
         let (x, y) = r.photo_to_grid.map(100.0, 50.0);
         assert!((x - 100.0).abs() < 1e-3 && (y - 50.0).abs() < 1e-3);
@@ -135,7 +139,7 @@ mod tests {
             image::Luma([if inside { 0 } else { 255 }])
         });
         let q = Quad::new([(0.0, 0.0), (864.0, 0.0), (864.0, 864.0), (0.0, 864.0)]);
-        let r = rectify(&g, &q).unwrap();
+        let r = rectify(&g, &q, 9).unwrap();
         assert!(r.image.get_pixel(75, 75)[0] < 10);
         assert!(r.image.get_pixel(49, 75)[0] > 245);
         assert!(r.image.get_pixel(101, 75)[0] > 245);

@@ -72,9 +72,9 @@ fn tiles_of_a_fixture_separate_clues_from_empty_cells() {
     let labels: Vec<char> = truth.lines().flat_map(|l| l.trim().chars()).collect();
     assert_eq!(labels.len(), 81);
     let quad = locate::locate(&d.gray).expect("grid");
-    let rect = rectify::rectify(&d.gray, &quad).expect("rectify");
+    let rect = rectify::rectify(&d.gray, &quad, 9).expect("rectify");
     assert_eq!(rect.image.dimensions(), (432, 432));
-    let c = cells::extract_cells(&rect.image);
+    let c = cells::extract_cells(&rect.image, 9);
     // Ink in the tile centre alone already splits this photo's cells
     // (grid-line remnants live at the tile edges).
     let centre = |t: &cells::Tile| {
