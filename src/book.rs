@@ -445,7 +445,7 @@ fn pdf_text(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snap_vision::pdf::PdfDoc;
+    use snap_vision::PdfDoc;
 
     fn board(line: &str) -> Board {
         Board::parse(line, Shape::classic()).unwrap()

@@ -76,7 +76,7 @@ pub struct PhotoArgs {
     pub pages: Option<String>,
 
     /// Resolution PDF pages are rendered at (dots per inch).
-    #[arg(long, value_name = "DPI", default_value_t = snap_vision::pdf::DEFAULT_DPI, value_parser = crate::limits::parse_dpi)]
+    #[arg(long, value_name = "DPI", default_value_t = snap_vision::DEFAULT_DPI, value_parser = crate::limits::parse_dpi)]
     pub dpi: f32,
 
     /// Do not write answer images (nor a PDF's answer key).

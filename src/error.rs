@@ -25,7 +25,7 @@ pub enum Error {
     Output(std::io::Error),
     /// The digit model could not be loaded.
     #[error(transparent)]
-    Model(#[from] snap_vision::classify::OcrError),
+    Model(#[from] snap_vision::OcrError),
     /// An output file (a PDF book) could not be written.
     #[error(transparent)]
     Write(#[from] crate::output::WriteError),

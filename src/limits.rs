@@ -3,14 +3,14 @@
 //!
 //! - [`snap_solver::MAX_LINE_BYTES`] (64 KiB): the longest text line read;
 //!   a longer line is an `invalid:` line and is never kept whole.
-//! - [`snap_vision::decode::MAX_FILE_BYTES`] (272 MiB): the largest photo
+//! - [`snap_vision::MAX_FILE_BYTES`] (272 MiB): the largest photo
 //!   file read, checked before reading.
-//! - [`snap_vision::decode::MAX_PIXELS`] (2^26, about 67 MP): the most
+//! - [`snap_vision::MAX_PIXELS`] (2^26, about 67 MP): the most
 //!   pixels decoded, checked from the header before any pixel buffer.
 //! - [`MAX_JOBS`] (64): the most worker threads.
-//! - [`snap_vision::pdf::DPI_RANGE`] (18-1200 dpi): the PDF render
+//! - [`snap_vision::DPI_RANGE`] (18-1200 dpi): the PDF render
 //!   resolutions accepted (`--dpi`), and
-//!   [`snap_vision::pdf::MAX_RENDER_PIXELS`] (40 MP): the largest page
+//!   [`snap_vision::MAX_RENDER_PIXELS`] (40 MP): the largest page
 //!   render (an oversized page is rendered at a lower resolution).
 //!
 //! Text input has no size bound: it is streamed, so its length costs time,
@@ -32,9 +32,9 @@ pub fn parse_jobs(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Parses `--dpi`: a resolution within [`snap_vision::pdf::DPI_RANGE`].
+/// Parses `--dpi`: a resolution within [`snap_vision::DPI_RANGE`].
 pub fn parse_dpi(text: &str) -> Result<f32, String> {
-    let range = snap_vision::pdf::DPI_RANGE;
+    let range = snap_vision::DPI_RANGE;
     match text.trim().parse::<f32>() {
         Ok(dpi) if range.contains(&dpi) => Ok(dpi),
         _ => Err(format!(

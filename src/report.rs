@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use snap_vision::pipeline::Timings;
+use snap_vision::Timings;
 
 use crate::exit_codes::ExitCode;
 

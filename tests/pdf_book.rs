@@ -6,8 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use snap_vision::pdf::{PdfDoc, DEFAULT_DPI, POINTS_PER_INCH};
-use snap_vision::pipeline::{decide_grid, Reader, Timings};
+use snap_vision::{decide_grid, PdfDoc, Reader, Timings, DEFAULT_DPI, POINTS_PER_INCH};
 
 /// Grids of the first page that must read exactly as generated: every
 /// puzzle on the page.

@@ -7,8 +7,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use snap_vision::decode::decode;
-use snap_vision::pipeline::Reader;
+use snap_vision::decode;
+use snap_vision::Reader;
 
 /// The embedded model, loaded once for the whole run.
 fn reader() -> &'static Reader {

@@ -1,13 +1,13 @@
 //! PDF input through snap-vision's public API: open any bytes as a PDF,
 //! measure and render its first pages, and parse the same bytes as a
 //! `--pages` list. Any bytes must give pages or an error, never a panic,
-//! and every render must respect the page limits of `snap_vision::pdf`.
+//! and every render must respect snap-vision's page limits.
 #![no_main]
 
 use std::path::Path;
 
 use libfuzzer_sys::fuzz_target;
-use snap_vision::pdf::{PageRange, PdfDoc, DPI_RANGE, MAX_RENDER_PIXELS, POINTS_PER_INCH};
+use snap_vision::{PageRange, PdfDoc, DPI_RANGE, MAX_RENDER_PIXELS, POINTS_PER_INCH};
 
 /// Pages rendered per input: the page tree is walked whole by `open`, but
 /// rendering every page of a many-page input would let one input take

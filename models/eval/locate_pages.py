@@ -20,7 +20,7 @@ crossword, table or faded) into the output folder.
     python3 models/eval/locate_pages.py OUT_DIR [--count 60] [--seed 1]
 
 The locator is scored on them by the ignored test in
-crates/vision/tests/locate_pages.rs.
+crates/vision/src/tests/locate_pages.rs.
 """
 
 import argparse

@@ -3,10 +3,10 @@
 
 use image::RgbImage;
 use snap_solver::Board;
-use snap_vision::decide::{Decision, Verdict};
-use snap_vision::overlay;
-use snap_vision::pipeline::{self, GridReading, Page, Timings};
-use snap_vision::{grid_kind, GridKind};
+use snap_vision::{
+    decide_grid, draw_digits, grid_kind, mark_cells, Decision, GridKind, GridReading, Page,
+    Timings, Verdict,
+};
 
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
 
@@ -51,7 +51,7 @@ pub fn grids(
         } else {
             &[]
         };
-        let decision = pipeline::decide_grid(grid, overrides);
+        let decision = decide_grid(grid, overrides);
         let kind = grid_kind(grid, &decision);
         if !kind.is_reported() {
             continue;
@@ -337,21 +337,15 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
         if let Verdict::Unsure(checks) = &d.verdict {
             marks.extend(checks.iter().map(|c| c.cell));
         }
-        let side = grid.shape().side();
+        let side = grid.side();
         // A Samurai's corner boxes belong to two of its grids: each cell is
         // drawn by the first part that holds it, so it is drawn once (two
         // parts' homographies differ by a pixel or two, and twice would blur).
         let mut done = vec![false; solution.cells.len()];
         for part in &grid.parts {
-            let n = part.n;
-            let local = |cell: usize| {
-                let (r, c) = (cell / side, cell % side);
-                let (r0, c0) = part.origin;
-                (r >= r0 && r < r0 + n && c >= c0 && c < c0 + n).then(|| (r - r0) * n + (c - c0))
-            };
             let mine: Vec<(usize, usize)> = (0..solution.cells.len())
                 .filter(|&i| !done[i])
-                .filter_map(|i| local(i).map(|k| (i, k)))
+                .filter_map(|i| part.local_cell(i, side).map(|k| (i, k)))
                 .collect();
             let digits: Vec<(usize, u8)> = mine
                 .iter()
@@ -366,11 +360,10 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
             for &(i, _) in &mine {
                 done[i] = true;
             }
-            let grid_side = (n * snap_vision::cells::CELL_PX) as f32;
             // The homography comes from a valid quad, so it inverts; if it
             // somehow does not, the part is left undrawn rather than failing.
-            let _ = overlay::draw_digits(image, &part.grid_to_photo, grid_side, n, &digits);
-            let _ = overlay::mark_cells(image, &part.grid_to_photo, grid_side, n, &ring);
+            let _ = draw_digits(image, part, &digits);
+            let _ = mark_cells(image, part, &ring);
         }
         drawn += 1;
     }

@@ -16,9 +16,7 @@ use crate::cli::EvalArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
-use snap_vision::decide::Verdict;
-use snap_vision::pipeline::{self, ReadError, Reader};
-use snap_vision::{cells, corner_error, Quad};
+use snap_vision::{corner_error, decide_grid, GridReading, Quad, ReadError, Reader, Tile, Verdict};
 
 use super::eval_books;
 use super::eval_measures::{self, Answer, Calibration, Confusion, Kind};
@@ -260,7 +258,7 @@ fn evaluate(
     let right =
         |o: &Outcome| matches!((o, &truth_solution), (Outcome::Unique(g), Some(t)) if g == t);
     result.solved_before = solve(&read, DEFAULT_LIMIT).is_ok_and(|o| right(&o));
-    let decision = pipeline::decide_grid(grid, &[]);
+    let decision = decide_grid(grid, &[]);
     let shown_right = decision
         .solution()
         .is_some_and(|s| Some(s) == truth_solution.as_ref());
@@ -282,7 +280,7 @@ fn evaluate(
 }
 
 /// Cells of a grid's most likely reading that agree with the truth.
-fn agreement(grid: &pipeline::GridReading, truth: &Board) -> usize {
+fn agreement(grid: &GridReading, truth: &Board) -> usize {
     grid.cells
         .iter()
         .zip(&truth.cells)
@@ -291,13 +289,16 @@ fn agreement(grid: &pipeline::GridReading, truth: &Board) -> usize {
 }
 
 /// Writes each tile as `<dir>/<label>/<photo>_rXcY.png` (label 0 = empty).
-fn dump_tiles(dir: &Path, photo: &str, tiles: &[cells::Tile], truth: &Board) {
+fn dump_tiles(dir: &Path, photo: &str, tiles: &[Tile], truth: &Board) {
     let stem = photo.rsplit_once('.').map_or(photo, |(s, _)| s);
     for (i, tile) in tiles.iter().enumerate() {
         let sub = dir.join(truth.cells[i].to_string());
         if std::fs::create_dir_all(&sub).is_ok() {
             let path = sub.join(format!("{stem}_{}.png", Shape::classic().cell_name(i)));
-            if let Err(e) = cells::save_tile_png(tile, &path) {
+            if let Err(e) = tile
+                .to_image()
+                .save_with_format(&path, image::ImageFormat::Png)
+            {
                 eprintln!("sudoku-snap: {}: {e}", path.display());
             }
         }

@@ -18,8 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use snap_solver::{Board, Shape};
-use snap_vision::pdf::{DEFAULT_DPI, POINTS_PER_INCH};
-use snap_vision::pipeline::{ReadError, Reader};
+use snap_vision::{ReadError, Reader, DEFAULT_DPI, POINTS_PER_INCH};
 
 use super::answer::{self, GridResult};
 use super::eval_measures::{self, Answer, Calibration};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use snap_solver::Board;
-use snap_vision::classify::{best_kind, CellKind, CLASSES};
+use snap_vision::{best_kind, CellKind, CLASSES};
 
 /// Confidence bins of the calibration table: a shown answer's confidence
 /// against how often it was right. `solved` starts at 0.9, so the top three
@@ -19,7 +19,7 @@ const CALIBRATION_BINS: [(f32, f32); 5] = [
 ];
 
 /// Confidence from which an answer is `solved` (the promise measured).
-const SOLVED_FROM: f32 = snap_vision::decide::SOLVED_CONFIDENCE;
+const SOLVED_FROM: f32 = snap_vision::SOLVED_CONFIDENCE;
 
 /// One-sided confidence level of the bound on the wrong-answer rate.
 const BOUND_LEVEL: f64 = 0.95;

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use snap_solver::logic::{self, End, Explanation, Placement, Step};
 use snap_solver::{solve, Board, Outcome, ParseError, PuzzleReader, DEFAULT_LIMIT};
-use snap_vision::pipeline::Timings;
+use snap_vision::Timings;
 
 use crate::cli::{Method, SolveArgs};
 use crate::exit_codes::ExitCode;

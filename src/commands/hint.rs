@@ -22,10 +22,10 @@ use std::path::{Path, PathBuf};
 use image::RgbImage;
 use snap_solver::logic::{self, Candidates, LogicError, Placement, Step, Technique};
 use snap_solver::{solve, Board, Outcome, PuzzleReader, Shape, DEFAULT_LIMIT};
-use snap_vision::decide::Verdict;
-use snap_vision::decode::MAX_FILE_BYTES;
-use snap_vision::overlay;
-use snap_vision::pipeline::{Page, ReadError};
+use snap_vision::{
+    caption, draw_digits, mark_cells, shade_cells, strike_candidates, Page, ReadError, Verdict,
+    MAX_FILE_BYTES,
+};
 
 use super::answer::{self, GridResult};
 use super::explain::step_report;
@@ -303,7 +303,7 @@ pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
 /// standard input (bounded the same).
 fn read_input(path: Option<&Path>) -> std::io::Result<Vec<u8>> {
     if let Some(path) = path {
-        return snap_vision::decode::read_file(path);
+        return snap_vision::read_file(path);
     }
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -581,14 +581,9 @@ fn draw(
             continue;
         }
         drawn = true;
-        let side = grid.shape().side();
+        let side = grid.side();
         for part in &grid.parts {
-            let n = part.n;
-            let (r0, c0) = part.origin;
-            let local = |cell: usize| {
-                let (r, c) = (cell / side, cell % side);
-                (r >= r0 && r < r0 + n && c >= c0 && c < c0 + n).then(|| (r - r0) * n + (c - c0))
-            };
+            let local = |cell: usize| part.local_cell(cell, side);
             let cells =
                 |list: &[usize]| -> Vec<usize> { list.iter().filter_map(|&c| local(c)).collect() };
             let pairs = |list: &[(usize, u8)]| -> Vec<(usize, u8)> {
@@ -596,11 +591,9 @@ fn draw(
                     .filter_map(|&(c, d)| local(c).map(|k| (k, d)))
                     .collect()
             };
-            let h = &part.grid_to_photo;
-            let grid_side = (n * snap_vision::cells::CELL_PX) as f32;
             let shade =
                 |image: &mut RgbImage, list: &[usize], (colour, opacity): ([u8; 3], f32)| {
-                    overlay::shade_cells(image, h, grid_side, n, &cells(list), colour, opacity)
+                    shade_cells(image, part, &cells(list), colour, opacity)
                 };
             // The homography comes from a valid quad, so it inverts; if it
             // somehow does not, the part is left undrawn rather than failing.
@@ -608,9 +601,9 @@ fn draw(
             let _ = shade(&mut image, &marks.cells, CELL_SHADE);
             let _ = shade(&mut image, &marks.removal_cells(), REMOVAL_SHADE);
             let _ = shade(&mut image, &marks.target_cells(), TARGET_SHADE);
-            let _ = overlay::draw_digits(&mut image, h, grid_side, n, &pairs(&marks.place));
-            let _ = overlay::strike_candidates(&mut image, h, grid_side, n, &pairs(&marks.remove));
-            let _ = overlay::mark_cells(&mut image, h, grid_side, n, &cells(&marks.ring));
+            let _ = draw_digits(&mut image, part, &pairs(&marks.place));
+            let _ = strike_candidates(&mut image, part, &pairs(&marks.remove));
+            let _ = mark_cells(&mut image, part, &cells(&marks.ring));
         }
     }
     if !drawn {
@@ -626,7 +619,7 @@ fn draw(
             None => hint.words(),
         })
         .collect();
-    Some(overlay::caption(&image, &lines))
+    Some(caption(&image, &lines))
 }
 
 /// What a hint draws, in layout positions.

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use snap_vision::pdf::{PageImage, PageRange, PdfDoc, PdfError};
-use snap_vision::pipeline::{Page, ReadError, Reader, Timings};
+use snap_vision::{Page, PageImage, PageRange, PdfDoc, PdfError, ReadError, Reader, Timings};
 
 use crate::output;
 

@@ -19,7 +19,7 @@ pub mod solve;
 use std::io::{BufRead, BufReader, Write};
 
 use snap_solver::bench::{self, BenchMode};
-use snap_vision::pipeline::Reader;
+use snap_vision::Reader;
 
 use crate::cli::{
     BenchArgs, BenchModeArg, Cli, Command, GenerateArgs, GradeArgs, Method, ReaderArgs, SolveArgs,

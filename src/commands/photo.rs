@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use snap_solver::{Board, Shape};
-use snap_vision::pipeline::{ReadError, Reader};
+use snap_vision::{ReadError, Reader};
 
 use super::answer::{self, GridResult};
 pub use super::inputs::is_image_name;

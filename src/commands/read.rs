@@ -3,9 +3,7 @@
 use std::io::Write;
 
 use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
-use snap_vision::decide::SURE;
-use snap_vision::pdf::DEFAULT_DPI;
-use snap_vision::pipeline::{GridReading, Page, ReadError};
+use snap_vision::{GridReading, Page, ReadError, DEFAULT_DPI, SURE};
 
 use super::inputs::Unit;
 

@@ -20,7 +20,7 @@ use snap_solver::{
     digit_char, for_each_solution, solve, Board, Clash, Entry, Outcome, ParseError, PuzzleReader,
     Shape, SicilyReader, DEFAULT_LIMIT,
 };
-use snap_vision::pipeline::Timings;
+use snap_vision::Timings;
 
 use crate::cli::{Format, SolveArgs};
 use crate::exit_codes::ExitCode;
@@ -353,7 +353,7 @@ fn check_text_input(path: &std::path::Path) -> std::io::Result<()> {
         std::io::ErrorKind::InvalidInput,
         format!(
             "not a regular file or FIFO ({}); solve reads files, FIFOs and standard input",
-            snap_vision::decode::file_kind(&kind)
+            snap_vision::file_kind(&kind)
         ),
     ))
 }

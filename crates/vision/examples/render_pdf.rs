@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use snap_vision::pdf::{PageRange, PdfDoc, DEFAULT_DPI};
+use snap_vision::{PageRange, PdfDoc, DEFAULT_DPI};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -16,21 +16,19 @@
 //! ever sees dark ink on light ground, as it was trained.
 
 use std::borrow::Cow;
-use std::path::Path;
 
 use image::{GrayImage, Luma};
 
-pub use crate::data::{Tile, TILE};
-use crate::geometry::bilinear;
-pub use crate::geometry::CELL_PX;
+use crate::data::{Tile, TILE};
 #[cfg(test)]
 use crate::geometry::GRID_PX;
+use crate::geometry::{bilinear, CELL_PX};
 
 /// Pixels cut from each side of a cell box before normalising (drops the
 /// grid lines; symmetric so that tiles rotate with the grid).
-pub const INSET: usize = 4;
+pub(crate) const INSET: usize = 4;
 /// Side of the inset cell centre.
-pub const INNER: usize = CELL_PX - 2 * INSET;
+pub(crate) const INNER: usize = CELL_PX - 2 * INSET;
 
 /// How far from the perfect split an inner grid line is looked for in
 /// each band on its own, in rectified pixels (further, a detection is more
@@ -64,13 +62,22 @@ const POLARITY_RATIO: f32 = 2.0;
 const MIN_LIGHT_CELLS: usize = 8;
 
 impl Tile {
+    /// The tile as an 8-bit gray image, 28 pixels square, ink bright (0
+    /// background, 255 ink): what the classifier saw.
+    pub fn to_image(&self) -> GrayImage {
+        GrayImage::from_fn(TILE as u32, TILE as u32, |x, y| {
+            let v = self.pixels[y as usize * TILE + x as usize];
+            Luma([(v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8])
+        })
+    }
+
     /// The tile with its faint ink taken away: what is under `floor` of
     /// the tile's full scale becomes paper and the rest is stretched back
     /// to the full scale, as [`normalise_cell`] would cut the cell from
     /// paper that much darker (up to the area resize, which averages
     /// before this clamps). `ink` is kept: it measures the cell as
     /// photographed.
-    pub fn without_faint_ink(&self, floor: f32) -> Tile {
+    pub(crate) fn without_faint_ink(&self, floor: f32) -> Tile {
         let mut tile = *self;
         for p in tile.pixels.iter_mut() {
             *p = ((*p - floor) / (1.0 - floor)).clamp(0.0, 1.0);
@@ -87,7 +94,7 @@ impl Tile {
 /// column band `c`. Outer lines are at 0 and `n * CELL_PX` (the located
 /// corners), or moved in past a thick border (see `outer_line`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct GridLines {
+pub(crate) struct GridLines {
     /// x of vertical line j within row band r.
     pub vertical: Vec<Vec<f32>>,
     /// y of horizontal line j within column band c.
@@ -96,7 +103,7 @@ pub struct GridLines {
 
 impl GridLines {
     /// The perfect split of an `n` x `n` grid: line j at j * 48.
-    pub fn perfect(n: usize) -> Self {
+    pub(crate) fn perfect(n: usize) -> Self {
         let v: Vec<Vec<f32>> = (0..=n).map(|j| vec![(j * CELL_PX) as f32; n]).collect();
         GridLines {
             vertical: v.clone(),
@@ -105,12 +112,13 @@ impl GridLines {
     }
 
     /// Cells per side.
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.vertical.len().saturating_sub(1)
     }
 
     /// Largest deviation from the perfect split, in pixels.
-    pub fn max_shift(&self) -> f32 {
+    #[cfg(test)]
+    pub(crate) fn max_shift(&self) -> f32 {
         let mut m = 0.0f32;
         for (j, (v, h)) in self.vertical.iter().zip(&self.horizontal).enumerate() {
             let e = (j * CELL_PX) as f32;
@@ -123,7 +131,7 @@ impl GridLines {
     }
 
     /// The 48x48 box of cell (r, c): `(left, top, right, bottom)`.
-    pub fn cell_box(&self, r: usize, c: usize) -> (f32, f32, f32, f32) {
+    pub(crate) fn cell_box(&self, r: usize, c: usize) -> (f32, f32, f32, f32) {
         (
             self.vertical[c][r],
             self.horizontal[r][c],
@@ -135,7 +143,7 @@ impl GridLines {
 
 /// The tiles of an `n` x `n` grid and the lines they were cut along.
 #[derive(Debug, Clone)]
-pub struct Cells {
+pub(crate) struct Cells {
     /// Row-major (cell index = n * r + c).
     pub tiles: Vec<Tile>,
     /// The grid lines the boxes were cut along.
@@ -149,7 +157,7 @@ pub struct Cells {
 /// are rescaled by sampling) into tiles following the tile spec, along
 /// the grid lines as found ([`detect_lines`]); a grid printed light on
 /// dark is read from its negative.
-pub fn extract_cells(rect: &GrayImage, n: usize) -> Cells {
+pub(crate) fn extract_cells(rect: &GrayImage, n: usize) -> Cells {
     let rect = dark_on_light(rect, n);
     let negative = matches!(rect, Cow::Owned(_));
     let rect = rect.as_ref();
@@ -167,7 +175,7 @@ pub fn extract_cells(rect: &GrayImage, n: usize) -> Cells {
 
 /// [`extract_cells`] with given grid lines (e.g. [`GridLines::perfect`]),
 /// on a grid already dark on light.
-pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
+pub(crate) fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
     let n = lines.n();
     let side = n * CELL_PX;
     let mut tiles = Vec::with_capacity(n * n);
@@ -223,7 +231,7 @@ pub fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> Cells {
 /// centre (the tile inset, scaled) is measured on the tile spec's scale:
 /// ink `v = 1 - gray/255`, ground its median, light ink the 2 % of pixels
 /// lowest in `v`, dark ink the 2 % highest.
-pub fn light_on_dark(image: &GrayImage, n: usize) -> bool {
+pub(crate) fn light_on_dark(image: &GrayImage, n: usize) -> bool {
     let (w, h) = (image.width() as usize, image.height() as usize);
     if n == 0 || w < n || h < n {
         return false;
@@ -264,7 +272,7 @@ pub fn light_on_dark(image: &GrayImage, n: usize) -> bool {
 
 /// The grid as dark ink on light ground: `image` itself (borrowed), or its
 /// negative (owned) when it is printed light on dark ([`light_on_dark`]).
-pub fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
+pub(crate) fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
     if light_on_dark(image, n) {
         Cow::Owned(crate::decode::negative(image))
     } else {
@@ -274,7 +282,7 @@ pub fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
 
 /// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
 /// row-major) into a 28x28 tile.
-pub fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
+pub(crate) fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
     // Order statistics by selection (same values as a full sort, 3x faster).
     let mut sorted = *v;
     let n = sorted.len();
@@ -325,7 +333,7 @@ fn glyph_ink(v: &[f32; INNER * INNER], bg: f32) -> f32 {
 /// Area-averaging resize 40x40 -> 28x28 (OpenCV INTER_AREA for a
 /// non-integer factor): each output pixel is the mean of the input area it
 /// covers, input pixels cut by its edges counted by their covered fraction.
-pub fn area_resize(w: &[f32; INNER * INNER]) -> [f32; TILE * TILE] {
+pub(crate) fn area_resize(w: &[f32; INNER * INNER]) -> [f32; TILE * TILE] {
     let wt = area_weights();
     // Separable: rows first (INNER x TILE), then columns.
     let mut tmp = [0.0f32; INNER * TILE];
@@ -403,7 +411,7 @@ impl Dark<'_> {
 /// a page's curl bows lines most, and most steeply, at the grid's edge,
 /// further than a line could be looked for blindly between the digits,
 /// but a little at a time.
-pub fn detect_lines(rect: &GrayImage, n: usize) -> GridLines {
+pub(crate) fn detect_lines(rect: &GrayImage, n: usize) -> GridLines {
     let mut lines = GridLines::perfect(n);
     let side = n * CELL_PX;
     if n == 0 || rect.width() as usize != side || rect.height() as usize != side {
@@ -1065,7 +1073,7 @@ fn bow_curve(points: &[(f32, f32)]) -> Option<impl Fn(f32) -> f32> {
 /// degrees: cell (r, c) moves to (c, n - 1 - r) and each tile turns with it.
 /// Because the tile spec is symmetric, this equals cutting the tiles from
 /// a turned photo. `Quad::rotated` with the same count turns the quad.
-pub fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
+pub(crate) fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
     let mut cur = tiles.to_vec();
     for _ in 0..quarter_turns % 4 {
         let mut next = cur.clone();
@@ -1080,7 +1088,7 @@ pub fn rotate_tiles(tiles: &[Tile], n: usize, quarter_turns: u8) -> Vec<Tile> {
 }
 
 /// One tile rotated clockwise by 90 degrees.
-pub fn rotate_tile(t: &Tile) -> Tile {
+pub(crate) fn rotate_tile(t: &Tile) -> Tile {
     let mut o = Tile {
         ink: t.ink,
         ..Tile::default()
@@ -1092,19 +1100,6 @@ pub fn rotate_tile(t: &Tile) -> Tile {
         }
     }
     o
-}
-
-/// A tile as an 8-bit gray image, ink bright (0 background, 255 ink).
-pub fn tile_image(t: &Tile) -> GrayImage {
-    GrayImage::from_fn(TILE as u32, TILE as u32, |x, y| {
-        let v = t.pixels[y as usize * TILE + x as usize];
-        Luma([(v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8])
-    })
-}
-
-/// Saves one tile as a 28x28 8-bit gray PNG, ink bright.
-pub fn save_tile_png(t: &Tile, path: &Path) -> image::ImageResult<()> {
-    tile_image(t).save_with_format(path, image::ImageFormat::Png)
 }
 
 #[cfg(test)]
@@ -1561,9 +1556,10 @@ mod tests {
             9,
             1,
         );
-        for i in 0..81 {
-            for p in 0..TILE * TILE {
-                assert!((a.tiles[i].pixels[p] - b[i].pixels[p]).abs() < 1e-5);
+        assert_eq!(a.tiles.len(), b.len());
+        for (ta, tb) in a.tiles.iter().zip(&b) {
+            for (pa, pb) in ta.pixels.iter().zip(&tb.pixels) {
+                assert!((pa - pb).abs() < 1e-5);
             }
         }
     }

@@ -34,22 +34,20 @@ use std::sync::{Arc, OnceLock};
 
 use tract_onnx::prelude::*;
 
-pub use crate::data::CLASSES;
+use crate::data::CLASSES;
 use crate::data::{Tile, TILE};
 
 /// Class index of an empty cell.
-pub const EMPTY: usize = 0;
+pub(crate) const EMPTY: usize = 0;
 /// Highest printed value the model reads: digits 1-9, then letters A-G as
 /// 10-16 (a 16x16 puzzle's symbols). Printed value `v` is class `v`.
-pub const PRINTED_MAX: usize = 16;
-/// The printed letters, for values 10 ..= [`PRINTED_MAX`] in order.
-pub const LETTERS: &str = "ABCDEFG";
+pub(crate) const PRINTED_MAX: usize = 16;
 /// Handwritten digit `d` (1-9) is class `HAND_BASE + d`.
-pub const HAND_BASE: usize = 16;
+pub(crate) const HAND_BASE: usize = 16;
 /// Class index of pencil candidates: several small digits in one cell.
-pub const PENCIL: usize = 26;
+pub(crate) const PENCIL: usize = 26;
 /// Class index of "other ink": a rotated glyph or a mark that is no glyph.
-pub const OTHER: usize = 27;
+pub(crate) const OTHER: usize = 27;
 /// Tiles per model run: one row of a 9x9 grid. The model file's own batch
 /// dimension (81 for the shipped one) is replaced by this when the plan is
 /// made, so the model must not depend on it (the contract in
@@ -62,7 +60,7 @@ pub const OTHER: usize = 27;
 /// reused by the next run. The grid's runs are spread over the rayon pool.
 /// Measured on a 12 MP photo: 16.3k page faults a process with runs of 81,
 /// 11.9k with 27, 11.2k with 9.
-pub const BATCH: usize = 9;
+pub(crate) const BATCH: usize = 9;
 
 /// The model shipped in the binary.
 static EMBEDDED_MODEL: &[u8] = include_bytes!("../../../models/digits.onnx");
@@ -155,7 +153,7 @@ type Plan = Arc<TypedSimplePlan>;
 ///
 /// Cheap to clone (the plan is shared) and usable from many threads at once.
 #[derive(Clone)]
-pub struct Classifier {
+pub(crate) struct Classifier {
     plan: Plan,
     source: ModelSource,
     /// The model's probabilities for a blank tile, once worked out (see
@@ -221,7 +219,7 @@ impl Classifier {
     ///
     /// It is loaded and optimised once per process (the first call); later
     /// calls share that plan (and its blank tile's probabilities).
-    pub fn embedded() -> Result<Classifier, OcrError> {
+    pub(crate) fn embedded() -> Result<Classifier, OcrError> {
         // The error is kept as text: OcrError holds an io::Error and is not Clone.
         static EMBEDDED: OnceLock<Result<Classifier, String>> = OnceLock::new();
         let classifier = EMBEDDED.get_or_init(|| {
@@ -247,7 +245,7 @@ impl Classifier {
     /// A model file given by the user (`--model PATH`); same input/output
     /// contract as the embedded one. Checked with one run on a blank batch,
     /// so a model that outputs logits instead of probabilities is refused.
-    pub fn from_file(path: &Path) -> Result<Classifier, OcrError> {
+    pub(crate) fn from_file(path: &Path) -> Result<Classifier, OcrError> {
         let bytes = std::fs::read(path).map_err(|source| OcrError::Read {
             path: path.to_path_buf(),
             source,
@@ -270,11 +268,6 @@ impl Classifier {
         Ok(classifier)
     }
 
-    /// Where this model came from.
-    pub fn source(&self) -> &ModelSource {
-        &self.source
-    }
-
     /// Probabilities per tile, in the order given (any number of tiles; run in
     /// batches of [`BATCH`] on the rayon pool, padding the last).
     ///
@@ -283,7 +276,7 @@ impl Classifier {
     /// the probabilities the model gave the first one, which are what it
     /// would give each (the same input; a tile's outputs do not depend on
     /// the other tiles of its batch).
-    pub fn classify(&self, tiles: &[Tile]) -> Result<Vec<[f32; CLASSES]>, OcrError> {
+    pub(crate) fn classify(&self, tiles: &[Tile]) -> Result<Vec<[f32; CLASSES]>, OcrError> {
         use rayon::prelude::*;
         let blank: Vec<bool> = tiles
             .iter()
@@ -382,7 +375,7 @@ pub enum CellKind {
 
 impl CellKind {
     /// The kind of a class index; `None` past the last class.
-    pub fn of_class(class: usize) -> Option<CellKind> {
+    pub(crate) fn of_class(class: usize) -> Option<CellKind> {
         // The casts are lossless: every class index is below CLASSES (28).
         match class {
             EMPTY => Some(CellKind::Empty),
@@ -395,17 +388,11 @@ impl CellKind {
             _ => None,
         }
     }
-
-    /// Whether the kind is an upright glyph: a printed digit or letter, or a
-    /// handwritten digit (what a turned grid does not show).
-    pub fn is_glyph(self) -> bool {
-        matches!(self, CellKind::Printed(_) | CellKind::Handwritten(_))
-    }
 }
 
 /// One row of probabilities summed by kind.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct KindProbs {
+pub(crate) struct KindProbs {
     /// Probability of an empty cell.
     pub empty: f32,
     /// `printed[v]`: a printed value `v` (1-16); index 0 is unused (0.0).
@@ -420,17 +407,17 @@ pub struct KindProbs {
 
 impl KindProbs {
     /// Probability of any printed symbol.
-    pub fn printed_total(&self) -> f32 {
+    pub(crate) fn printed_total(&self) -> f32 {
         self.printed.iter().sum()
     }
 
     /// Probability of any handwritten digit: the cell holds a pen entry.
-    pub fn handwritten_total(&self) -> f32 {
+    pub(crate) fn handwritten_total(&self) -> f32 {
         self.handwritten.iter().sum()
     }
 
     /// The most likely handwritten digit and its probability.
-    pub fn best_handwritten(&self) -> (u8, f32) {
+    pub(crate) fn best_handwritten(&self) -> (u8, f32) {
         let (d, p) = argmax_from(&self.handwritten, 1);
         (d as u8, p)
     }
@@ -440,7 +427,7 @@ impl KindProbs {
     /// is no clue (empty, pen entry, pencil, other ink, and printed symbols
     /// above `max_value`). `max_value + 1` entries that sum to the row's
     /// total; values the model cannot read (above [`PRINTED_MAX`]) get 0.
-    pub fn clue_probs(&self, max_value: usize) -> Vec<f32> {
+    pub(crate) fn clue_probs(&self, max_value: usize) -> Vec<f32> {
         let readable = max_value.min(PRINTED_MAX);
         let mut clue = vec![0.0f32; max_value + 1];
         clue[1..=readable].copy_from_slice(&self.printed[1..=readable]);
@@ -454,7 +441,7 @@ impl KindProbs {
 
     /// The probability that the cell shows an upright glyph (printed or
     /// handwritten, best single class): what orientation search rewards.
-    pub fn upright_glyph(&self) -> f32 {
+    pub(crate) fn upright_glyph(&self) -> f32 {
         let printed = argmax_from(&self.printed, 1).1;
         let hand = argmax_from(&self.handwritten, 1).1;
         printed.max(hand)
@@ -475,7 +462,7 @@ fn argmax_from(values: &[f32], from: usize) -> (usize, f32) {
 }
 
 /// Sums a probability row by kind.
-pub fn kind_probs(row: &[f32; CLASSES]) -> KindProbs {
+pub(crate) fn kind_probs(row: &[f32; CLASSES]) -> KindProbs {
     let mut printed = [0.0f32; PRINTED_MAX + 1];
     printed[1..].copy_from_slice(&row[1..=PRINTED_MAX]);
     let mut handwritten = [0.0f32; 10];
@@ -497,7 +484,7 @@ pub fn best_kind(row: &[f32; CLASSES]) -> (CellKind, f32) {
 }
 
 /// The most likely class of a probability row and its probability.
-pub fn best(probs: &[f32; CLASSES]) -> (usize, f32) {
+pub(crate) fn best(probs: &[f32; CLASSES]) -> (usize, f32) {
     probs.iter().copied().enumerate().fold(
         (0, f32::MIN),
         |acc, (i, p)| if p > acc.1 { (i, p) } else { acc },
@@ -569,7 +556,7 @@ mod tests {
             Arc::ptr_eq(&a.plan, &b.plan),
             "the plan is built once per process"
         );
-        assert_eq!(a.source(), &ModelSource::Embedded);
+        assert_eq!(a.source, ModelSource::Embedded);
     }
 
     #[test]
@@ -696,7 +683,10 @@ mod tests {
     fn rendered_letters_read_as_printed_values() {
         let bytes = include_bytes!("../../../assets/Go-Bold.ttf");
         let font = ab_glyph::FontRef::try_from_slice(bytes).expect("font parses");
-        let tiles: Vec<Tile> = LETTERS.chars().map(|l| render(&font, l)).collect();
+        // The printed letters, values 10 ..= PRINTED_MAX in order.
+        let letters = "ABCDEFG";
+        assert_eq!(letters.len(), PRINTED_MAX - 9);
+        let tiles: Vec<Tile> = letters.chars().map(|l| render(&font, l)).collect();
         let got = argmax(&Classifier::embedded().unwrap().classify(&tiles).unwrap());
         assert_eq!(got, (10..=PRINTED_MAX).collect::<Vec<_>>());
     }
@@ -753,8 +743,6 @@ mod tests {
         assert_eq!(CellKind::of_class(OTHER), Some(CellKind::Other));
         assert_eq!(CellKind::of_class(CLASSES), None);
         assert!((0..CLASSES).all(|c| CellKind::of_class(c).is_some()));
-        assert_eq!(LETTERS.len(), PRINTED_MAX - 9);
-        assert!(CellKind::Handwritten(3).is_glyph() && !CellKind::Pencil.is_glyph());
     }
 
     #[test]
@@ -817,6 +805,6 @@ mod tests {
             "/../../models/digits.onnx"
         ));
         let c = Classifier::from_file(path).expect("models/digits.onnx loads as a file");
-        assert_eq!(c.source(), &ModelSource::File(path.to_path_buf()));
+        assert_eq!(c.source, ModelSource::File(path.to_path_buf()));
     }
 }

@@ -1,6 +1,6 @@
 //! The plain data passed between the stages: what the locator found and
 //! how it makes up puzzles ([`Layout`]), the tiles cut from a grid
-//! ([`Tile`]), what the classifier and the evidence stage say of each cell
+//! ([`Tile`]), what the evidence stage says of each cell
 //! ([`CellEvidence`]), a puzzle as read ([`GridReading`]) and what was
 //! decided of it ([`Decision`]).
 //!
@@ -17,7 +17,7 @@ use crate::geometry::{Homography, Quad};
 
 /// A square grid found on the page.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Found {
+pub(crate) struct Found {
     /// Outer corners in photo pixels (tl, tr, br, bl as stored).
     pub quad: Quad,
     /// Cells per side: 9 or 16.
@@ -28,7 +28,7 @@ pub struct Found {
 
 /// One square grid of a puzzle, placed in the puzzle's layout.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Part {
+pub(crate) struct Part {
     /// The grid as found.
     pub found: Found,
     /// (row, column) of its top-left cell in the shape's layout.
@@ -37,7 +37,7 @@ pub struct Part {
 
 /// A puzzle on the page: its shape and the grids it is drawn with.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// 9x9, 16x16 or Samurai.
     pub shape: Shape,
     /// One part (a square grid), or five for a Samurai.
@@ -46,13 +46,13 @@ pub struct Layout {
 
 impl Layout {
     /// True when any part is cut by the frame.
-    pub fn cut(&self) -> bool {
+    pub(crate) fn cut(&self) -> bool {
         self.parts.iter().any(|p| p.found.cut)
     }
 
     /// The outline of the whole puzzle in photo pixels: the part's quad, or
     /// for a Samurai the corners of its four corner grids' outer corners.
-    pub fn outline(&self) -> Quad {
+    pub(crate) fn outline(&self) -> Quad {
         if self.parts.len() == 5 {
             let corner = |k: usize, i: usize| self.parts[k].found.quad.corners[i];
             Quad::new([corner(0, 0), corner(1, 1), corner(4, 2), corner(3, 3)])
@@ -65,7 +65,7 @@ impl Layout {
     /// x 90 degrees: each part's corner labels turn (see [`Quad::rotated`])
     /// and its origin moves with the layout, so that the parts stay in
     /// reading order of the upright puzzle.
-    pub fn rotated(&self, quarter_turns: u8) -> Layout {
+    pub(crate) fn rotated(&self, quarter_turns: u8) -> Layout {
         let side = self.shape.side();
         let mut parts: Vec<Part> = self
             .parts
@@ -98,12 +98,12 @@ impl Layout {
 // Cells and classify: one tile per cell and the classifier's view of it.
 
 /// Side of a classifier tile.
-pub const TILE: usize = 28;
+pub(crate) const TILE: usize = 28;
 
-/// One normalised cell image.
+/// One normalised cell image: what the digit classifier reads.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tile {
-    /// Row-major, 0.0 background .. 1.0 ink.
+    /// 28 x 28 pixels, row-major, 0.0 background .. 1.0 ink.
     pub pixels: [f32; TILE * TILE],
     /// How dark the cell's darkest ink is against its own paper before the
     /// stretch to full contrast (Weber contrast: 0 none, 1 black on any
@@ -122,8 +122,11 @@ impl Default for Tile {
     }
 }
 
-/// Number of model outputs per tile: empty, printed 1-9 and A-G,
-/// handwritten 1-9, pencil, other ink.
+/// Number of classes the digit model tells apart per tile, the length of
+/// [`PartReading::classes`]' rows: 0 empty, 1-16 a printed symbol of that
+/// value (digits, then the letters A-G), 17-25 a pen digit 1-9, 26 pencil
+/// candidates, 27 other ink. [`best_kind`](crate::best_kind) names a row's
+/// most likely class.
 pub const CLASSES: usize = 28;
 
 // Evidence and decide: what each cell holds and the puzzle decided.
@@ -133,7 +136,7 @@ pub const CLASSES: usize = 28;
 /// (one or two faint or blurred clues), few enough that the enumeration of
 /// readings stays small. What a grid's reading may be off by, so also what
 /// tells a ruled table from a misread puzzle.
-pub const MAX_CHANGES: usize = 3;
+pub(crate) const MAX_CHANGES: usize = 3;
 
 /// What the reader saw in one cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,7 +152,7 @@ pub struct CellEvidence {
 
 impl CellEvidence {
     /// A cell read with certainty as `value` (0 for empty): `--set`.
-    pub fn certain(value: u8, digits: usize) -> CellEvidence {
+    pub(crate) fn certain(value: u8, digits: usize) -> CellEvidence {
         let mut clue = vec![0.0; digits + 1];
         if let Some(p) = clue.get_mut(value as usize) {
             *p = 1.0;
@@ -201,7 +204,8 @@ pub struct Check {
 /// How the decision came out.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    /// One answer, as sure as [`SOLVED_CONFIDENCE`] or more.
+    /// One answer, as sure as [`SOLVED_CONFIDENCE`](crate::SOLVED_CONFIDENCE)
+    /// or more.
     Solved,
     /// An answer (or none) that rests on cells the reader is unsure of:
     /// check these cells (`--set` settles each).
@@ -239,11 +243,12 @@ pub struct Decision {
 
 // The pipeline's reading of a puzzle.
 
-/// One square grid of a puzzle as read.
+/// One square grid of a puzzle as read: a 9x9 or 16x16 puzzle has one,
+/// a Samurai five.
 #[derive(Debug, Clone)]
 pub struct PartReading {
-    /// Maps the upright part (a square of `n * CELL_PX` pixels, `n` cells
-    /// per side) onto photo pixels.
+    /// Maps the upright part, a square of `n` cells of 48 pixels a side,
+    /// onto photo pixels (what the drawing functions draw through).
     pub grid_to_photo: Homography,
     /// Cells per side.
     pub n: usize,
@@ -255,15 +260,27 @@ pub struct PartReading {
     pub classes: Vec<[f32; CLASSES]>,
     /// Read from its negative (light print on a dark screen): its inks are
     /// a screen's colours seen in gray, not paper's, so no mark of it is
-    /// taken for faint (see [`crate::evidence`]).
+    /// taken for faint.
     pub negative: bool,
+}
+
+impl PartReading {
+    /// The index, in reading order of this part, of layout position `cell`
+    /// of a puzzle `side` cells wide ([`GridReading::side`]); `None` when
+    /// the part does not hold it (a Samurai's other grids).
+    pub fn local_cell(&self, cell: usize, side: usize) -> Option<usize> {
+        let (r, c) = (cell / side, cell % side);
+        let (r0, c0) = self.origin;
+        let n = self.n;
+        (r >= r0 && r < r0 + n && c >= c0 && c < c0 + n).then(|| (r - r0) * n + (c - c0))
+    }
 }
 
 /// One puzzle of a page as read: its layout, upright, and what each cell holds.
 #[derive(Debug, Clone)]
 pub struct GridReading {
     /// Shape and parts, upright (parts in layout order).
-    pub layout: Layout,
+    pub(crate) layout: Layout,
     /// Clockwise quarter turns that make the stored grid upright.
     pub quarter_turns: u8,
     /// How many orientations were classified before one was chosen (1 for
@@ -281,6 +298,12 @@ impl GridReading {
         self.layout.shape
     }
 
+    /// Cells per side of the puzzle's layout (21 for a Samurai): layout
+    /// position `p` is row `p / side`, column `p % side`.
+    pub fn side(&self) -> usize {
+        self.layout.shape.side()
+    }
+
     /// The puzzle's outline in photo pixels, labelled for the upright grid
     /// (tl is the top-left corner of the puzzle as it reads).
     pub fn quad(&self) -> Quad {
@@ -288,7 +311,7 @@ impl GridReading {
     }
 
     /// Cut by the frame: reported as partial, never solved.
-    pub fn cut(&self) -> bool {
+    pub(crate) fn cut(&self) -> bool {
         self.layout.cut()
     }
 

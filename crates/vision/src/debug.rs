@@ -13,7 +13,7 @@ use image::{imageops, GrayImage, Luma, Rgb, RgbImage};
 use imageproc::drawing::{draw_filled_rect_mut, draw_line_segment_mut};
 use imageproc::rect::Rect;
 
-use crate::cells::{tile_image, Cells, GridLines};
+use crate::cells::{Cells, GridLines};
 use crate::data::{Tile, TILE};
 use crate::geometry::{Quad, CELL_PX};
 use crate::locate::LocateDebug;
@@ -41,7 +41,7 @@ fn to_rgb(gray: &GrayImage) -> RgbImage {
 }
 
 /// The photo (gray) with the quad outlined in red, tl corner marked green.
-pub fn draw_quad(gray: &GrayImage, quad: Option<&Quad>) -> RgbImage {
+pub(crate) fn draw_quad(gray: &GrayImage, quad: Option<&Quad>) -> RgbImage {
     let mut img = to_rgb(gray);
     if let Some(q) = quad {
         draw_quad_on(&mut img, q, QUAD_RED);
@@ -52,7 +52,7 @@ pub fn draw_quad(gray: &GrayImage, quad: Option<&Quad>) -> RgbImage {
 /// Outlines `q` on `img` in `color`, the line width growing with the image
 /// (one pixel per 400 of its longer side) so it shows on 12 MP photos; the
 /// top-left corner gets a green square.
-pub fn draw_quad_on(img: &mut RgbImage, q: &Quad, color: [u8; 3]) {
+pub(crate) fn draw_quad_on(img: &mut RgbImage, q: &Quad, color: [u8; 3]) {
     let thick = (img.width().max(img.height()) / 400).max(1) as i32;
     for i in 0..4 {
         let a = q.corners[i];
@@ -76,7 +76,7 @@ pub fn draw_quad_on(img: &mut RgbImage, q: &Quad, color: [u8; 3]) {
 
 /// The search image with hull quads (blue) and verified grid quads (green
 /// when accepted, red when rejected).
-pub fn draw_search(search: &LocateDebug) -> RgbImage {
+pub(crate) fn draw_search(search: &LocateDebug) -> RgbImage {
     let mut img = to_rgb(&search.work);
     for q in &search.hulls {
         draw_quad_on(&mut img, q, HULL_BLUE);
@@ -89,7 +89,7 @@ pub fn draw_search(search: &LocateDebug) -> RgbImage {
 }
 
 /// The rectified grid with the cell boxes drawn in red.
-pub fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
+pub(crate) fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
     let mut img = to_rgb(rect);
     let red = Rgb(QUAD_RED);
     let n = lines.n();
@@ -106,20 +106,20 @@ pub fn draw_lines(rect: &GrayImage, lines: &GridLines) -> RgbImage {
 }
 
 /// The tiles of an `n` x `n` grid in a mosaic with 2 px gaps, ink bright.
-pub fn tiles_mosaic(tiles: &[Tile], n: usize) -> GrayImage {
+pub(crate) fn tiles_mosaic(tiles: &[Tile], n: usize) -> GrayImage {
     let step = TILE + MOSAIC_GAP;
     let side = (n * step) as u32;
     let mut m = GrayImage::from_pixel(side, side, Luma([MOSAIC_BACKGROUND]));
     for (i, t) in tiles.iter().enumerate() {
         let (r, c) = (i / n, i % n);
-        imageops::replace(&mut m, &tile_image(t), (c * step) as i64, (r * step) as i64);
+        imageops::replace(&mut m, &t.to_image(), (c * step) as i64, (r * step) as i64);
     }
     m
 }
 
 /// Writes the search's images into `dir` (created if missing):
 /// `threshold.png` and `candidates.png`.
-pub fn write_search(dir: &Path, search: &LocateDebug) -> image::ImageResult<()> {
+pub(crate) fn write_search(dir: &Path, search: &LocateDebug) -> image::ImageResult<()> {
     std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
     search.binary.save(dir.join("threshold.png"))?;
     draw_search(search).save(dir.join("candidates.png"))
@@ -128,7 +128,7 @@ pub fn write_search(dir: &Path, search: &LocateDebug) -> image::ImageResult<()> 
 /// Writes the debug images of a read into `dir` (created if missing):
 /// `threshold.png`, `quad.png` (photo with the quad), `rectified.png`,
 /// `lines.png`, `tiles.png` (mosaic). Any of the inputs may be absent.
-pub fn write_debug_images(
+pub(crate) fn write_debug_images(
     dir: &Path,
     threshold: Option<&GrayImage>,
     photo: Option<(&GrayImage, Option<&Quad>)>,

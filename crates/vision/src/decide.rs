@@ -43,7 +43,7 @@ use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 
 use crate::classify::kind_probs;
 use crate::data::CLASSES;
-pub use crate::data::{CellEvidence, Change, Check, Decision, Verdict, MAX_CHANGES};
+use crate::data::{CellEvidence, Change, Check, Decision, Verdict, MAX_CHANGES};
 use crate::kind::mostly_printed;
 
 /// A cell whose most likely value has at least this probability is read as
@@ -55,7 +55,7 @@ pub const SURE: f32 = 0.9;
 
 /// Alternatives less likely than this are never tried: a cell read as 6
 /// with 1 % for 8 may be an 8, one with 0.1 % is not worth a solver call.
-pub const ALTERNATIVE_MIN: f32 = 0.01;
+pub(crate) const ALTERNATIVE_MIN: f32 = 0.01;
 
 /// Readings tried (each a solver call: microseconds for 9x9, up to
 /// milliseconds for 16x16 and Samurai).
@@ -74,7 +74,7 @@ const MARGIN: f32 = 6.9;
 /// solutions": puzzles in books and on screens are sometimes broken (or a
 /// player's wrong entries are read as clues), and an unlikely repair must
 /// not outweigh that.
-pub const BROKEN_PRIOR: f32 = 0.01;
+pub(crate) const BROKEN_PRIOR: f32 = 0.01;
 
 /// Confidence from which the answer is reported as `solved`; below it the
 /// status is `unsure`. The README's calibration table shows how often
@@ -91,17 +91,17 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// puzzle with two solutions, made unique by a 2 the classifier gave 1 %
 /// in a cell it read as empty). An answer drawn on someone's puzzle is
 /// taken as the answer, rings or not.
-pub const SHOW_CONFIDENCE: f32 = 0.75;
+pub(crate) const SHOW_CONFIDENCE: f32 = 0.75;
 
 /// Probability that a cell holds a pen entry from which it is reported as
 /// one (and never as a clue).
-pub const ENTRY_MIN: f32 = 0.5;
+pub(crate) const ENTRY_MIN: f32 = 0.5;
 
 /// Folds one row of classifier probabilities into a cell's evidence for a
 /// shape with `digits` digits: a printed symbol is a clue; empty cells,
 /// pen entries, pencil marks, stray ink and symbols above the shape's
 /// digits are no clue. A pen digit is reported as the cell's entry.
-pub fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence {
+pub(crate) fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence {
     let kinds = kind_probs(classes);
     let mut clue = kinds.clue_probs(digits);
     let total: f32 = clue.iter().sum();
@@ -124,14 +124,14 @@ impl Decision {
     /// solutions. Each of them agrees with every cell read surely, and one
     /// clue the reader missed would single out any of them; the search sees
     /// only the missed clues the classifier gave some weight (at least
-    /// [`ALTERNATIVE_MIN`]), so the solution it singles out is the one whose
-    /// clue happened to get a few percent, not the more likely one. Where
-    /// the reading as read clashes, the clash itself points at the misread.
-    /// Held-out simulated captures: with the model of 05e261c, the two wrong
-    /// answers shown (0.83 and 0.85; 49 of 51 right in the 0.5-0.9 band)
-    /// were both of this kind: a 7 given 6 % put in a cell read as empty,
-    /// and a clue read rightly as 3 taken for the 2 it was given 5 %, each
-    /// leaving one of the reading's solutions.
+    /// 1 %), so the solution it singles out is the one whose clue happened
+    /// to get a few percent, not the more likely one. Where the reading as
+    /// read clashes, the clash itself points at the misread. On held-out
+    /// simulated captures, the only wrong answers shown in the 0.5-0.9
+    /// band (0.83 and 0.85; 49 of 51 right) were both of this kind: a 7
+    /// given 6 % put in a cell read as empty, and a clue read rightly as 3
+    /// taken for the 2 it was given 5 %, each leaving one of the reading's
+    /// solutions.
     pub fn solution(&self) -> Option<&Board> {
         match (&self.verdict, &self.outcome) {
             (Verdict::Solved, Outcome::Unique(b)) => Some(b),
@@ -260,7 +260,7 @@ struct Valid {
 /// one entry per layout position; positions outside a Samurai's grids are
 /// ignored). `overrides` (position, value) are the user's `--set` cells:
 /// certain, never changed.
-pub fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -> Decision {
+pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -> Decision {
     let digits = shape.digits();
     let mut evidence: Vec<CellEvidence> = (0..shape.cell_count())
         .map(|i| match cells.get(i) {

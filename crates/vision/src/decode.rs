@@ -80,7 +80,7 @@ impl std::error::Error for DecodeError {}
 pub struct Decoded {
     /// Luma, what every vision stage reads: for a YCbCr JPEG its Y plane
     /// (JFIF's Y is Rec. 601 luma), otherwise Rec. 601 computed from the
-    /// colour pixels (see [`rgb_to_gray`]).
+    /// colour pixels (with the weights the model's training used).
     pub gray: GrayImage,
     /// The EXIF orientation tag, 1..=8 (1 when absent). Not applied.
     pub exif_orientation: u8,
@@ -95,7 +95,7 @@ pub struct Decoded {
 
 impl Decoded {
     /// A decoded image from its colour pixels; the luma is computed here.
-    pub fn from_rgb(rgb: RgbImage, exif_orientation: u8, format: ImageFormat) -> Decoded {
+    pub(crate) fn from_rgb(rgb: RgbImage, exif_orientation: u8, format: ImageFormat) -> Decoded {
         let gray = rgb_to_gray(&rgb);
         Decoded {
             gray,
@@ -258,7 +258,7 @@ fn jpeg_options() -> DecoderOptions {
 /// training scripts compute this gray (`models/train/common.py`, `luma`),
 /// and a JPEG's own Y plane (what a JPEG photo is read from) is the same
 /// luma up to rounding; the tight loop also vectorises (12 MP in a few ms).
-pub fn rgb_to_gray(rgb: &RgbImage) -> GrayImage {
+pub(crate) fn rgb_to_gray(rgb: &RgbImage) -> GrayImage {
     let (w, h) = rgb.dimensions();
     let src = rgb.as_raw();
     let mut out = vec![0u8; src.len() / 3];
@@ -276,14 +276,14 @@ pub fn rgb_to_gray(rgb: &RgbImage) -> GrayImage {
 /// searched for grids in its negative first. The darkest of the 273 real
 /// photos of `../shared/fixtures` (paper on a dark table) has a median of
 /// 68; this sits between the two.
-pub const DARK_GROUND_MAX: u8 = 56;
+pub(crate) const DARK_GROUND_MAX: u8 = 56;
 
 /// Sampling step (pixels, both ways) for [`dark_ground`]: a median over a
 /// few thousand pixels is as good as over millions.
 const DARK_GROUND_STEP: usize = 16;
 
 /// True when the image is mostly dark ground ([`DARK_GROUND_MAX`]).
-pub fn dark_ground(gray: &GrayImage) -> bool {
+pub(crate) fn dark_ground(gray: &GrayImage) -> bool {
     let (w, h) = (gray.width() as usize, gray.height() as usize);
     let raw = gray.as_raw();
     let mut samples: Vec<u8> = (0..h)
@@ -302,7 +302,7 @@ pub fn dark_ground(gray: &GrayImage) -> bool {
 }
 
 /// The negative of a gray image (light lines on dark become dark on light).
-pub fn negative(gray: &GrayImage) -> GrayImage {
+pub(crate) fn negative(gray: &GrayImage) -> GrayImage {
     let mut out = gray.clone();
     image::imageops::invert(&mut out);
     out

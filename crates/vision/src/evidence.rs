@@ -20,13 +20,13 @@ use crate::decide;
 /// marks of blank cells that the model takes for a digit (show-through,
 /// 437) keep at most 0.3 (99 % under 0.2). 0.35 lies between them by ratio
 /// (the geometric middle of 0.2 and 0.6).
-pub const FAINT_SHARE: f32 = 0.35;
+pub(crate) const FAINT_SHARE: f32 = 0.35;
 
 /// A mark whose ink is at least this share of its grid's printed clues'
 /// is as dark as print: on the captures measured for [`FAINT_SHARE`],
 /// every printed clue keeps at least 0.5 of its grid's median, and
 /// show-through at most 0.3.
-pub const PRINT_DARK: f32 = 0.5;
+pub(crate) const PRINT_DARK: f32 = 0.5;
 
 /// Clues read surely as print that a grid needs before its print's ink
 /// is known: fewer gives a median that one odd cell can move.
@@ -35,7 +35,7 @@ const MIN_PRINT_SAMPLES: usize = 5;
 /// Probability of a printed value above which a cell counts as print when
 /// the grid's ink is measured; under it, a printed reading is in doubt
 /// and worth a second look ([`hidden_by_faint_ink`]).
-pub const SURE_PRINT: f32 = 0.9;
+pub(crate) const SURE_PRINT: f32 = 0.9;
 
 /// The median ink ([`Tile::ink`]) of a grid's cells read surely as
 /// printed values, or `None` when too few are.
@@ -65,7 +65,7 @@ fn print_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Option<f32> {
 /// tile's scale, which the cell's print sets) it reads the clue.
 /// Show-through alone is never picked: it is not as dark as print, and
 /// its own tile's scale is its own faint ink.
-pub fn hidden_by_faint_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Vec<usize> {
+pub(crate) fn hidden_by_faint_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Vec<usize> {
     let Some(print) = print_ink(classes, tiles) else {
         return Vec::new();
     };
@@ -83,7 +83,7 @@ pub fn hidden_by_faint_ink(classes: &[[f32; CLASSES]], tiles: &[Tile]) -> Vec<us
 /// where `first` read one too, the same one, read surer. A second look
 /// that reads another symbol does not overrule the first: the cell stays
 /// in doubt, and the decision names it.
-pub fn second_look_settles(first: &[f32; CLASSES], again: &[f32; CLASSES]) -> bool {
+pub(crate) fn second_look_settles(first: &[f32; CLASSES], again: &[f32; CLASSES]) -> bool {
     let (was, p) = best(first);
     let (now, q) = best(again);
     is_printed(now) && (!is_printed(was) || (now == was && q > p))
@@ -104,7 +104,7 @@ fn is_printed(class: usize) -> bool {
 /// and pen readings copied exactly on the page count as print, and so does
 /// the pen share of a print reading in doubt with pen that has a printed
 /// twin (`print_read_as_pen`).
-pub fn merge(shape: Shape, parts: &[PartReading], others: &[Glyph]) -> Vec<CellEvidence> {
+pub(crate) fn merge(shape: Shape, parts: &[PartReading], others: &[Glyph]) -> Vec<CellEvidence> {
     let faint: Vec<Vec<bool>> = parts.iter().map(faint_marks).collect();
     let print: Vec<Vec<u8>> = parts
         .iter()
@@ -256,7 +256,7 @@ fn ink_centre(t: &Tile) -> (f32, f32) {
 /// grid is read. Two rounds: the second knows which pen readings of the
 /// other grids the first found to be print (a grid whose 7s are copies of
 /// each other vouches for the next grid's lone 7).
-pub fn merge_page(grids: &mut [GridReading]) {
+pub(crate) fn merge_page(grids: &mut [GridReading]) {
     if grids.len() < 2 {
         return;
     }
@@ -319,7 +319,7 @@ fn layout_index(part: &PartReading, k: usize, side: usize) -> usize {
 
 /// A cell read as a digit: the digit, printed or pen, and its tile.
 #[derive(Debug, Clone, Copy)]
-pub struct Glyph<'a> {
+pub(crate) struct Glyph<'a> {
     /// The digit (1-9) the cell is read as.
     pub digit: usize,
     /// Read as a pen digit rather than a printed one.
@@ -565,7 +565,7 @@ fn sum_evidence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::classify::CLASSES;
+    use crate::data::CLASSES;
     use crate::geometry::Homography;
 
     /// A solved grid: its digits as a 9x9 part would read them.

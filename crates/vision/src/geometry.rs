@@ -7,10 +7,11 @@ use image::GrayImage;
 
 /// Side of one cell in the rectified grid, in pixels: the classifier's tile
 /// spec cuts a 40x40 centre from it (see `cells`).
-pub const CELL_PX: usize = 48;
+pub(crate) const CELL_PX: usize = 48;
 
 /// Side of a rectified 9x9 grid image in pixels (9 * 48 = 432).
-pub const GRID_PX: usize = 9 * CELL_PX;
+#[cfg(test)]
+pub(crate) const GRID_PX: usize = 9 * CELL_PX;
 
 /// A quadrilateral in photo pixel coordinates: corners in the order
 /// top-left, top-right, bottom-right, bottom-left (clockwise on screen).
@@ -28,7 +29,7 @@ impl Quad {
     }
 
     /// Area (shoelace formula; positive for clockwise-on-screen corners).
-    pub fn area(&self) -> f32 {
+    pub(crate) fn area(&self) -> f32 {
         let c = &self.corners;
         let mut s = 0.0f32;
         for i in 0..4 {
@@ -40,7 +41,7 @@ impl Quad {
     }
 
     /// Axis-aligned bounding box `(x0, y0, x1, y1)` of the corners.
-    pub fn bounds(&self) -> (f32, f32, f32, f32) {
+    pub(crate) fn bounds(&self) -> (f32, f32, f32, f32) {
         let xs = self.corners.map(|c| c.0);
         let ys = self.corners.map(|c| c.1);
         let lo = |v: [f32; 4]| v.iter().copied().fold(f32::MAX, f32::min);
@@ -49,13 +50,13 @@ impl Quad {
     }
 
     /// The quad moved by `(dx, dy)`.
-    pub fn translated(&self, (dx, dy): (f32, f32)) -> Quad {
+    pub(crate) fn translated(&self, (dx, dy): (f32, f32)) -> Quad {
         Quad::new(self.corners.map(|(x, y)| (x + dx, y + dy)))
     }
 
     /// The quad scaled about the origin, e.g. to map corners found on a
     /// downscaled image back to full resolution.
-    pub fn scaled(&self, s: f32) -> Quad {
+    pub(crate) fn scaled(&self, s: f32) -> Quad {
         let mut q = *self;
         for c in &mut q.corners {
             c.0 *= s;
@@ -79,7 +80,7 @@ impl Quad {
 
     /// Whether the point lies inside the quad (a convex quad in either
     /// corner order: the point is on the same side of all four edges).
-    pub fn contains(&self, p: (f32, f32)) -> bool {
+    pub(crate) fn contains(&self, p: (f32, f32)) -> bool {
         let c = &self.corners;
         let cross = |i: usize| {
             let (a, b) = (c[i], c[(i + 1) % 4]);
@@ -90,7 +91,7 @@ impl Quad {
     }
 
     /// The mean of the corners.
-    pub fn centre(&self) -> (f32, f32) {
+    pub(crate) fn centre(&self) -> (f32, f32) {
         let (sx, sy) = self
             .corners
             .iter()
@@ -99,7 +100,7 @@ impl Quad {
     }
 
     /// Length of the longest side, in pixels.
-    pub fn max_side(&self) -> f32 {
+    pub(crate) fn max_side(&self) -> f32 {
         (0..4)
             .map(|i| dist(self.corners[i], self.corners[(i + 1) % 4]))
             .fold(0.0, f32::max)
@@ -124,12 +125,13 @@ pub fn corner_error(found: &Quad, truth: &Quad) -> f32 {
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Homography {
     /// Row-major 3x3 matrix.
-    pub m: [f64; 9],
+    pub(crate) m: [f64; 9],
 }
 
 impl Homography {
     /// The identity transform.
-    pub fn identity() -> Self {
+    #[cfg(test)]
+    pub(crate) fn identity() -> Self {
         Homography {
             m: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
         }
@@ -137,7 +139,7 @@ impl Homography {
 
     /// The homography mapping each `src[i]` onto `dst[i]`. `None` when the
     /// points are degenerate (three collinear, repeated points).
-    pub fn from_points(src: [(f64, f64); 4], dst: [(f64, f64); 4]) -> Option<Self> {
+    pub(crate) fn from_points(src: [(f64, f64); 4], dst: [(f64, f64); 4]) -> Option<Self> {
         // Normalise both point sets (Hartley) so the solve is well conditioned.
         let (ts, src_n) = normalise(src)?;
         let (td, dst_n) = normalise(dst)?;
@@ -167,7 +169,7 @@ impl Homography {
     }
 
     /// `self` applied after `other` (matrix product `self * other`).
-    pub fn compose(&self, other: &Homography) -> Homography {
+    pub(crate) fn compose(&self, other: &Homography) -> Homography {
         let a = &self.m;
         let b = &other.m;
         let mut m = [0.0; 9];
@@ -198,7 +200,7 @@ impl Homography {
     }
 
     /// [`Homography::map`] in `f64`.
-    pub fn map64(&self, x: f64, y: f64) -> (f64, f64) {
+    pub(crate) fn map64(&self, x: f64, y: f64) -> (f64, f64) {
         let m = &self.m;
         let w = m[6] * x + m[7] * y + m[8];
         (
@@ -290,7 +292,7 @@ fn solve8(mut a: [[f64; 9]; 8]) -> Option<[f64; 8]> {
 
 /// Integer-factor box downscale (area average) of the whole image; factor 1
 /// copies.
-pub fn downscale(gray: &GrayImage, k: u32) -> GrayImage {
+pub(crate) fn downscale(gray: &GrayImage, k: u32) -> GrayImage {
     if k <= 1 {
         return gray.clone();
     }
@@ -308,7 +310,14 @@ const DOWNSCALE_BAND_ROWS: usize = 64;
 ///
 /// Bands of output rows are made on the rayon pool: the page search halves
 /// a 12 MP photo for its finer pass, and that was a third of the pass.
-pub fn downscale_region(gray: &GrayImage, x0: u32, y0: u32, w: u32, h: u32, k: u32) -> GrayImage {
+pub(crate) fn downscale_region(
+    gray: &GrayImage,
+    x0: u32,
+    y0: u32,
+    w: u32,
+    h: u32,
+    k: u32,
+) -> GrayImage {
     use rayon::prelude::*;
     let k = k.max(1);
     let (iw, ih) = gray.dimensions();
@@ -357,7 +366,7 @@ pub fn downscale_region(gray: &GrayImage, x0: u32, y0: u32, w: u32, h: u32, k: u
 /// integers); coordinates outside the image clamp to the border, so a grid
 /// cut by the frame continues with the edge pixels instead of black.
 #[inline]
-pub fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
+pub(crate) fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
     let (w, h) = gray.dimensions();
     if w == 0 || h == 0 || !x.is_finite() || !y.is_finite() {
         return 255.0;

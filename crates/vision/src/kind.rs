@@ -54,7 +54,13 @@ impl GridKind {
     }
 }
 
-/// What `grid` is, given the `decision` made on it.
+/// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut
+/// by the edge first, whatever it holds; else a table when the reading
+/// has too few clues or a repeated digit no misread explains; else an
+/// answer grid when every cell of the decided puzzle is given; else a
+/// puzzle.
+///
+/// [`decide_grid`]: crate::decide_grid
 pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
     if grid.cut() {
         return GridKind::Cut;

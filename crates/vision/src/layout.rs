@@ -24,7 +24,7 @@ const SAMURAI_TOLERANCE: f64 = 0.35;
 
 /// Groups the grids of a page into puzzles, in the order of `found` (the
 /// locator's reading order; a Samurai takes the place of its first grid).
-pub fn compose(found: &[Found]) -> Vec<Layout> {
+pub(crate) fn compose(found: &[Found]) -> Vec<Layout> {
     let mut used = vec![false; found.len()];
     let mut samurai_at: Vec<(usize, Layout)> = Vec::new();
     for (c, centre) in found.iter().enumerate() {

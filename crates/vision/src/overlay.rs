@@ -9,7 +9,8 @@
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
 
-use crate::geometry::Homography;
+use crate::data::PartReading;
+use crate::geometry::{Homography, CELL_PX};
 
 /// The font the answer is written in: Go Bold (BSD-3-Clause, Bigelow &
 /// Holmes; Debian package fonts-go), chosen for its clear, wide digits and
@@ -18,7 +19,7 @@ const FONT: &[u8] = include_bytes!("../../../assets/Go-Bold.ttf");
 
 /// The colour of drawn digits: a saturated blue, unlike the black, grey or
 /// red ink of printed clues and readable on white and on shaded cells.
-pub const INK: [u8; 3] = [0, 90, 230];
+pub(crate) const INK: [u8; 3] = [0, 90, 230];
 
 /// Side of the flat mask a digit is rendered into. Large enough that even a
 /// 12 MP photo's cells (~150 px) are drawn without visible blur.
@@ -172,17 +173,21 @@ impl Window {
     };
 }
 
-/// Draws `digits` (cell index in reading order of an upright `n` x `n`
-/// grid, value 1-9 or 10 and up for `A`, ...) onto `photo`. `grid_to_photo`
-/// maps the upright rectified grid, a square of side `grid_side` pixels,
-/// onto photo pixel coordinates.
+/// The homography from the upright part's square onto the photo, the
+/// square's side in pixels and the part's cells per side.
+fn square(part: &PartReading) -> (&Homography, f32, usize) {
+    (&part.grid_to_photo, (part.n * CELL_PX) as f32, part.n)
+}
+
+/// Draws `digits` onto `photo` in `part`'s perspective: each `(cell,
+/// value)` is a cell index in reading order of the upright part (see
+/// [`PartReading::local_cell`]) and a value 1-9, or 10 and up for `A`, ...
 pub fn draw_digits(
     photo: &mut RgbImage,
-    grid_to_photo: &Homography,
-    grid_side: f32,
-    n: usize,
+    part: &PartReading,
     digits: &[(usize, u8)],
 ) -> Result<(), OverlayError> {
+    let (grid_to_photo, grid_side, n) = square(part);
     // Rendered once per process: every photo of a batch draws the same glyphs.
     static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
     let glyphs = GLYPHS.get_or_init(Glyphs::render);
@@ -207,7 +212,7 @@ pub fn draw_digits(
 
 /// The colour of marks around cells to check and wrong entries: a red
 /// that stands out from black print, blue answers and pencil grey.
-pub const MARK: [u8; 3] = [220, 30, 30];
+pub(crate) const MARK: [u8; 3] = [220, 30, 30];
 
 /// Line width of a mark, as a fraction of the cell.
 const MARK_WIDTH: f32 = 0.07;
@@ -215,16 +220,15 @@ const MARK_WIDTH: f32 = 0.07;
 /// Radius of a mark's ring, as a fraction of the cell.
 const MARK_RADIUS: f32 = 0.42;
 
-/// Rings cells (index in reading order of an upright `n` x `n` grid) in
+/// Rings `part`'s `cells` (index in reading order of the upright part) in
 /// red, in perspective: the cells a person should check, or their wrong
 /// entries.
 pub fn mark_cells(
     photo: &mut RgbImage,
-    grid_to_photo: &Homography,
-    grid_side: f32,
-    n: usize,
+    part: &PartReading,
     cells: &[usize],
 ) -> Result<(), OverlayError> {
+    let (grid_to_photo, grid_side, n) = square(part);
     paint_cells(photo, grid_to_photo, grid_side, n, cells, MARK, |u, v| {
         let d = ((u - 0.5).powi(2) + (v - 0.5).powi(2)).sqrt();
         // Anti-aliased ring: full inside the band, fading over a twentieth of a cell.
@@ -332,13 +336,25 @@ mod tests {
     use super::*;
     use crate::geometry::Quad;
 
+    /// A 9x9 part whose square maps onto the photo through `h`.
+    pub(super) fn part(h: &Homography) -> PartReading {
+        PartReading {
+            grid_to_photo: *h,
+            n: 9,
+            origin: (0, 0),
+            tiles: Vec::new(),
+            classes: Vec::new(),
+            negative: false,
+        }
+    }
+
     #[test]
     fn digits_land_only_in_their_cells_and_follow_perspective() {
         let mut photo = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
         // A grid seen at an angle: the right side is shorter than the left.
         let quad = Quad::new([(40.0, 20.0), (360.0, 50.0), (350.0, 250.0), (50.0, 280.0)]);
         let h = Homography::square_to_quad(432.0, &quad).unwrap();
-        draw_digits(&mut photo, &h, 432.0, 9, &[(0, 8), (80, 1)]).unwrap();
+        draw_digits(&mut photo, &part(&h), &[(0, 8), (80, 1)]).unwrap();
         let inked = |index: usize| {
             let (r, c) = ((index / 9) as f32, (index % 9) as f32);
             let cell = 432.0 / 9.0;
@@ -382,18 +398,17 @@ mod tests {
 // Hint marks (`sudoku-snap hint`): shaded cells, struck-out candidates and
 // a caption under the photo. Drawn in perspective like the answer's digits.
 
-/// Shades `cells` (index in reading order of an upright `n` x `n` grid)
+/// Shades `part`'s `cells` (index in reading order of the upright part)
 /// with `colour` at `opacity` (0..1), in perspective: the print stays
 /// readable through it. A hint shades the unit and cells that justify it.
 pub fn shade_cells(
     photo: &mut RgbImage,
-    grid_to_photo: &Homography,
-    grid_side: f32,
-    n: usize,
+    part: &PartReading,
     cells: &[usize],
     colour: [u8; 3],
     opacity: f32,
 ) -> Result<(), OverlayError> {
+    let (grid_to_photo, grid_side, n) = square(part);
     let opacity = opacity.clamp(0.0, 1.0);
     paint_cells(photo, grid_to_photo, grid_side, n, cells, colour, |_, _| {
         opacity
@@ -413,17 +428,17 @@ const CANDIDATE_ZOOM: f32 = 0.9 / DIGIT_HEIGHT;
 /// the red digit under it stays readable.
 const STRIKE: [u8; 3] = [40, 40, 40];
 
-/// Draws each removed candidate `(cell, digit)` small, at its pencil-mark
-/// place (digit 1 top left, 9 bottom right of a 3 x 3 layout for 9x9), in
-/// red and struck through, in perspective: how a person crosses out a
-/// pencil mark.
+/// Draws each removed candidate `(cell, digit)` of `part` (cell index in
+/// reading order of the upright part) small, at its pencil-mark place
+/// (digit 1 top left, 9 bottom right of a 3 x 3 layout for 9x9), in red
+/// and struck through, in perspective: how a person crosses out a pencil
+/// mark.
 pub fn strike_candidates(
     photo: &mut RgbImage,
-    grid_to_photo: &Homography,
-    grid_side: f32,
-    n: usize,
+    part: &PartReading,
     candidates: &[(usize, u8)],
 ) -> Result<(), OverlayError> {
+    let (grid_to_photo, grid_side, n) = square(part);
     static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
     let glyphs = GLYPHS.get_or_init(Glyphs::render);
     // Pencil marks sit in a k x k layout with k the box side (3 for 9x9).
@@ -587,6 +602,7 @@ fn wrap(text: &str, room: f32, width: &dyn Fn(&str) -> f32) -> Vec<String> {
 
 #[cfg(test)]
 mod hint_tests {
+    use super::tests::part;
     use super::*;
     use crate::geometry::Quad;
     use image::GenericImageView;
@@ -609,7 +625,7 @@ mod hint_tests {
     #[test]
     fn shading_tints_only_its_cells() {
         let (mut photo, h) = setup();
-        shade_cells(&mut photo, &h, 432.0, 9, &[10], [255, 200, 0], 0.5).unwrap();
+        shade_cells(&mut photo, &part(&h), &[10], [255, 200, 0], 0.5).unwrap();
         assert_eq!(at(&photo, &h, 10, 0.5, 0.5), [255, 228, 128]);
         assert_eq!(at(&photo, &h, 11, 0.5, 0.5), [255, 255, 255]);
     }
@@ -617,7 +633,7 @@ mod hint_tests {
     #[test]
     fn a_struck_candidate_sits_in_its_pencil_mark_place() {
         let (mut photo, h) = setup();
-        strike_candidates(&mut photo, &h, 432.0, 9, &[(40, 9)]).unwrap();
+        strike_candidates(&mut photo, &part(&h), &[(40, 9)]).unwrap();
         // Digit 9's place is the bottom-right third; its stroke crosses the
         // place's centre. Digit 1's place, top left, stays blank.
         assert_ne!(at(&photo, &h, 40, 5.0 / 6.0, 5.0 / 6.0), [255, 255, 255]);

@@ -14,15 +14,14 @@ use std::time::Instant;
 
 use image::GrayImage;
 
-use crate::cells::{self, rotate_tiles, Cells, CELL_PX};
+use crate::cells::{self, rotate_tiles, Cells};
 use crate::classify::{kind_probs, Classifier, OcrError};
-use crate::data::{Decision, Found, Layout, Tile, CLASSES};
-pub use crate::data::{GridReading, PartReading};
+use crate::data::{Decision, Found, GridReading, Layout, PartReading, Tile, CLASSES};
 use crate::debug;
 use crate::decide;
 use crate::decode::{self, DecodeError, Decoded};
 use crate::evidence;
-use crate::geometry::{Homography, Quad};
+use crate::geometry::{Homography, Quad, CELL_PX};
 use crate::layout;
 use crate::locate;
 use crate::rectify;
@@ -509,9 +508,9 @@ impl Default for EarlyReads {
 /// from its negative.
 fn part_tiles(gray: &GrayImage, found: &Found, debug: Option<&Path>) -> Option<(Vec<Tile>, bool)> {
     let rectified = rectify::rectify(gray, &found.quad, found.n)?;
-    let cells = cells::extract_cells(&rectified.image, found.n);
+    let cells = cells::extract_cells(&rectified, found.n);
     if let Some(dir) = debug {
-        let _ = write_debug(dir, gray, &found.quad, &rectified.image, &cells);
+        let _ = write_debug(dir, gray, &found.quad, &rectified, &cells);
     }
     Some((cells.tiles, cells.negative))
 }

@@ -15,17 +15,9 @@ const MAX_SUPERSAMPLE: usize = 3;
 /// downscaled, so bilinear samples at its edge read real pixels.
 const REGION_MARGIN: i64 = 2;
 
-/// A rectified grid and the transform from the photo into it.
-#[derive(Debug, Clone)]
-pub struct Rectified {
-    /// `n * CELL_PX` pixels square, grid corners at the image corners.
-    pub image: GrayImage,
-    /// Maps photo pixel coordinates to grid coordinates (0..n * CELL_PX).
-    pub photo_to_grid: Homography,
-}
-
 /// Warps the quad of an `n` x `n` grid in `gray` to an image of
-/// `n * CELL_PX` pixels a side.
+/// `n * CELL_PX` pixels a side, the grid's corners at the image's corners;
+/// `None` for a degenerate quad (its homography does not invert).
 ///
 /// Coordinates: grid point (u, v) is a continuous position, the output
 /// pixel (i, j) is the area [i, i+1) x [j, j+1) and is sampled at its centre.
@@ -34,21 +26,17 @@ pub struct Rectified {
 /// (12 MP photos) is first box-averaged over its bounding box by the integer
 /// factor `k = floor(scale)`; each output pixel then averages up to
 /// `MAX_SUPERSAMPLE`^2 bilinear samples, so nothing is aliased.
-pub fn rectify(gray: &GrayImage, quad: &Quad, n: usize) -> Option<Rectified> {
+pub(crate) fn rectify(gray: &GrayImage, quad: &Quad, n: usize) -> Option<GrayImage> {
     let side = n * CELL_PX;
     let g2p = Homography::square_to_quad(side as f64, quad)?;
-    let p2g = g2p.inverse()?;
+    g2p.inverse()?;
     let scale = quad.max_side() / side as f32;
     let k = scale.floor() as u32;
-    let image = if k >= 2 {
-        warp_downscaled(gray, quad, &g2p, side, scale, k)?
+    if k >= 2 {
+        warp_downscaled(gray, quad, &g2p, side, scale, k)
     } else {
-        warp(gray, &g2p, side, scale)
-    };
-    Some(Rectified {
-        image,
-        photo_to_grid: p2g,
-    })
+        Some(warp(gray, &g2p, side, scale))
+    }
 }
 
 /// [`warp`] on the quad's bounding box box-downscaled by `k`: the warp then
@@ -87,7 +75,7 @@ fn warp_downscaled(
 /// Samples `side` x `side` output pixels through `g2p` (output coordinates
 /// to photo coordinates). `scale` is photo pixels per output pixel, used to
 /// choose the supersampling factor.
-pub fn warp(gray: &GrayImage, g2p: &Homography, side: usize, scale: f32) -> GrayImage {
+pub(crate) fn warp(gray: &GrayImage, g2p: &Homography, side: usize, scale: f32) -> GrayImage {
     let n = (scale.round() as usize).clamp(1, MAX_SUPERSAMPLE);
     let m = &g2p.m;
     let mut out = vec![0u8; side * side];
@@ -126,9 +114,7 @@ mod tests {
         let s = GRID_PX as f32;
         let q = Quad::new([(0.0, 0.0), (s, 0.0), (s, s), (0.0, s)]);
         let r = rectify(&g, &q, 9).unwrap();
-        assert_eq!(r.image.as_raw(), g.as_raw());
-        let (x, y) = r.photo_to_grid.map(100.0, 50.0);
-        assert!((x - 100.0).abs() < 1e-3 && (y - 50.0).abs() < 1e-3);
+        assert_eq!(r.as_raw(), g.as_raw());
     }
 
     #[test]
@@ -140,8 +126,8 @@ mod tests {
         });
         let q = Quad::new([(0.0, 0.0), (864.0, 0.0), (864.0, 864.0), (0.0, 864.0)]);
         let r = rectify(&g, &q, 9).unwrap();
-        assert!(r.image.get_pixel(75, 75)[0] < 10);
-        assert!(r.image.get_pixel(49, 75)[0] > 245);
-        assert!(r.image.get_pixel(101, 75)[0] > 245);
+        assert!(r.get_pixel(75, 75)[0] < 10);
+        assert!(r.get_pixel(49, 75)[0] > 245);
+        assert!(r.get_pixel(101, 75)[0] > 245);
     }
 }

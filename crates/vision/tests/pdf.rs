@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use snap_vision::pdf::{PdfDoc, PdfError, DEFAULT_DPI, POINTS_PER_INCH};
-use snap_vision::pipeline::{decide_grid, Reader, Timings};
+use snap_vision::{decide_grid, Reader, Timings};
+use snap_vision::{PdfDoc, PdfError, DEFAULT_DPI, POINTS_PER_INCH};
 
 /// The vector book carried in the repository (a copy of a shared one).
 fn carried_book() -> PathBuf {

@@ -6,10 +6,9 @@
 use std::path::PathBuf;
 
 use snap_solver::{Board, Shape};
-use snap_vision::decide::{decide, CellEvidence, Verdict};
-use snap_vision::pipeline::Reader;
+use snap_vision::{decide_grid, CellEvidence, Decision, GridReading, Reader, Verdict};
 
-fn fixture_reading() -> (Board, Vec<CellEvidence>) {
+fn fixture_reading() -> (Board, GridReading) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let truth_text = std::fs::read_to_string(dir.join("image31.txt")).expect("truth");
     let truth = Board::parse(&truth_text.lines().collect::<String>(), Shape::classic())
@@ -18,7 +17,14 @@ fn fixture_reading() -> (Board, Vec<CellEvidence>) {
     let page = reader
         .read_file(&dir.join("image31.jpg"))
         .expect("grid found");
-    (truth, page.grids[0].cells.clone())
+    (truth, page.grids[0].clone())
+}
+
+/// The decision on `grid` with `cell` read as `evidence` instead.
+fn decide_with(grid: &GridReading, cell: usize, evidence: CellEvidence) -> Decision {
+    let mut grid = grid.clone();
+    grid.cells[cell] = evidence;
+    decide_grid(&grid, &[])
 }
 
 /// Evidence for one cell: `probs` as (value, probability).
@@ -32,8 +38,8 @@ fn cell(probs: &[(u8, f32)]) -> CellEvidence {
 
 #[test]
 fn the_real_reading_is_solved_as_read() {
-    let (truth, evidence) = fixture_reading();
-    let clean = decide(Shape::classic(), &evidence, &[]);
+    let (truth, grid) = fixture_reading();
+    let clean = decide_grid(&grid, &[]);
     assert_eq!(clean.givens, truth);
     assert!(clean.changes.is_empty());
     assert_eq!(clean.verdict, Verdict::Solved);
@@ -41,7 +47,7 @@ fn the_real_reading_is_solved_as_read() {
 
 #[test]
 fn a_likely_misread_is_repaired_and_an_unlikely_one_is_not_invented() {
-    let (truth, evidence) = fixture_reading();
+    let (truth, grid) = fixture_reading();
     // The first clue and wrong digit whose reading cannot be solved (some
     // misreads still give a valid puzzle, which only the classifier's
     // doubt can reveal).
@@ -52,17 +58,15 @@ fn a_likely_misread_is_repaired_and_an_unlikely_one_is_not_invented() {
             (1..=9u8).filter(move |&d| d != right).map(move |d| (i, d))
         })
         .find(|&(i, d)| {
-            let mut e = evidence.clone();
-            e[i] = cell(&[(d, 0.97), (0, 0.03)]);
-            !matches!(decide(Shape::classic(), &e, &[]).verdict, Verdict::Solved)
+            let misread = decide_with(&grid, i, cell(&[(d, 0.97), (0, 0.03)]));
+            !matches!(misread.verdict, Verdict::Solved)
         })
         .expect("some misread makes the puzzle unsolvable");
     let right = truth.cells[index];
 
     // Unsure between the wrong and the right digit: repaired to the truth.
-    let mut unsure = evidence.clone();
-    unsure[index] = cell(&[(wrong, 0.55), (right, 0.43), (0, 0.02)]);
-    let repaired = decide(Shape::classic(), &unsure, &[]);
+    let unsure = cell(&[(wrong, 0.55), (right, 0.43), (0, 0.02)]);
+    let repaired = decide_with(&grid, index, unsure);
     assert_eq!(repaired.read.cells[index], wrong);
     assert_eq!(repaired.givens, truth);
     assert_eq!(repaired.verdict, Verdict::Solved);
@@ -73,9 +77,7 @@ fn a_likely_misread_is_repaired_and_an_unlikely_one_is_not_invented() {
 
     // Read with confidence as the wrong digit: nothing is invented; the
     // puzzle is reported as it reads (no solution) or as unsure.
-    let mut sure = evidence.clone();
-    sure[index] = cell(&[(wrong, 0.97), (0, 0.03)]);
-    let d = decide(Shape::classic(), &sure, &[]);
+    let d = decide_with(&grid, index, cell(&[(wrong, 0.97), (0, 0.03)]));
     assert!(
         d.givens.cells[index] == wrong,
         "a sure clue is never changed"

@@ -8,8 +8,8 @@ mod render;
 use std::path::PathBuf;
 
 use snap_solver::{Board, Outcome, Shape};
-use snap_vision::decide::Verdict;
-use snap_vision::pipeline::{decide_grid, Reader};
+use snap_vision::Verdict;
+use snap_vision::{decide_grid, Reader};
 
 fn puzzle(name: &str, shape: Shape) -> Board {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +21,7 @@ fn puzzle(name: &str, shape: Shape) -> Board {
 
 /// Prints `board`, photographs it slightly turned and in perspective, reads
 /// it and returns the one puzzle found with its decision.
-fn read_back(board: &Board, cell: u32) -> (Board, snap_vision::decide::Decision) {
+fn read_back(board: &Board, cell: u32) -> (Board, snap_vision::Decision) {
     let flat = render::print(board, cell, cell / 2);
     let photo = render::photograph_at_an_angle(&flat, 6);
     let reader = Reader::new(None, None).expect("the embedded model loads");

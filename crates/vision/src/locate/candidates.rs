@@ -7,14 +7,10 @@ use imageproc::point::Point;
 
 use crate::geometry::Quad;
 
-/// A candidate's bounding box must be at least this fraction of the work
-/// image's shorter side in both directions (for the single-grid search: a
-/// photo of one puzzle shows it large).
-pub const MIN_SIDE_FRACTION: f32 = 0.15;
-
-/// ... and at least this many work pixels: below it a 9x9 grid's cells are
-/// under 4 px and its lines cannot be told apart.
-pub const MIN_SIDE_PX: u32 = 40;
+/// A candidate's bounding box must be at least this many work pixels
+/// each way: below it a 9x9 grid's cells are under 4 px and its lines
+/// cannot be told apart.
+pub(super) const MIN_SIDE_PX: u32 = 40;
 
 /// A grid's lines cover well under this fraction of its bounding box; a
 /// component above it is a solid blob (a photo, a shaded box). Counted on
@@ -31,7 +27,7 @@ const MAX_ASPECT: u32 = 4;
 
 /// What the component search keeps.
 #[derive(Debug, Clone, Copy)]
-pub struct HullParams {
+pub(super) struct HullParams {
     /// Smallest bounding-box side, work pixels.
     pub min_side: u32,
     /// How many components (largest bounding box first) get a hull.
@@ -217,7 +213,11 @@ fn union(forest: &mut [usize], a: usize, b: usize) {
 /// of `closed` (the threshold with its gaps closed) large enough to be a
 /// grid, largest bounding box first; `ink` is the threshold itself, whose
 /// pixels measure how solid a component is.
-pub fn candidate_hulls(closed: &GrayImage, ink: &GrayImage, p: HullParams) -> Vec<Vec<(f32, f32)>> {
+pub(super) fn candidate_hulls(
+    closed: &GrayImage,
+    ink: &GrayImage,
+    p: HullParams,
+) -> Vec<Vec<(f32, f32)>> {
     let Components {
         runs,
         labels,
@@ -285,7 +285,7 @@ const ASCENT_ROUNDS: usize = 20;
 /// The (near) largest quadrilateral with corners on the hull, corners
 /// ordered tl, tr, br, bl. Coordinate ascent from two starts (diagonal and
 /// axis extremes) so both upright and 45-degree grids converge.
-pub fn max_area_quad(hull: &[(f32, f32)]) -> Option<Quad> {
+pub(super) fn max_area_quad(hull: &[(f32, f32)]) -> Option<Quad> {
     let n = hull.len();
     if n < 4 {
         return None;
@@ -364,7 +364,7 @@ fn ascend(hull: &[(f32, f32)], start: [usize; 4]) -> Option<[usize; 4]> {
 
 /// Orders four points tl, tr, br, bl: clockwise on screen, starting with the
 /// one nearest the image's top-left (smallest x + y).
-pub fn order_corners(p: [(f32, f32); 4]) -> Quad {
+pub(super) fn order_corners(p: [(f32, f32); 4]) -> Quad {
     let cx = p.iter().map(|q| q.0).sum::<f32>() / 4.0;
     let cy = p.iter().map(|q| q.1).sum::<f32>() / 4.0;
     let mut v = p.to_vec();

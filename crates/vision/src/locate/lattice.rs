@@ -166,7 +166,11 @@ fn cell_fill(img: &[f32], bins: usize, m: usize) -> Vec<f32> {
 /// lattice inside `quad` whose cell sides are all printed and none of
 /// whose cells is solid (a crossword's black square has four printed
 /// sides too), for each `n` in `sizes`. Empty when the candidate is no lattice of 10 to 40 cells.
-pub fn lattice_windows(dark: &GrayImage, quad: &Quad, sizes: &[usize]) -> Vec<(usize, Quad)> {
+pub(super) fn lattice_windows(
+    dark: &GrayImage,
+    quad: &Quad,
+    sizes: &[usize],
+) -> Vec<(usize, Quad)> {
     let bins = (quad.max_side().round() as usize).clamp(MIN_BINS, MAX_BINS);
     let Some(g2p) = Homography::square_to_quad(bins as f64, quad) else {
         return Vec::new();

@@ -35,15 +35,15 @@ mod verify;
 use image::GrayImage;
 
 use crate::geometry::{dist, downscale, Homography, Quad};
-use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_FRACTION, MIN_SIDE_PX};
+use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_PX};
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
 use verify::{verify, Spec, Verdict, SIZES};
 
-pub use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
+use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
 /// Longest side of the image the search runs on.
-pub const WORK_MAX_SIDE: u32 = 800;
+pub(crate) const WORK_MAX_SIDE: u32 = 800;
 
 /// Minimum verification score for a candidate to count as a Sudoku.
 const MIN_SCORE: f32 = 0.3;
@@ -60,9 +60,6 @@ const FRAME_TOL: f32 = 3.0;
 
 /// Images smaller than this (either side, pixels) hold no readable grid.
 const MIN_IMAGE_SIDE: u32 = 32;
-
-/// Components (largest bounding box first) the single-grid search tries.
-const MAX_CANDIDATES: usize = 8;
 
 /// Threshold dilation radius: closing 1 px gaps, because blurred thin lines
 /// break up in the threshold and a grid must be one component for its hull
@@ -85,10 +82,6 @@ const RECHECK_GROWTH: f32 = 0.04;
 /// Rounds of re-checking around the found lines.
 const RECHECK_ROUNDS: usize = 2;
 
-/// A candidate whose hull quad is below this fraction of the best grid's
-/// area cannot beat it and is not verified.
-const MIN_AREA_VS_BEST: f32 = 0.9;
-
 /// A merged hull (second pass) must be filled by the grid found to this
 /// fraction of its area: a merged hull that took in the page around holds
 /// a chance comb somewhere inside it.
@@ -108,9 +101,9 @@ const SAME_GRID_OVERLAP: f32 = 0.5;
 const SIZE_TIE: f32 = 0.05;
 
 /// Longest side of the finer second search of a page (see
-/// [`locate_all_detailed`]): a letter page at 200 dpi is searched at full
+/// [`locate_all_early`]): a letter page at 200 dpi is searched at full
 /// resolution, where 1 px lines stay whole; a 12 MP photo at a third.
-pub const FINE_WORK_MAX_SIDE: u32 = 2400;
+pub(crate) const FINE_WORK_MAX_SIDE: u32 = 2400;
 
 /// A grid the finer search finds must have ink darker than this fraction
 /// of its paper: printed lines and digits are near black (a 1 px line at
@@ -232,7 +225,7 @@ const CLASSIC: Spec = Spec { n: 9, lone: true };
 
 /// A located grid.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Located {
+pub(crate) struct Located {
     /// Outer corners, refined, in full-resolution photo pixels.
     pub quad: Quad,
     /// Verification score (line evidence minus off-line clutter), at least
@@ -247,7 +240,7 @@ pub struct Located {
 
 /// A candidate quad the search verified, for the debug image.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// The grid lines found, work pixels.
     pub quad: Quad,
     /// Its verification score.
@@ -258,7 +251,7 @@ pub struct Candidate {
 
 /// Intermediate images and candidates of a search, for `--debug-dir`.
 #[derive(Debug, Clone)]
-pub struct LocateDebug {
+pub(crate) struct LocateDebug {
     /// The downscaled search image.
     pub work: GrayImage,
     /// Its adaptive threshold, ink = 255.
@@ -281,15 +274,20 @@ struct Examined {
     passed: bool,
 }
 
-/// Every grid on a page, in reading order (see `page`'s docs: rows of
-/// grids by vertical overlap, top to bottom, each left to right; a page of
-/// staggered columns column by column). Notes tables (empty 9x9 grids) are
-/// returned too; crosswords and tables fail the comb check.
-pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
-    locate_all_detailed(gray).0
+/// Every grid on a page, in reading order, as the pipeline finds them
+/// ([`locate_all_early`] with nothing read early).
+#[cfg(test)]
+pub(crate) fn locate_all(gray: &GrayImage) -> Vec<Located> {
+    locate_all_early(gray, |_| ()).0
 }
 
-/// [`locate_all`] with the debug images.
+/// Every grid on a page, in reading order (see `page`'s docs: rows of
+/// grids by vertical overlap, top to bottom, each left to right; a page of
+/// staggered columns column by column), with the debug images. Notes
+/// tables (empty 9x9 grids) are returned too; crosswords and tables fail
+/// the comb check. The first search's grids (in reading order) are handed
+/// to `early` as soon as they are known, and what it gives is returned
+/// beside them.
 ///
 /// The page is searched twice: at the usual work resolution (at most
 /// [`WORK_MAX_SIDE`]), then, when that downscaled the image, again at a
@@ -299,20 +297,12 @@ pub fn locate_all(gray: &GrayImage) -> Vec<Located> {
 /// on a newspaper page is 33 work pixels, under `MIN_SIDE_PX`. The
 /// grids of the first search stand; the finer one only adds grids
 /// elsewhere, so a photo the first search reads is read as before.
-pub fn locate_all_detailed(gray: &GrayImage) -> (Vec<Located>, LocateDebug) {
-    let (located, dbg, _) = locate_all_early(gray, |_| ());
-    (located, dbg)
-}
-
-/// [`locate_all_detailed`] that hands the first search's grids (in reading
-/// order) to `early` as soon as they are known, and returns what it gives
-/// beside every grid and the debug images.
 ///
 /// `early` runs while the finer search is being prepared on the pool: a
 /// caller that reads the grids there (the pipeline) reads a photo's grid
 /// in the time the finer search of a 12 MP photo takes anyway. Not called
 /// when the image is too small to search.
-pub fn locate_all_early<T: Send>(
+pub(crate) fn locate_all_early<T: Send>(
     gray: &GrayImage,
     early: impl FnOnce(&[Located]) -> T + Send,
 ) -> (Vec<Located>, LocateDebug, Option<T>) {
@@ -1062,23 +1052,10 @@ fn bbox_areas(a: &Quad, b: &Quad) -> (f32, f32, f32) {
     (iw * ih, area(a), area(b))
 }
 
-/// Finds the Sudoku's outer corners in a grayscale photo, or `None` when no
-/// 9x9 grid is visible.
-pub fn locate(gray: &GrayImage) -> Option<Quad> {
-    locate_detailed(gray).0.map(|l| l.quad)
-}
-
 /// The integer downscale factor that brings the `w` x `h` image's longer
 /// side to at most `max_side`.
 fn work_factor(w: u32, h: u32, max_side: u32) -> u32 {
     w.max(h).div_ceil(max_side).max(1)
-}
-
-/// The search image: downscaled by an integer factor to at most
-/// [`WORK_MAX_SIDE`], thresholded.
-fn prepare(gray: &GrayImage) -> LocateDebug {
-    let (w, h) = gray.dimensions();
-    prepare_at(gray, work_factor(w, h, WORK_MAX_SIDE), RADIUS_DIVISOR)
 }
 
 /// The search image downscaled by `factor`, thresholded with the window
@@ -1100,55 +1077,6 @@ fn search_image(work: GrayImage, scale: f32, radius_divisor: usize) -> LocateDeb
         candidates: Vec::new(),
         hulls: Vec::new(),
     }
-}
-
-/// [`locate`] with the score and the debug images.
-pub fn locate_detailed(gray: &GrayImage) -> (Option<Located>, LocateDebug) {
-    let mut dbg = prepare(gray);
-    let (w, h) = gray.dimensions();
-    if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
-        return (None, dbg);
-    }
-    let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
-    let (ww, wh) = dbg.work.dimensions();
-    let min_side = ((ww.min(wh) as f32 * MIN_SIDE_FRACTION) as u32).max(MIN_SIDE_PX);
-    let mut best: Option<Examined> = None;
-    // Second pass only when the first found nothing: hulls that take in the
-    // smaller components inside each candidate's bounding box too (a grid
-    // whose faint border line broke in several places is many components,
-    // and the largest one's hull cuts off a whole corner of the grid).
-    for merge in [false, true] {
-        if merge && best.is_some() {
-            break;
-        }
-        let params = HullParams {
-            min_side,
-            max_count: MAX_CANDIDATES,
-            merge,
-        };
-        // A photo of one puzzle has no answer grid of bold digits whose
-        // dilated ink looks solid: solidity is judged on the closed image.
-        for hull in candidate_hulls(&closed, &closed, params) {
-            let Some(quad) = max_area_quad(&hull) else {
-                continue;
-            };
-            // Candidates come largest first: one that cannot beat the grid
-            // already accepted is not worth verifying.
-            let best_area = best.map_or(0.0, |b| b.verdict.quad.area());
-            if best.is_some() && quad.area().abs() < MIN_AREA_VS_BEST * best_area {
-                continue;
-            }
-            let ex = examine(&mut dbg, &quad, merge, CLASSIC);
-            if ex.passed && best.is_none_or(|b| ex.verdict.quad.area() > b.verdict.quad.area()) {
-                best = Some(ex);
-            }
-        }
-    }
-    let Some(best) = best else {
-        return (None, dbg);
-    };
-    let located = finish(gray, &best, dbg.scale);
-    (Some(located), dbg)
 }
 
 /// Verifies one hull quad: the comb check, re-checks around the lines
@@ -1322,10 +1250,11 @@ mod tests {
     #[test]
     fn finds_a_synthetic_grid() {
         let g = draw_grid(640, 480, 120.0, 40.0, 400.0);
-        let (l, dbg) = locate_detailed(&g);
-        let q = l
-            .map(|l| l.quad)
-            .unwrap_or_else(|| panic!("{:?}", dbg.candidates));
+        let found = locate_all(&g);
+        let [l] = found.as_slice() else {
+            panic!("one grid: {found:?}")
+        };
+        let q = l.quad;
         let truth = Quad::new([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]);
         let e = crate::geometry::corner_error(&q, &truth);
         assert!(e < 1.5, "{q:?} err {e}");
@@ -1500,7 +1429,7 @@ mod tests {
     #[test]
     fn no_grid_in_blank_noise_or_text() {
         let blank = GrayImage::from_pixel(640, 480, Luma([200]));
-        assert!(locate(&blank).is_none());
+        assert!(locate_all(&blank).is_empty());
         let mut s = 12345u32;
         let noise = GrayImage::from_fn(640, 480, |_, _| {
             s ^= s << 13;
@@ -1508,13 +1437,13 @@ mod tests {
             s ^= s << 5;
             Luma([(s >> 24) as u8])
         });
-        assert!(locate(&noise).is_none());
+        assert!(locate_all(&noise).is_empty());
         // A "text page": rows of short dark dashes.
         let text = GrayImage::from_fn(640, 480, |x, y| {
             let line = y % 24 < 10 && (40..600).contains(&x) && (20..460).contains(&y);
             let word = (x / 7 + y / 24 * 3) % 9 != 0 && x % 7 < 5;
             Luma([if line && word { 30 } else { 230 }])
         });
-        assert!(locate(&text).is_none());
+        assert!(locate_all(&text).is_empty());
     }
 }

@@ -55,7 +55,7 @@ const MIN_KEPT: usize = 6;
 
 /// Work-image quad (pixel indices of hull pixels) to continuous
 /// full-resolution coordinates: work pixel i covers [i*f, (i+1)*f).
-pub fn quad_to_full(q: &Quad, f: f32) -> Quad {
+pub(super) fn quad_to_full(q: &Quad, f: f32) -> Quad {
     let mut out = *q;
     for c in &mut out.corners {
         c.0 = (c.0 + 0.5) * f;
@@ -67,7 +67,7 @@ pub fn quad_to_full(q: &Quad, f: f32) -> Quad {
 /// The inverse of [`quad_to_full`]: full-resolution coordinates to those
 /// of a work image `f` times smaller whose pixel (0, 0) covers the full
 /// pixels from `origin` on.
-pub fn full_to_work(q: &Quad, f: f32, origin: (f32, f32)) -> Quad {
+pub(super) fn full_to_work(q: &Quad, f: f32, origin: (f32, f32)) -> Quad {
     Quad::new(
         q.corners
             .map(|(x, y)| ((x - origin.0) / f - 0.5, (y - origin.1) / f - 0.5)),
@@ -78,7 +78,7 @@ pub fn full_to_work(q: &Quad, f: f32, origin: (f32, f32)) -> Quad {
 /// is full-resolution pixels per work pixel, `frame` the sides on the
 /// image frame (no edge to find there: the coarse side stands). `None` when
 /// a side gives too few edge points or a corner moves too far.
-pub fn refine(gray: &GrayImage, q: &Quad, factor: f32, frame: [bool; 4]) -> Option<Quad> {
+pub(super) fn refine(gray: &GrayImage, q: &Quad, factor: f32, frame: [bool; 4]) -> Option<Quad> {
     let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4];
     for (s, line) in lines.iter_mut().enumerate() {
         let sd = side(q, s)?;

@@ -15,11 +15,11 @@ const MIN_SIDE_LEN: f32 = 8.0;
 const FIT_SHIFT_CELLS: f32 = 0.4;
 
 /// A line `nx * x + ny * y = d` with unit normal `(nx, ny)`.
-pub type Line = (f32, f32, f32);
+pub(super) type Line = (f32, f32, f32);
 
 /// One side of a quad: its start corner, direction, length and outward
 /// unit normal (pointing away from the quad's centre).
-pub struct Side {
+pub(super) struct Side {
     /// Start corner.
     pub a: (f32, f32),
     /// End corner.
@@ -38,7 +38,7 @@ pub struct Side {
 
 /// Side `s` (from corner `s` to corner `s + 1`); `None` when it is too
 /// short to fit a line along.
-pub fn side(q: &Quad, s: usize) -> Option<Side> {
+pub(super) fn side(q: &Quad, s: usize) -> Option<Side> {
     let c = q.corners;
     let (cx, cy) = q.centre();
     let (a, b) = (c[s], c[(s + 1) % 4]);
@@ -65,7 +65,7 @@ pub fn side(q: &Quad, s: usize) -> Option<Side> {
 
 /// Which sides (side k runs from corner k to k+1) lie on the frame of a
 /// `w` x `h` image, both ends within `tol` pixels of the same edge.
-pub fn frame_sides(q: &Quad, w: f32, h: f32, tol: f32) -> [bool; 4] {
+pub(super) fn frame_sides(q: &Quad, w: f32, h: f32, tol: f32) -> [bool; 4] {
     let on = |p: (f32, f32)| {
         [
             p.0 <= tol,
@@ -85,7 +85,7 @@ pub fn frame_sides(q: &Quad, w: f32, h: f32, tol: f32) -> [bool; 4] {
 /// along the side's normal by up to [`FIT_SHIFT_CELLS`], so a side the hull
 /// drew across a corner whose border piece broke off swings back onto the
 /// border line. Sides on the frame stay; corners are the intersections.
-pub fn fit_sides(dark: &GrayImage, q: &Quad, frame: [bool; 4]) -> Quad {
+pub(super) fn fit_sides(dark: &GrayImage, q: &Quad, frame: [bool; 4]) -> Quad {
     let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4];
     for (s, line) in lines.iter_mut().enumerate() {
         let Some(sd) = side(q, s) else {
@@ -142,7 +142,7 @@ fn darkest_offsets(dark: &GrayImage, sd: &Side) -> (f32, f32) {
 /// The quad whose sides lie on `lines` (side k from corner k to k+1):
 /// corner k is where side k-1 meets side k. `None` when two neighbouring
 /// sides are parallel.
-pub fn corners_of(lines: &[Line; 4]) -> Option<Quad> {
+pub(super) fn corners_of(lines: &[Line; 4]) -> Option<Quad> {
     let mut out = [(0.0f32, 0.0f32); 4];
     for (k, corner) in out.iter_mut().enumerate() {
         let l1 = lines[(k + 3) % 4];
@@ -160,7 +160,7 @@ pub fn corners_of(lines: &[Line; 4]) -> Option<Quad> {
 }
 
 /// The quad scaled by `1 + f` about its centroid.
-pub fn expand(q: &Quad, f: f32) -> Quad {
+pub(super) fn expand(q: &Quad, f: f32) -> Quad {
     let (cx, cy) = q.centre();
     Quad::new(
         q.corners

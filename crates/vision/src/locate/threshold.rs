@@ -6,9 +6,9 @@ use image::GrayImage;
 /// The threshold's neighbourhood radius is the work image's longer side
 /// divided by this: about two cells of a grid filling the frame, wide
 /// enough that a thick box line is darker than its surroundings.
-pub const RADIUS_DIVISOR: usize = 50;
+pub(crate) const RADIUS_DIVISOR: usize = 50;
 
-/// The divisor of the finer page search (see `locate_all_detailed`), which
+/// The divisor of the finer page search (see `locate_all_early`), which
 /// looks for the grids too small for the first one: its window scales with
 /// the grids it looks for, as the first search's does with a grid filling
 /// the frame, so it is half as wide in the frame. With the first search's
@@ -16,7 +16,7 @@ pub const RADIUS_DIVISOR: usize = 50;
 /// (3-4 thin lines of an axis unseen) where the same grids cut out and
 /// searched alone passed; measured on the held-out captures, 2027: 431 ->
 /// 440 of 477 grids found, 2028: 410 -> 423 of 476, no false grid.
-pub const FINE_RADIUS_DIVISOR: usize = 100;
+pub(crate) const FINE_RADIUS_DIVISOR: usize = 100;
 
 /// Smallest neighbourhood radius: a tiny image still needs a window wider
 /// than a blurred line.
@@ -47,7 +47,7 @@ const DARKNESS_FULL_SCALE: u64 = 1020;
 /// the local mean, `(mean - p) / mean`, scaled so 25 % darker = 255; the
 /// line check uses it because blurred thin lines fall below any threshold
 /// yet still add up along their length.
-pub fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (GrayImage, GrayImage) {
+pub(crate) fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (GrayImage, GrayImage) {
     use rayon::prelude::*;
     let (w, h) = (img.width() as usize, img.height() as usize);
     let mk = |v| GrayImage::from_raw(w as u32, h as u32, v).unwrap_or_else(|| GrayImage::new(0, 0));
@@ -191,7 +191,7 @@ fn darkness(short: u32, sum: u32) -> u8 {
 /// sixth of the whole search. Each output row is made from its `2r+1`
 /// input rows in one row-sized buffer, so the only image-sized allocation
 /// is the result (a second one cost a thousand page faults at 3 MP).
-pub fn dilate(binary: &GrayImage, r: usize) -> GrayImage {
+pub(super) fn dilate(binary: &GrayImage, r: usize) -> GrayImage {
     let (w, h) = (binary.width() as usize, binary.height() as usize);
     let raw = binary.as_raw();
     let mut out = vec![0u8; w * h];

@@ -22,7 +22,7 @@ use super::{FRAME_TOL, MIN_SCORE, MIN_SCORE_AT_FRAME, RECHECK_GROWTH};
 use crate::geometry::{dist, Homography, Quad};
 
 /// Cells per side of the grids looked for.
-pub const SIZES: [usize; 2] = [9, 16];
+pub(super) const SIZES: [usize; 2] = [9, 16];
 
 /// Bins per cell in the profiles: the quad's side / n, clamped so tiny
 /// candidates still have room for a line tolerance and huge ones do not
@@ -175,7 +175,7 @@ const MIN_THIN_PROMINENCE: f32 = 0.05;
 
 /// The outcome of checking a candidate for an n x n line structure.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Verdict {
+pub(super) struct Verdict {
     /// Cells per side checked for.
     pub n: usize,
     /// Box-line evidence: how much wider the box lines' peaks are than the
@@ -207,7 +207,7 @@ struct Comb {
 
 /// What to look for.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Spec {
+pub(super) struct Spec {
     /// Cells per side.
     pub n: usize,
     /// The grid stands alone: a line one pitch outside the comb counts
@@ -219,7 +219,7 @@ pub struct Spec {
 
 /// Looks for an `spec.n` x `spec.n` grid inside `quad` (work pixels) of the
 /// darkness image.
-pub fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
+pub(super) fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
     verify_once(dark, quad, spec, true)
 }
 

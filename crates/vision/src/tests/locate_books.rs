@@ -3,8 +3,9 @@
 //! blob test on answer grids, whose dilated ink is solid, is a unit test of
 //! `locate::candidates`.)
 
+use crate::geometry::Quad;
+use crate::locate;
 use image::{GrayImage, Luma};
-use snap_vision::{locate, Quad};
 
 const PAPER: u8 = 255;
 

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use snap_vision::{cells, corner_error, decode, locate, rectify, Quad};
+use crate::data::{Tile, TILE};
+use crate::geometry::{corner_error, Quad};
+use crate::{cells, decode, locate, rectify};
 
 /// `(file, tl, tr, br, bl)` from the dataset's `corners.csv`. The marked
 /// corners sit 2-6 px outside the printed border (hand clicks), so the
@@ -40,11 +42,19 @@ fn load(name: &str) -> decode::Decoded {
     decode::decode(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The largest grid the page search finds on a photo of one puzzle.
+fn the_grid(d: &decode::Decoded) -> Option<Quad> {
+    locate::locate_all(&d.gray)
+        .into_iter()
+        .map(|l| l.quad)
+        .max_by(|a, b| a.area().abs().total_cmp(&b.area().abs()))
+}
+
 #[test]
 fn fixtures_are_located_near_the_marked_corners() {
     for (name, truth) in CASES {
         let d = load(name);
-        let found = locate::locate(&d.gray).unwrap_or_else(|| panic!("{name}: no grid"));
+        let found = the_grid(&d).unwrap_or_else(|| panic!("{name}: no grid"));
         let err = corner_error(&found, &Quad::new(truth));
         // 12 px at 640x480 / 960x1280: marking offset plus curl.
         assert!(
@@ -71,17 +81,17 @@ fn tiles_of_a_fixture_separate_clues_from_empty_cells() {
     .expect("truth");
     let labels: Vec<char> = truth.lines().flat_map(|l| l.trim().chars()).collect();
     assert_eq!(labels.len(), 81);
-    let quad = locate::locate(&d.gray).expect("grid");
+    let quad = the_grid(&d).expect("grid");
     let rect = rectify::rectify(&d.gray, &quad, 9).expect("rectify");
-    assert_eq!(rect.image.dimensions(), (432, 432));
-    let c = cells::extract_cells(&rect.image, 9);
+    assert_eq!(rect.dimensions(), (432, 432));
+    let c = cells::extract_cells(&rect, 9);
     // Ink in the tile centre alone already splits this photo's cells
     // (grid-line remnants live at the tile edges).
-    let centre = |t: &cells::Tile| {
+    let centre = |t: &Tile| {
         let mut s = 0.0;
         for y in 7..21 {
             for x in 7..21 {
-                s += t.pixels[y * cells::TILE + x];
+                s += t.pixels[y * TILE + x];
             }
         }
         s / 196.0
@@ -106,13 +116,13 @@ fn tiles_of_a_fixture_separate_clues_from_empty_cells() {
 mod page {
     use image::{GrayImage, Luma};
 
-    pub const PAPER: u8 = 235;
+    pub(super) const PAPER: u8 = 235;
     const INK: u8 = 30;
 
     /// Draws an `n` x `n` grid of side `s` at `(x0, y0)`: box lines every
     /// sqrt(n) cells 3 px wide, others 1 px; with `digits`, a block in about
     /// a third of the cells.
-    pub fn grid(img: &mut GrayImage, x0: i64, y0: i64, s: i64, n: i64, digits: bool) {
+    pub(super) fn grid(img: &mut GrayImage, x0: i64, y0: i64, s: i64, n: i64, digits: bool) {
         let b = (n as f64).sqrt().round() as i64;
         let cell = s as f64 / n as f64;
         for k in 0..=n {
@@ -147,7 +157,7 @@ mod page {
 
     /// A 15x15 crossword of side `s`: every line thin, a symmetric pattern
     /// of black squares.
-    pub fn crossword(img: &mut GrayImage, x0: i64, y0: i64, s: i64) {
+    pub(super) fn crossword(img: &mut GrayImage, x0: i64, y0: i64, s: i64) {
         let n = 15;
         let cell = s as f64 / n as f64;
         for k in 0..=n {
@@ -171,7 +181,7 @@ mod page {
     }
 
     /// A Samurai of five 9x9 grids, cell size `cell`, at `(x0, y0)`.
-    pub fn samurai(img: &mut GrayImage, x0: i64, y0: i64, cell: i64) -> [(i64, i64); 5] {
+    pub(super) fn samurai(img: &mut GrayImage, x0: i64, y0: i64, cell: i64) -> [(i64, i64); 5] {
         let s = 9 * cell;
         let at = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
         for (c, r) in at {
@@ -279,7 +289,7 @@ fn a_grid_cut_by_the_frame_is_marked_cut() {
 /// `target/pdfpages`, e.g. from `pdftoppm -r 100 -gray -png book.pdf
 /// target/pdfpages/book`): prints the count, sizes and cut flags per page.
 #[test]
-#[ignore = "needs rendered pages; run: cargo test --release -p snap-vision --test vision -- --ignored --nocapture"]
+#[ignore = "needs rendered pages; run: cargo test --release -p snap-vision --lib tests::fixtures -- --ignored --nocapture"]
 fn grids_on_rendered_pages() {
     let dir = std::env::var("SNAP_PAGES")
         .unwrap_or_else(|_| format!("{}/../../target/pdfpages", env!("CARGO_MANIFEST_DIR")));

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use snap_vision::{decode, locate, Quad};
+use crate::geometry::Quad;
+use crate::{decode, locate};
 
 /// A found grid is a known object when their centres are within this
 /// fraction of the object's side and their sides differ by less than it.
@@ -62,7 +63,7 @@ fn matches(q: &Quad, t: &Truth) -> bool {
 /// the main job drops as empty; false grids: crosswords, tables, faded
 /// grids or nothing at all).
 #[test]
-#[ignore = "needs generated pages; run: python3 models/eval/locate_pages.py /tmp/lp && SNAP_LOCATE_PAGES=/tmp/lp cargo test --release -p snap-vision --test locate_pages -- --ignored --nocapture"]
+#[ignore = "needs generated pages; run: python3 models/eval/locate_pages.py /tmp/lp && SNAP_LOCATE_PAGES=/tmp/lp cargo test --release -p snap-vision --lib tests::locate_pages -- --ignored --nocapture"]
 fn score_generated_pages() {
     let dir = std::env::var("SNAP_LOCATE_PAGES").expect("SNAP_LOCATE_PAGES: folder of pages");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
