@@ -1382,7 +1382,7 @@ mod tests {
 
     #[test]
     fn a_digits_bar_near_the_edge_is_not_followed_past_hidden_bands() {
-        // As on a rendered page of notes (2030 comp-045): line 4 is hidden
+        // As on a held-out rendered page of notes: line 4 is hidden
         // in bands 2-4 and 8 (cells whose digits cover it), so the
         // follower, coming from the middle, looks for it in band 1 in a
         // wide window, where a bold 2's foot lies 8 px above it; in band

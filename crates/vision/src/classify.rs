@@ -597,8 +597,8 @@ mod tests {
         // Each as the model gives it in a run of its own (a blank tile at a
         // different place in its batch, an inked one beside other tiles),
         // to float rounding: the plan may sum in another order for another
-        // batch size (a retrained model, cda9bb9, not shipped, differed in the
-        // last place).
+        // batch size (a retrained model, not shipped, differed in the last
+        // place).
         let alone = |t: &Tile| c.run_batch(std::slice::from_ref(t)).unwrap()[0];
         for (tile, row) in mixed.iter().zip(&rows) {
             let single = alone(tile);

@@ -50,7 +50,7 @@ use crate::kind::mostly_printed;
 /// that value and never changed by a repair. The model is trained with
 /// label smoothing, so its confident answers sit near 0.98; 0.9 leaves room
 /// for a slightly blurred clue while anything the model hesitates on stays
-/// open (see the calibration table in the README for how this was checked).
+/// open (the calibration table in `docs/accuracy.md` checks this).
 pub const SURE: f32 = 0.9;
 
 /// Alternatives less likely than this are never tried: a cell read as 6
@@ -77,8 +77,8 @@ const MARGIN: f32 = 6.9;
 pub(crate) const BROKEN_PRIOR: f32 = 0.01;
 
 /// Confidence from which the answer is reported as `solved`; below it the
-/// status is `unsure`. The README's calibration table shows how often
-/// answers at or above it were right on held-out photos.
+/// status is `unsure`. The calibration table in `docs/accuracy.md` shows
+/// how often answers at or above it are right on held-out photos.
 pub const SOLVED_CONFIDENCE: f32 = 0.9;
 
 /// Least confidence at which an unsure answer is still shown (drawn, and

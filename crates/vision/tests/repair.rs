@@ -1,7 +1,7 @@
-//! The decision stage on a real reading (issue 9): the reading of a fixture
-//! photo is corrupted in one cell and the decision must either find the
-//! true puzzle (a likely misread) or say it is unsure — never invent a
-//! different puzzle, and never change a clue it read with confidence.
+//! The decision stage on a real reading: the reading of a fixture photo is
+//! corrupted in one cell and the decision must either find the true puzzle
+//! (a likely misread) or say it is unsure — never invent a different
+//! puzzle, and never change a clue it read with confidence.
 
 use std::path::PathBuf;
 

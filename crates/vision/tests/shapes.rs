@@ -1,7 +1,7 @@
 //! A Samurai and a 16x16 printed on a page and photographed at an angle are
-//! read and solved from the image (issue 8): the pipeline finds the grids,
-//! composes the Samurai from its five 9x9 grids, reads every cell and
-//! decides the puzzle as printed.
+//! read and solved from the image: the pipeline finds the grids, composes
+//! the Samurai from its five 9x9 grids, reads every cell and decides the
+//! puzzle as printed.
 
 mod render;
 

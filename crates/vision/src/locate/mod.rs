@@ -414,9 +414,9 @@ pub(crate) fn locate_all_early<T: Send>(
 /// At the finer search's resolution (up to 2400 px a side) the look costs
 /// about 30 ms of a 12 MP photo (its threshold's components and the hulls
 /// they break into), so it is made there only on pages of grids; at both
-/// resolutions on every page it found more than at the first alone
-/// (held-out 2028 captures 452 grids against 448, every composed set one
-/// or two more).
+/// resolutions on every page it finds more than at the first alone (on a
+/// set of held-out page captures 452 grids against 448, on every set of
+/// composed pages one or two more).
 fn without_faint_ink(
     gray: &GrayImage,
     mut look: LocateDebug,

@@ -42,9 +42,8 @@ const LINE_TOL: f32 = 0.1;
 
 /// The comb spans at least this fraction of the candidate. The hull is the
 /// grid, or the grid plus a little clutter (text or a frame touching it);
-/// smaller pitches (down to 0.6 of the hull, tried before) fitted digit
-/// columns inside half a grid; 0.8 keeps the slack for clutter and refuses
-/// half-grids.
+/// smaller pitches (down to 0.6 of the hull) fit digit columns inside half
+/// a grid; 0.8 keeps the slack for clutter and refuses half-grids.
 const MIN_SPAN: f32 = 0.8;
 
 /// Bands across the lines in which the comb's outer lines are located
