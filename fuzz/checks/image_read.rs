@@ -2,11 +2,12 @@
 //! cells and classify (`Reader::read_bytes`), and the lazy colour decode
 //! (`Decoded::rgb`). Any bytes must give a reading or an error, never a
 //! panic, within the decoder's pixel limit.
-#![no_main]
+//!
+//! Shared by the fuzz target of the same name and by `tests/fuzz_corpus.rs`,
+//! which replays the committed corpus on every `cargo test`.
 
 use std::sync::OnceLock;
 
-use libfuzzer_sys::fuzz_target;
 use snap_vision::decode::decode;
 use snap_vision::pipeline::Reader;
 
@@ -16,7 +17,8 @@ fn reader() -> &'static Reader {
     READER.get_or_init(|| Reader::new(None, None).expect("the embedded model loads"))
 }
 
-fuzz_target!(|data: &[u8]| {
+/// Checks one input; panics on a broken promise.
+pub fn check(data: &[u8]) {
     // The colour of a JPEG is decoded lazily from the kept bytes, on the
     // first `rgb()` call (drawing the answer): that second decode must
     // succeed or fall back, and agree with the luma's size. Checked on
@@ -27,4 +29,4 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(page) = reader().read_bytes(data, None) {
         assert!(!page.grids.is_empty(), "a reading has a grid");
     }
-});
+}

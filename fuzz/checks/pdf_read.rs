@@ -2,11 +2,12 @@
 //! measure and render its first pages, and parse the same bytes as a
 //! `--pages` list. Any bytes must give pages or an error, never a panic,
 //! and every render must respect the page limits of `snap_vision::pdf`.
-#![no_main]
+//!
+//! Shared by the fuzz target of the same name and by `tests/fuzz_corpus.rs`,
+//! which replays the committed corpus on every `cargo test`.
 
 use std::path::Path;
 
-use libfuzzer_sys::fuzz_target;
 use snap_vision::pdf::{PageRange, PdfDoc, DPI_RANGE, MAX_RENDER_PIXELS, POINTS_PER_INCH};
 
 /// Pages rendered per input: the page tree is walked whole by `open`, but
@@ -24,7 +25,8 @@ const FUZZ_MAX_PIXELS: f32 = 1_000_000.0;
 /// Resolution asked for: one pixel per point.
 const FUZZ_DPI: f32 = 72.0;
 
-fuzz_target!(|data: &[u8]| {
+/// Checks one input; panics on a broken promise.
+pub fn check(data: &[u8]) {
     page_lists(data);
     let Ok(doc) = PdfDoc::from_bytes(data.to_vec(), Path::new("fuzz.pdf")) else {
         return;
@@ -35,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
         render(&doc, page);
     }
     assert!(doc.render_page(count + 1, FUZZ_DPI).is_err());
-});
+}
 
 /// Renders `page` at a resolution that keeps the fuzzer fast, after checking
 /// that the library's own resolution choice respects its limits.

@@ -1,12 +1,14 @@
 //! The puzzle-file reader (one-line puzzles, blocks of rows, Samurai, any
 //! shape): any bytes must give entries, never a panic, with line numbers that
 //! only grow, and every puzzle it accepts must print back to itself.
-#![no_main]
+//!
+//! Shared by the fuzz target of the same name and by `tests/fuzz_corpus.rs`,
+//! which replays the committed corpus on every `cargo test`.
 
-use libfuzzer_sys::fuzz_target;
 use snap_solver::{Board, PuzzleReader, Shape};
 
-fuzz_target!(|data: &[u8]| {
+/// Checks one input; panics on a broken promise.
+pub fn check(data: &[u8]) {
     // The first byte picks `--shape` (or detection), the rest is the file.
     let Some((&pick, text)) = data.split_first() else {
         return;
@@ -29,4 +31,4 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(again, board);
         }
     }
-});
+}

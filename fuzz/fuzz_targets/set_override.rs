@@ -1,0 +1,9 @@
+//! Fuzz target `set_override`: the check lives in `checks/set_override.rs`, which
+//! `tests/fuzz_corpus.rs` also runs on this target's corpus on every
+//! `cargo test`, so what the fuzzer once found stays covered on stable.
+#![no_main]
+
+#[path = "../checks/set_override.rs"]
+mod check;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));
