@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The seventh round of crates/solver/src/sat.rs: splits a 25x25 uniqueness
-proof by the distance from the known solution.
+"""Measures a split of a 25x25 uniqueness proof (crates/solver/src/sat.rs)
+by the distance from the known solution: how many conflicts each side
+costs, to see whether a split shares the proof's work out.
 
 Reads a `line-K.blocked.cnf` that scripts/sat25-options.sh writes (the
 formula and, last, the clause forbidding the solution: one literal "this

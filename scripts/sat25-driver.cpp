@@ -7,10 +7,10 @@
 //
 //   sat25-driver FORMULA.cnf [name=value ...] [cubes=DEPTH]
 //
-// `cubes=DEPTH` (the seventh round) proves uniqueness by cube and conquer
-// instead: CaDiCaL's look-ahead splits the formula with the blocking clause
-// into cubes of DEPTH literals, and a fresh solver refutes them one by one
-// under assumptions (what it learns carries over); it prints the largest
+// `cubes=DEPTH` proves uniqueness by cube and conquer instead: CaDiCaL's
+// look-ahead splits the formula with the blocking clause into cubes of
+// DEPTH literals, and a fresh solver refutes them one by one under
+// assumptions (what it learns carries over); it prints the largest
 // cube's conflicts and how many of its literals the solution satisfies.
 //
 // CaDiCaL 1.9.5 has no public accessor for its counters, so the internal

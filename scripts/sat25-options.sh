@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
-# The sixth and seventh rounds of crates/solver/src/sat.rs: CaDiCaL options
-# tried one at a time on Gecode 25x25 lines (and the proof by cube and
-# conquer), counted in conflicts (which the load does not move) as well as
-# CPU seconds. Builds CaDiCaL from the sources the
-# `cadical` crate vendors (so the solver measured is the one linked) and
-# scripts/sat25-driver.cpp into target/sat25, writes the formulas with the
-# ignored test `write_gecode_25x25_dimacs` (needs ../shared), then runs
-# every option set on every line given.
+# Measures CaDiCaL options, one set at a time, on Gecode 25x25 lines as
+# crates/solver/src/sat.rs solves them (or the uniqueness proof by cube and
+# conquer), in conflicts (which the load does not move) as well as CPU
+# seconds. Builds CaDiCaL from the sources the `cadical` crate vendors (so
+# the solver measured is the one linked) and scripts/sat25-driver.cpp into
+# target/sat25, writes the formulas with the ignored test
+# `write_gecode_25x25_dimacs` (needs ../shared), then runs every option set
+# on every line given.
 #
 #   scripts/sat25-options.sh "9 10" "" walk=0 "target=0 vivify=0" cubes=8
 #
 # The first argument lists the lines (1-18); each further one is an option
 # set ("" for `sat` alone, as sat.rs runs it); `cubes=DEPTH` in a set proves
-# uniqueness by cube and conquer instead (the seventh round; see the
-# driver).
+# uniqueness by cube and conquer instead (see the driver).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lines=${1:?usage: $0 \"LINES\" [OPTIONS ...]}

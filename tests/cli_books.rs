@@ -90,9 +90,9 @@ fn an_answer_page_whose_grids_show_through_lines_join_gives_them_apart() {
     // fixtures/answers-show-through.jpg: a photographed answer page (black
     // clues, grey answers) with the grids of the next page showing through
     // between its own, faint lines that join its middle grids to their
-    // neighbours into one blob at the threshold's 7 %. Before the look
-    // without faint ink, two grids were found of six; now the two middle
-    // ones too (the right-hand ones stay joined at this size).
+    // neighbours into one blob at the threshold's 7 %. The look without
+    // faint ink parts the two middle grids from that blob (the right-hand
+    // ones stay joined at this size).
     let answers = [
         "864123759153697284972458613518264937237981546496375821781549362645732198329816475",
         "627138495354679281891452637236897154578314926149265873485721369762943518913586742",
@@ -125,9 +125,9 @@ fn clues_with_the_next_page_showing_through_them_are_read() {
     // fixtures/clues-under-show-through.jpg: one puzzle of a photographed
     // book page, the mirrored digits of the next page showing through over
     // four of its clues (r3c7 3, r4c7 1, r5c6 9, r7c5 7). Each such cell
-    // holds two glyphs, one faint, and was read as other ink, so the
-    // puzzle lost those clues (it stayed unique by chance). They are read
-    // now, on a second look with the faint ink taken away.
+    // holds two glyphs, one faint; read as other ink, the puzzle would
+    // lose those clues (and stay unique only by chance). The second look,
+    // with the faint ink taken away, reads them.
     let dir = scratch("cli_books-clues-show-through");
     let photo = fixture("clues-under-show-through.jpg");
     let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
@@ -148,10 +148,10 @@ fn clues_with_the_next_page_showing_through_them_are_read() {
 fn clues_read_in_doubt_under_show_through_are_settled() {
     // fixtures/clues-in-doubt-under-show-through.jpg: a puzzle of another
     // photographed page with show-through. Every clue is read, but those
-    // under the next page's digits were read in doubt (their digit at
-    // 0.6-0.9, the rest on other ink), so the puzzle, read right, was
-    // `unsure` at 0.41; read again without the faint ink, each is its
-    // digit surely, and the puzzle is solved.
+    // under the next page's digits are read in doubt at first (their digit
+    // at 0.6-0.9, the rest on other ink), which would leave the puzzle,
+    // read right, `unsure` at 0.41; read again without the faint ink, each
+    // is its digit surely, and the puzzle is solved.
     let dir = scratch("cli_books-clues-in-doubt");
     let photo = fixture("clues-in-doubt-under-show-through.jpg");
     let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
@@ -173,14 +173,13 @@ fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
     // fixtures/answers-grey-blurred.jpg: a simulated photograph of a page
     // of a puzzle and answer grids (black clues, grey answers), out of
     // focus and in dim light, so that the darkest ink of each grid is
-    // 0.62-0.70 of its paper. The finer search took that for a faded
-    // ornament and refused the top right grid, which passes its comb: it
-    // is ink, 30 % darker than the paper around it. Five grids were found
-    // before, six now. The puzzle's blurred clues are at the reader's
-    // limit (its 5 in r1c8 is read as a 5 or as empty depending on a
-    // pixel's shift in the cut): it is solved to its solution or left
-    // `unsure` (with its solution or none), never answered wrong; the
-    // answer grids, blurred, are never solved.
+    // 0.62-0.70 of its paper. The finer search must not take that for a
+    // faded ornament and refuse the top right grid, which passes its comb:
+    // it is ink, 30 % darker than the paper around it. The puzzle's
+    // blurred clues are at the reader's limit (its 5 in r1c8 is read as a
+    // 5 or as empty depending on a pixel's shift in the cut): it is solved
+    // to its solution or left `unsure` (with its solution or none), never
+    // answered wrong; the answer grids, blurred, are never solved.
     let dir = scratch("cli_books-grey-blurred");
     let photo = fixture("answers-grey-blurred.jpg");
     let out = run_in(&["--json", "--no-image", p(&photo)], &dir);
@@ -212,9 +211,8 @@ fn a_grey_blurred_page_of_a_puzzle_and_answers_gives_all_six() {
 fn a_curled_page_of_six_puzzles_gives_all_six_solved_in_reading_order() {
     // fixtures/six-puzzles-curled.jpg: a simulated photograph of a page of
     // six puzzles bowed at the spine. The finer search, at full resolution
-    // on this 1321x1761 photo, refused the top right grid's comb; the
-    // closer look, now made at full resolution too, passes it: five
-    // grids were found before (one of them unsure), six solved now.
+    // on this 1321x1761 photo, refuses the top right grid's comb; the
+    // closer look, made at full resolution too, passes it.
     let solutions = [
         "629387154841956732537124986758241693312695847496738215183462579965873421274519368",
         "925638174371294856468715392712453968683129745594876213136587429847962531259341687",
@@ -238,11 +236,11 @@ fn a_curled_page_of_six_puzzles_gives_all_six_solved_in_reading_order() {
 fn a_page_of_eight_blurred_answer_grids_gives_all_eight_unanswered() {
     // fixtures/eight-answers-shadowed.jpg: a simulated photograph of a
     // page of eight printed answer grids, blurred and crossed by a
-    // shadow. The page search refused two of them (their thin lines lost
+    // shadow. The page search refuses two of them (their thin lines lost
     // beside bold digits) while their six neighbours, printed alike,
-    // passed; looked at closer because they stand in line with those and
-    // are their size, both pass. Six grids were found before, eight now.
-    // Their digits are too blurred to read surely, so none is answered.
+    // pass; looked at closer because they stand in line with those and
+    // are their size, both pass. Their digits are too blurred to read
+    // surely, so none is answered.
     let dir = scratch("cli_books-eight-answers");
     let photo = fixture("eight-answers-shadowed.jpg");
     let out = run_in(&["--json", "--no-image", p(&photo)], &dir);

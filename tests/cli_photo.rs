@@ -38,9 +38,9 @@ fn fixture_photos_read_exactly() {
 fn an_app_screen_is_read_whole_not_a_row_short() {
     // fixtures/screen-dark-row-short.jpg: a dark app screen (drawn by
     // models/eval/screenshots.py) whose grid passed the first search with
-    // a comb seven rows tall inside its outline, so the cells were read
-    // across rows and the puzzle was unsure; the closer look at a hull
-    // that a passing comb leaves part empty now finds all nine rows.
+    // a comb seven rows tall inside its outline: read that way, the cells
+    // would straddle rows and the puzzle be unsure. The closer look at a
+    // hull that a passing comb leaves part empty finds all nine rows.
     let stem = "screen-dark-row-short";
     let out = run_in(
         &["--json", "--no-image", p(&fixture(&format!("{stem}.jpg")))],

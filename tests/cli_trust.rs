@@ -1,4 +1,4 @@
-//! Never a wrong answer (issue 9), end to end through the binary: app
+//! Never a wrong answer, end to end through the binary: app
 //! screens with player entries, broken printed puzzles, a misread that
 //! cannot be settled, a person's pen entries on a real photo, and `--check`.
 

@@ -1,5 +1,5 @@
-//! Issue 11: the ways the CLI could lose data or exhaust the machine, each
-//! run as a user would, on the real binary. Every test works in its own
+//! The ways the CLI could lose data or exhaust the machine, each run as a
+//! user would, on the real binary. Every test works in its own
 //! temporary folder, with its own FIFOs, symbolic links and files; none
 //! touches a real device.
 
@@ -97,7 +97,7 @@ fn temp_files(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-// 1. Two photos with the same stem.
+// Two photos with the same stem.
 #[test]
 fn two_photos_that_would_write_one_answer_are_refused_before_the_batch() {
     let dir = tempfile::tempdir().unwrap();
@@ -137,7 +137,7 @@ fn two_photos_that_would_write_one_answer_are_refused_before_the_batch() {
     }
 }
 
-// 2. --force and special files.
+// --force and special files.
 #[test]
 fn force_never_replaces_a_fifo_or_a_symlink() {
     let dir = tempfile::tempdir().unwrap();
@@ -166,7 +166,7 @@ fn force_never_replaces_a_fifo_or_a_symlink() {
     assert!(temp_files(dir.path()).is_empty());
 }
 
-// 3. Invalid UTF-8.
+// Invalid UTF-8.
 #[test]
 fn a_line_that_is_not_utf8_is_invalid_and_the_rest_is_solved() {
     let dir = tempfile::tempdir().unwrap();
@@ -192,7 +192,7 @@ fn a_line_that_is_not_utf8_is_invalid_and_the_rest_is_solved() {
     assert_eq!(stdout.lines().last(), Some("invalid: line 5001: not UTF-8"));
 }
 
-// 4. Unbounded reads.
+// Unbounded reads.
 #[test]
 fn a_photo_file_over_the_limit_is_refused_unread() {
     let dir = tempfile::tempdir().unwrap();
@@ -239,7 +239,7 @@ fn an_overlong_text_line_is_invalid_and_never_kept_whole() {
     assert_eq!(lines[1].len(), 81);
 }
 
-// 5. --jobs bound.
+// --jobs bound.
 #[test]
 fn too_many_threads_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -259,7 +259,7 @@ fn too_many_threads_are_refused_at_once() {
     assert!(start.elapsed() < Duration::from_secs(30));
 }
 
-// 6. Ctrl-C mid-batch.
+// Ctrl-C mid-batch.
 #[test]
 fn ctrl_c_mid_batch_leaves_no_temporary_file_and_prints_the_summary() {
     let dir = tempfile::tempdir().unwrap();
@@ -358,10 +358,11 @@ fn ctrl_c_mid_batch_leaves_no_temporary_file_and_prints_the_summary() {
     );
 }
 
-// 7. Streaming: --all and sicily.
+// Streaming: --all and sicily.
 #[test]
 fn all_prints_solutions_as_they_are_found() {
-    // The old code kept every solution first: 3 GB and minutes for this.
+    // Solutions are printed as found, not kept: kept, the million of an
+    // empty 25x25 would take gigabytes and minutes before the first line.
     let mut child = bin()
         .args(["solve", "--all", "--limit", "1000000"])
         .stdin(Stdio::piped())
@@ -423,7 +424,7 @@ fn sicily_a_bad_puzzle_costs_only_its_own_answer() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-// 8. --shape mismatch.
+// --shape mismatch.
 #[test]
 fn a_shape_mismatch_answers_every_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -451,7 +452,7 @@ fn a_shape_mismatch_answers_every_line() {
     assert_eq!(text(&out.stdout).lines().count(), 3);
 }
 
-// 9. Samurai line starting with #.
+// Samurai line starting with #.
 #[test]
 fn a_samurai_line_whose_first_cell_is_hash_is_reported_not_skipped() {
     let dir = tempfile::tempdir().unwrap();
@@ -470,7 +471,7 @@ fn a_samurai_line_whose_first_cell_is_hash_is_reported_not_skipped() {
     assert_eq!(stdout.lines().count(), 1);
 }
 
-// 10. The smaller ones.
+// Output formats and other small promises.
 #[test]
 fn the_answer_format_follows_the_extension_and_the_input() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,30 +1,9 @@
-//! The photo path through snap-vision's public API: decode, locate, rectify,
-//! cells and classify (`Reader::read_bytes`), and the lazy colour decode
-//! (`Decoded::rgb`). Any bytes must give a reading or an error, never a
-//! panic, within the decoder's pixel limit.
+//! Fuzz target `image_read`: the check lives in `checks/image_read.rs`, which
+//! `tests/fuzz_corpus.rs` also runs on this target's corpus on every
+//! `cargo test`, so what the fuzzer once found stays covered on stable.
 #![no_main]
 
-use std::sync::OnceLock;
+#[path = "../checks/image_read.rs"]
+mod check;
 
-use libfuzzer_sys::fuzz_target;
-use snap_vision::decode;
-use snap_vision::Reader;
-
-/// The embedded model, loaded once for the whole run.
-fn reader() -> &'static Reader {
-    static READER: OnceLock<Reader> = OnceLock::new();
-    READER.get_or_init(|| Reader::new(None, None).expect("the embedded model loads"))
-}
-
-fuzz_target!(|data: &[u8]| {
-    // The colour of a JPEG is decoded lazily from the kept bytes, on the
-    // first `rgb()` call (drawing the answer): that second decode must
-    // succeed or fall back, and agree with the luma's size. Checked on
-    // every decodable input, not only the few where a grid is read.
-    if let Ok(photo) = decode(data) {
-        assert_eq!(photo.rgb().dimensions(), photo.gray.dimensions());
-    }
-    if let Ok(page) = reader().read_bytes(data, None) {
-        assert!(!page.grids.is_empty(), "a reading has a grid");
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

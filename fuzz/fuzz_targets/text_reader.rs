@@ -1,32 +1,9 @@
-//! The puzzle-file reader (one-line puzzles, blocks of rows, Samurai, any
-//! shape): any bytes must give entries, never a panic, with line numbers that
-//! only grow, and every puzzle it accepts must print back to itself.
+//! Fuzz target `text_reader`: the check lives in `checks/text_reader.rs`, which
+//! `tests/fuzz_corpus.rs` also runs on this target's corpus on every
+//! `cargo test`, so what the fuzzer once found stays covered on stable.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use snap_solver::{Board, PuzzleReader, Shape};
+#[path = "../checks/text_reader.rs"]
+mod check;
 
-fuzz_target!(|data: &[u8]| {
-    // The first byte picks `--shape` (or detection), the rest is the file.
-    let Some((&pick, text)) = data.split_first() else {
-        return;
-    };
-    let shape = match pick % 6 {
-        0 => None,
-        1 => Some(Shape::classic()),
-        2 => Some(Shape::Samurai),
-        3 => Shape::square(16),
-        4 => Shape::square(4),
-        _ => Shape::square(25),
-    };
-    let mut last = 0;
-    for entry in PuzzleReader::new(text, shape) {
-        let Ok(entry) = entry else { return };
-        assert!(entry.line > last, "line numbers grow");
-        last = entry.line;
-        if let Ok(board) = entry.puzzle {
-            let again = Board::parse(&board.to_line(), board.shape).expect("a puzzle prints back");
-            assert_eq!(again, board);
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));

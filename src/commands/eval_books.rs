@@ -122,8 +122,8 @@ pub struct BookFigures {
     /// solution, an answer grid reported complete and valid, a puzzle with
     /// several solutions reported so.
     pub solved_right: usize,
-    /// Found grids that are puzzles (not printed answer grids): the
-    /// issue's bar is on the share of these solved right.
+    /// Found grids that are puzzles (not printed answer grids): the share
+    /// of these solved right is the figure that books are judged by.
     pub puzzles_found: usize,
     /// Of those, solved right (or reported with several solutions when
     /// the truth has several).

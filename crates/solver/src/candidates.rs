@@ -31,14 +31,14 @@
 //! Each search level is one full state (a mask per cell), so backtracking
 //! is a pop, and counting past the first solution is just more search.
 //!
-//! # Why this engine (measured for issue 13, release build)
+//! # Why this engine (release build)
 //!
 //! Times below are CPU seconds of one core, except those of the first three
 //! rows, which are wall-clock seconds on a loaded machine (about 2x CPU).
 //!
 //! | change, on the Gecode 25x25 set | line 17 | line 2 |
 //! |---|---|---|
-//! | before: singles, locked candidates, two-candidate probing, first such cell branched on | 2,430 nodes, 3 s | past 30 s |
+//! | base: singles, locked candidates, two-candidate probing, first such cell branched on | 2,430 nodes, 3 s | past 30 s |
 //! | + all-different consistency | 50 nodes | past 3,000 nodes |
 //! | + look-ahead branching | 14 nodes, 0.56 s | 672 nodes, 5.7 s |
 //! | + event-driven propagation (this engine) | 20 nodes, 0.03 s | 974 nodes, 1.1 s |
@@ -53,8 +53,7 @@
 //! and 16 in 12-16 s and the rest in over 25 s: without learning, it keeps
 //! refuting the same dead ends. CaDiCaL solves 16 of them within 10 s, so
 //! 25x25 goes to the `sat` module (see there). On the 16x16 set this engine
-//! takes as long as the one before it (16 ms for all 55), far below a SAT
-//! solver's set-up cost.
+//! takes 16 ms for all 55 puzzles, far below a SAT solver's set-up cost.
 
 use crate::board::Board;
 use crate::shape::Shape;
