@@ -15,7 +15,8 @@
 //!       --overlay--> the photo with the missing digits drawn in
 //! ```
 //!
-//! [`pdf`] renders PDF pages, one at a time, into the same pixels as `decode`.
+//! [`pdf`] renders PDF pages, one at a time, into the same pixels as `decode`;
+//! [`pdf_answers`] writes a book's pages back out with the answers drawn in.
 
 pub mod cells;
 pub mod classify;
@@ -28,6 +29,7 @@ pub mod layout;
 pub mod locate;
 pub mod overlay;
 pub mod pdf;
+pub mod pdf_answers;
 pub mod pipeline;
 pub mod rectify;
 
