@@ -6,6 +6,7 @@ use snap_solver::Board;
 use snap_vision::decide::{Decision, Verdict, MAX_CHANGES};
 use snap_vision::overlay;
 use snap_vision::pipeline::{self, GridReading, Page, Timings};
+use snap_vision::Homography;
 
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
 
@@ -35,6 +36,9 @@ pub struct GridResult {
     pub decision: Option<Decision>,
     /// Wrong pen entries (`--check`), layout positions.
     pub wrong_entries: Vec<usize>,
+    /// A printed answer grid (every cell printed), not a puzzle: checked,
+    /// never solved, and unsure without a puzzle being left unsolved.
+    pub answer_grid: bool,
     /// The JSON line (its `output` filled in by the caller).
     pub report: Report,
     /// Human-readable lines.
@@ -128,6 +132,7 @@ fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timing
         status: Status::Partial,
         decision: None,
         wrong_entries: Vec::new(),
+        answer_grid: false,
         text: format!("{name}{}: partial, {message}\n", grid_label(&report)),
         report,
     }
@@ -221,10 +226,14 @@ fn decided(
         report.solution = None;
     }
     let text = describe(grid, &d, &report, status, options, &wrong_entries);
+    // A grid read nearly full is a printed answer grid with some digits
+    // read in doubt, not a puzzle left unsolved.
+    let answer_grid = full || snap_vision::decide::answer_grid(&d.givens);
     GridResult {
         status,
         decision: Some(d),
         wrong_entries,
+        answer_grid,
         report,
         text,
     }
@@ -343,13 +352,29 @@ fn side_by_side(givens: &Board, solution: Option<&Board>) -> String {
     out
 }
 
-/// The page with every answer drawn in: the missing digits of solved and
-/// unsure grids (never over a person's pen entries), cells to check and
-/// wrong entries ringed in red. `None` when nothing is to be drawn. The
-/// page's colour pixels are taken to draw on, not copied.
-pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
-    let mut image: Option<RgbImage> = None;
-    let mut drawn = 0;
+/// What to draw on one square part of a grid (a 9x9, or one of a
+/// Samurai's five): where it is on the page, the digits to write and the
+/// cells to ring, by cell in reading order within the part.
+#[derive(Debug, Clone)]
+pub struct PartMarks {
+    /// Cells across.
+    pub n: usize,
+    /// Maps the upright rectified part, `grid_side` pixels square, onto the
+    /// page's pixels.
+    pub grid_to_photo: Homography,
+    /// Side of the rectified part, pixels.
+    pub grid_side: f32,
+    /// The missing digits of the solution.
+    pub digits: Vec<(usize, u8)>,
+    /// Cells to check and wrong entries.
+    pub rings: Vec<usize>,
+}
+
+/// The answers of a page to draw: the missing digits of solved and unsure
+/// grids (never over a person's pen entries), and cells to check and wrong
+/// entries to ring. Empty when nothing is to be drawn.
+pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
+    let mut out = Vec::new();
     let mut grids = page.grids.iter();
     for result in results {
         // Results skip grids that are not puzzles; match them back by quad.
@@ -361,11 +386,10 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
         let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
             continue;
         };
-        let image = image.get_or_insert_with(|| page.photo.take_rgb());
         let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
-        let mut marks: Vec<usize> = result.wrong_entries.clone();
+        let mut rings: Vec<usize> = result.wrong_entries.clone();
         if let Verdict::Unsure(checks) = &d.verdict {
-            marks.extend(checks.iter().map(|c| c.cell));
+            rings.extend(checks.iter().map(|c| c.cell));
         }
         let side = grid.shape().side();
         // A Samurai's corner boxes belong to two of its grids: each cell is
@@ -390,21 +414,38 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
                 .collect();
             let ring: Vec<usize> = mine
                 .iter()
-                .filter(|(i, _)| marks.contains(i))
+                .filter(|(i, _)| rings.contains(i))
                 .map(|&(_, k)| k)
                 .collect();
             for &(i, _) in &mine {
                 done[i] = true;
             }
-            let grid_side = (n * snap_vision::cells::CELL_PX) as f32;
-            // The homography comes from a valid quad, so it inverts; if it
-            // somehow does not, the part is left undrawn rather than failing.
-            let _ = overlay::draw_digits(image, &part.grid_to_photo, grid_side, n, &digits);
-            let _ = overlay::mark_cells(image, &part.grid_to_photo, grid_side, n, &ring);
+            out.push(PartMarks {
+                n,
+                grid_to_photo: part.grid_to_photo,
+                grid_side: (n * snap_vision::cells::CELL_PX) as f32,
+                digits,
+                rings: ring,
+            });
         }
-        drawn += 1;
     }
-    let image = image.filter(|_| drawn > 0)?;
+    out
+}
+
+/// The page with `marks` drawn in, `None` when there are none. The page's
+/// colour pixels are taken to draw on, not copied.
+pub fn draw(page: &mut Page, marks: &[PartMarks]) -> Option<RgbImage> {
+    if marks.is_empty() {
+        return None;
+    }
+    let mut image = page.photo.take_rgb();
+    for part in marks {
+        // The homography comes from a valid quad, so it inverts; if it
+        // somehow does not, the part is left undrawn rather than failing.
+        let (h, side, n) = (&part.grid_to_photo, part.grid_side, part.n);
+        let _ = overlay::draw_digits(&mut image, h, side, n, &part.digits);
+        let _ = overlay::mark_cells(&mut image, h, side, n, &part.rings);
+    }
     Some(as_viewed(page, image))
 }
 

@@ -532,7 +532,7 @@ fn answer_neutral(evidence: &[CellEvidence], best: &Valid, answer_grid: bool) ->
 
 /// Whether `givens` has so many clues ([`ANSWER_GRID_CLUES`]) that it is a
 /// printed answer grid, not a puzzle.
-fn answer_grid(givens: &Board) -> bool {
+pub fn answer_grid(givens: &Board) -> bool {
     let shape = givens.shape;
     let inside = (0..givens.cells.len()).filter(|&c| shape.contains(c));
     let (cells, clues) = inside.fold((0, 0), |(n, k), c| {
