@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{bin_path, fixture, json_lines, p, run_in, scratch, stderr, stdout};
+use common::{bin_path, fixture, json_lines, run_in, scratch, stderr, stdout};
 
 /// Generates a book of `count` puzzles (six to a puzzle page, twelve to an
 /// answer page) in `dir` and returns the puzzles in order.
@@ -288,7 +288,7 @@ fn resume_redoes_pages_whose_images_are_gone_or_cut_short() {
 #[test]
 fn the_answer_key_is_never_shrunk_by_a_partial_run() {
     let dir = scratch("cli_outputs-key");
-    generate(&dir, 60, 7);
+    generate(&dir, 12, 7);
     let all = run_in(&["--out-dir", "pk", "book.pdf"], &dir);
     assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
     let key = dir.join("pk/book.answers.pdf");

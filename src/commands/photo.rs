@@ -33,7 +33,7 @@ use super::answer::{self, GridResult};
 use super::books::{self, Book, KeyRecord};
 pub use super::inputs::is_image_name;
 use super::inputs::{self, Unit};
-use super::resume::{self, Fingerprint, ImageStamp, Loaded, Records, Stamp};
+use super::resume::{self, Fingerprint, ImageStamp, Loaded, RecordedImage, Records, Stamp};
 use super::summary::{self, Summary};
 use crate::cli::PhotoArgs;
 use crate::error::Error;
@@ -503,7 +503,8 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
         }
     }
     let (mut outcome, encoded) = process(job, unit, image.is_some());
-    if !outcome.finished() {
+    if !outcome.finished() || outcome.write_error.is_some() {
+        // Not recorded: the page is done again on a resume.
         return (outcome, false);
     }
     let records = job.records.as_ref().zip(fingerprint.as_ref());
@@ -518,7 +519,8 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
             // The record first, then the image: an image is never in place
             // without the record that vouches for it (see resume.rs).
             if let Some((records, print)) = records {
-                if let Err(e) = records.save(&name, print, &outcome, Some(stamp)) {
+                if let Err(e) = records.save(&name, print, &outcome, RecordedImage::Written(stamp))
+                {
                     outcome.write_error = Some(format!(
                         "{} not written: cannot record it for a resume: {e}",
                         path.display()
@@ -538,9 +540,13 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
                 }
             }
         }
-        _ => {
+        (wanted, _) => {
+            let image = match wanted {
+                Some(_) => RecordedImage::Nothing,
+                None => RecordedImage::NotAsked,
+            };
             if let Some((records, print)) = records {
-                if let Err(e) = records.save(&name, print, &outcome, None) {
+                if let Err(e) = records.save(&name, print, &outcome, image) {
                     eprintln!(
                         "sudoku-snap: {}: not recorded for a resume: {e}",
                         unit.label()

@@ -132,13 +132,25 @@ pub struct ImageStamp {
     pub stamp: Stamp,
 }
 
+/// What a record says of its page's answer image.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum RecordedImage {
+    /// None was asked for (`--no-image`, a PDF page without
+    /// `--page-images`).
+    NotAsked,
+    /// One was asked for, and there was nothing to draw (no answer).
+    Nothing,
+    /// This file was written.
+    Written(ImageStamp),
+}
+
 /// A stored page result: the fingerprint it was made under, the results
 /// themselves (`T`, the batch's outcome type), and its answer image.
 #[derive(Debug, Serialize, Deserialize)]
 struct Record<T> {
     fingerprint: Fingerprint,
     outcome: T,
-    image: Option<ImageStamp>,
+    image: RecordedImage,
 }
 
 /// What [`Records::load`] found.
@@ -193,7 +205,8 @@ impl Records {
         };
         let file_name = wanted.file_name().map(|n| n.to_string_lossy().into_owned());
         match record.image {
-            Some(stamp) if Some(&stamp.name) == file_name.as_ref() => {
+            RecordedImage::Nothing => Loaded::Done(record.outcome),
+            RecordedImage::Written(stamp) if Some(&stamp.name) == file_name.as_ref() => {
                 if Stamp::of_file(wanted) == Some(stamp.stamp) {
                     Loaded::Done(record.outcome)
                 } else {
@@ -213,7 +226,7 @@ impl Records {
     }
 
     /// Records `outcome` as `name` (atomically, replacing an older record,
-    /// flushed with its folder), vouching for `image` when there is one.
+    /// flushed with its folder), with what became of its answer `image`.
     /// Failing to record costs only the resume of this page, so the error
     /// is returned for the caller to act on, never to stop the batch.
     pub fn save<T: Serialize>(
@@ -221,7 +234,7 @@ impl Records {
         name: &str,
         fingerprint: &Fingerprint,
         outcome: &T,
-        image: Option<ImageStamp>,
+        image: RecordedImage,
     ) -> Result<(), String> {
         let record = Record {
             fingerprint: fingerprint.clone(),
@@ -301,7 +314,12 @@ mod tests {
         let first = print(&input, &["--check"]);
         assert!(!done(&first));
         records
-            .save("photo", &first, &vec!["result".to_string()], None)
+            .save(
+                "photo",
+                &first,
+                &vec!["result".to_string()],
+                RecordedImage::NotAsked,
+            )
             .unwrap();
         assert!(done(&first));
         assert!(!done(&print(&input, &[])), "other options");
@@ -331,7 +349,9 @@ mod tests {
             name: "photo.solved.jpg".into(),
             stamp: Stamp::of_bytes(b"the answer"),
         };
-        records.save("photo", &fp, &1u8, Some(stamp)).unwrap();
+        records
+            .save("photo", &fp, &1u8, RecordedImage::Written(stamp))
+            .unwrap();
         let load = || records.load::<u8>("photo", &fp, Some(&image));
         assert!(matches!(load(), Loaded::Done(1)));
         std::fs::write(&image, b"the answe").unwrap();
@@ -344,8 +364,15 @@ mod tests {
             Loaded::Done(1)
         ));
         // A record made without an image does not stand for one.
-        records.save("photo", &fp, &1u8, None).unwrap();
+        records
+            .save("photo", &fp, &1u8, RecordedImage::NotAsked)
+            .unwrap();
         assert!(matches!(load(), Loaded::None));
+        // One made when there was nothing to draw does.
+        records
+            .save("photo", &fp, &1u8, RecordedImage::Nothing)
+            .unwrap();
+        assert!(matches!(load(), Loaded::Done(1)));
     }
 
     #[test]
