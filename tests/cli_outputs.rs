@@ -316,7 +316,16 @@ fn the_answer_key_is_never_shrunk_by_a_partial_run() {
     assert!(stderr(&other).contains("kept"), "{}", stderr(&other));
     // --force replaces it.
     let forced = run_in(
-        &["--out-dir", "pk", "--pages", "2", "--force", "book.pdf"],
+        &[
+            "--out-dir",
+            "pk",
+            "--pages",
+            "2",
+            "--dpi",
+            "200",
+            "--force",
+            "book.pdf",
+        ],
         &dir,
     );
     assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));

@@ -127,26 +127,25 @@ pub fn answered_pdf(doc: &PdfDoc, answers: &[PageAnswers]) -> Result<Vec<u8>, Pd
 fn write(doc: &PdfDoc, answers: &[PageAnswers]) -> Result<Vec<u8>, String> {
     let source = doc.syntax();
     let pages = source.pages();
+    // Compact syntax: pdf-writer's default indents every dictionary, which
+    // costs a tenth of a small book.
+    let mut settings = ChunkSettings::default();
+    settings.pretty = false;
     let mut next = Ref::new(1);
     let catalog = next.bump();
     let font = next.bump();
     let queries: Vec<ExtractionQuery> =
         (0..pages.len()).map(ExtractionQuery::new_xobject).collect();
-    let extracted = hayro_write::extract(
-        source,
-        Box::new(|| next.bump()),
-        ChunkSettings::default(),
-        &queries,
-    )
-    .map_err(|e| format!("{e:?}"))?;
+    let extracted = hayro_write::extract(source, Box::new(|| next.bump()), settings, &queries)
+        .map_err(|e| format!("{e:?}"))?;
     let tree = extracted.page_tree_parent_ref;
-    let mut pdf = Pdf::new();
+    let mut pdf = Pdf::with_settings(settings);
     let mut kids = Vec::with_capacity(pages.len());
     let mut symbols = BTreeSet::new();
     for (index, (page, xobject)) in pages.iter().zip(&extracted.root_refs).enumerate() {
         let xobject = xobject.map_err(|e| format!("page {}: {e:?}", index + 1))?;
         let (width, height) = page.render_dimensions();
-        let mut content = Content::new();
+        let mut content = Content::with_settings(settings);
         content.save_state();
         content.x_object(PAGE);
         content.restore_state();
@@ -177,7 +176,7 @@ fn write(doc: &PdfDoc, answers: &[PageAnswers]) -> Result<Vec<u8>, String> {
         pdf.stream(content_id, &packed).filter(Filter::FlateDecode);
         kids.push(id);
     }
-    write_font(&mut pdf, font, &symbols, &mut next);
+    write_font(&mut pdf, font, &symbols, &mut next, settings);
     pdf.pages(tree)
         .kids(kids.iter().copied())
         .count(kids.len() as i32);
@@ -380,7 +379,13 @@ fn circle(content: &mut Content, cx: f32, cy: f32, r: f32) {
 
 /// Writes the Type 3 font of the `symbols` (cell values) used, each glyph
 /// one cell wide and centred in it, `DIGIT_HEIGHT` of the cell tall.
-fn write_font(pdf: &mut Pdf, id: Ref, symbols: &BTreeSet<u8>, next: &mut Ref) {
+fn write_font(
+    pdf: &mut Pdf,
+    id: Ref,
+    symbols: &BTreeSet<u8>,
+    next: &mut Ref,
+    settings: ChunkSettings,
+) {
     let codes: Vec<u8> = symbols.iter().filter_map(|&v| symbol(v)).collect();
     let (Some(&first), Some(&last)) = (codes.first(), codes.last()) else {
         // No page uses the font: it is not referenced, but an empty Type 3
@@ -408,7 +413,7 @@ fn write_font(pdf: &mut Pdf, id: Ref, symbols: &BTreeSet<u8>, next: &mut Ref) {
     let scale = DIGIT_HEIGHT * EM / tallest;
     let procs: Vec<(u8, Ref)> = codes.iter().map(|&code| (code, next.bump())).collect();
     for &(code, proc_id) in &procs {
-        let mut glyph = Content::new();
+        let mut glyph = Content::with_settings(settings);
         glyph.start_shape_glyph(EM, 0.0, 0.0, EM, EM);
         if let Some(outline) = font
             .as_ref()
@@ -417,7 +422,9 @@ fn write_font(pdf: &mut Pdf, id: Ref, symbols: &BTreeSet<u8>, next: &mut Ref) {
             let b = outline.bounds;
             let dx = EM / 2.0 - (b.min.x + b.max.x) / 2.0 * scale;
             let dy = EM / 2.0 - (b.min.y + b.max.y) / 2.0 * scale;
-            let p = |q: ab_glyph::Point| (q.x * scale + dx, q.y * scale + dy);
+            // Whole glyph units: a thousandth of a cell is far below a
+            // printer's dot, and short numbers keep the font small.
+            let p = |q: ab_glyph::Point| ((q.x * scale + dx).round(), (q.y * scale + dy).round());
             let mut pen: Option<(f32, f32)> = None;
             for curve in &outline.curves {
                 let (start, end) = match *curve {
@@ -438,11 +445,12 @@ fn write_font(pdf: &mut Pdf, id: Ref, symbols: &BTreeSet<u8>, next: &mut Ref) {
                     OutlineCurve::Quad(_, control, _) => {
                         // A quadratic's control point as a cubic's two.
                         let c = p(control);
+                        let third = |a: f32, b: f32| (a + 2.0 / 3.0 * (b - a)).round();
                         glyph.cubic_to(
-                            start.0 + 2.0 / 3.0 * (c.0 - start.0),
-                            start.1 + 2.0 / 3.0 * (c.1 - start.1),
-                            end.0 + 2.0 / 3.0 * (c.0 - end.0),
-                            end.1 + 2.0 / 3.0 * (c.1 - end.1),
+                            third(start.0, c.0),
+                            third(start.1, c.1),
+                            third(end.0, c.0),
+                            third(end.1, c.1),
                             end.0,
                             end.1,
                         );
@@ -459,7 +467,8 @@ fn write_font(pdf: &mut Pdf, id: Ref, symbols: &BTreeSet<u8>, next: &mut Ref) {
                 glyph.fill_nonzero();
             }
         }
-        pdf.stream(proc_id, &glyph.finish());
+        let packed = miniz_oxide::deflate::compress_to_vec_zlib(&glyph.finish(), 6);
+        pdf.stream(proc_id, &packed).filter(Filter::FlateDecode);
     }
     let mut type3 = pdf.type3_font(id);
     type3
