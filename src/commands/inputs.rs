@@ -281,10 +281,18 @@ pub fn is_pdf(path: &Path) -> bool {
 /// A PDF error's message without the file name and page number it starts
 /// with (the batch's messages name the input and page themselves).
 pub fn reason(e: &PdfError, path: &Path) -> String {
-    if let PdfError::NoPages { .. } = e {
-        // A file cut short loses the page tree at its end: what parses of
-        // it has no pages.
-        return "damaged file: no page could be found (cut short, or not a whole PDF)".to_string();
+    match e {
+        // A file cut short loses the cross-reference table at its end, or
+        // its page tree: what parses of it has no pages.
+        PdfError::NoPages { .. } => {
+            return "damaged file: no page could be found (cut short, or not a whole PDF)"
+                .to_string();
+        }
+        // It starts as a PDF (that is how it was taken for one).
+        PdfError::Invalid { .. } => {
+            return "damaged file: not a readable PDF (cut short or broken)".to_string();
+        }
+        _ => {}
     }
     let text = e.to_string();
     let prefix = format!("{}: ", path.display());
