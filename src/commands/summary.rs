@@ -151,12 +151,30 @@ pub fn progress_bar(n: usize, what: &str, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::new(n as u64);
     let template = format!(
-        "{{bar:30}} {{pos}}/{{len}} {what}  {{per_sec:.1}}  {{elapsed}} elapsed, about {{eta}} to go"
+        "{{bar:30}} {{pos}}/{{len}} {what}, {{rate}}, {{elapsed}} elapsed, about {{eta}} to go"
     );
+    let unit = what.trim_end_matches('s').to_string();
     if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
+        bar.set_style(style.with_key(
+            "rate",
+            move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", rate(state.per_sec(), &unit));
+            },
+        ));
     }
     bar
+}
+
+/// A rate people read at a glance: `3.2 pages/s`, or below one a second
+/// `4.5 s/page`.
+fn rate(per_sec: f64, unit: &str) -> String {
+    if per_sec >= 1.0 {
+        format!("{per_sec:.1} {unit}s/s")
+    } else if per_sec > 0.0 {
+        format!("{:.1} s/{unit}", 1.0 / per_sec)
+    } else {
+        format!("- s/{unit}")
+    }
 }
 
 #[cfg(test)]
@@ -218,6 +236,13 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("needs a look (2):\n  b.pdf page 1 grid 2: unsure: check r1c1\n  b.pdf page 1 grid 3: answer grid, unsure: check r4c5\n"), "{text}");
+    }
+
+    #[test]
+    fn rates_read_at_a_glance() {
+        assert_eq!(rate(3.21, "page"), "3.2 pages/s");
+        assert_eq!(rate(0.25, "page"), "4.0 s/page");
+        assert_eq!(rate(0.0, "photo"), "- s/photo");
     }
 
     #[test]
