@@ -530,8 +530,9 @@ fn answer_neutral(evidence: &[CellEvidence], best: &Valid, answer_grid: bool) ->
     neutral
 }
 
-/// Whether `givens` has so many clues ([`ANSWER_GRID_CLUES`]) that it is a
-/// printed answer grid, not a puzzle.
+/// Whether `givens` has so many clues (three quarters of its cells; no book
+/// prints a puzzle that full) that it is a printed answer grid, not a
+/// puzzle.
 pub fn answer_grid(givens: &Board) -> bool {
     let shape = givens.shape;
     let inside = (0..givens.cells.len()).filter(|&c| shape.contains(c));

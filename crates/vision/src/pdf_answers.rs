@@ -129,8 +129,7 @@ fn write(doc: &PdfDoc, answers: &[PageAnswers]) -> Result<Vec<u8>, String> {
     let pages = source.pages();
     // Compact syntax: pdf-writer's default indents every dictionary, which
     // costs a tenth of a small book.
-    let mut settings = ChunkSettings::default();
-    settings.pretty = false;
+    let settings = ChunkSettings { pretty: false };
     let mut next = Ref::new(1);
     let catalog = next.bump();
     let font = next.bump();
