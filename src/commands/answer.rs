@@ -36,8 +36,9 @@ pub struct GridResult {
     pub decision: Option<Decision>,
     /// Wrong pen entries (`--check`), layout positions.
     pub wrong_entries: Vec<usize>,
-    /// A printed answer grid (every cell printed), not a puzzle: checked,
-    /// never solved, and unsure without a puzzle being left unsolved.
+    /// A printed answer grid (every cell, or nearly, read as printed), not
+    /// a puzzle: checked, never solved, and unsure without a puzzle being
+    /// left unsolved.
     pub answer_grid: bool,
     /// The JSON line (its `output` filled in by the caller).
     pub report: Report,
