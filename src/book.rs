@@ -12,7 +12,7 @@
 //! out with margins wide enough (48 pt) that a Letter printer's
 //! fit-to-page scaling changes them by only 6%.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str};
 use snap_solver::{digit_char, Board, Shape, SAMURAI_GRIDS};
@@ -94,27 +94,6 @@ pub fn write_puzzle_book(
     write_atomic(path, &puzzle_book(puzzles, title), force, &[])
 }
 
-/// Writes the answer key of a book that was read: the solution of every
-/// solved grid, labelled with its page and grid number ("p. 12 #3"), twelve
-/// 9x9 grids to a page; givens bold black, the digits to fill in grey.
-///
-/// A compact key rather than the book's pages with the answers drawn in: a
-/// person with the book wants to check a puzzle or look up one cell, and a
-/// key does that on one sheet per dozen puzzles, where redrawn pages would
-/// reprint the whole book as images (a large file, a lot of ink, and a
-/// scan's quality at best). The answer images per page are written
-/// separately for those who want them. Written atomically; never over one
-/// of `inputs`; an existing file is replaced only with `force`.
-pub fn write_answer_key(
-    path: &Path,
-    entries: &[KeyEntry],
-    title: &str,
-    force: bool,
-    inputs: &[PathBuf],
-) -> Result<(), WriteError> {
-    write_atomic(path, &answer_key(entries, title), force, inputs)
-}
-
 /// The puzzle book of [`write_puzzle_book`], as PDF bytes.
 pub fn puzzle_book(puzzles: &[(Board, Board)], title: &str) -> Vec<u8> {
     let mut book = Book::new(title);
@@ -141,7 +120,12 @@ pub fn puzzle_book(puzzles: &[(Board, Board)], title: &str) -> Vec<u8> {
     book.finish()
 }
 
-/// The answer key of [`write_answer_key`], as PDF bytes.
+/// The answer key of a book that was read, as PDF bytes: the solution of
+/// every solved grid, labelled with its page and grid number ("p. 12 #3"),
+/// twelve 9x9 grids to a page; givens bold black, the digits to fill in
+/// grey. A person with the book wants to check a puzzle or look up one
+/// cell, and a key does that on one sheet per dozen puzzles; the solved
+/// book (the pages with the answers drawn in) is written beside it.
 pub fn answer_key(entries: &[KeyEntry], title: &str) -> Vec<u8> {
     let mut book = Book::new(title);
     let tiles: Vec<Tile> = entries
@@ -523,10 +507,12 @@ mod tests {
         let pair = [(board(PUZZLE), board(SOLUTION))];
         write_puzzle_book(&path, &pair, "Test", false).unwrap();
         assert!(matches!(
-            write_puzzle_book(&path, &pair, "Test", false),
+            write_puzzle_book(&path, &pair, "Another", false),
             Err(WriteError::Exists(_))
         ));
-        write_answer_key(&path, &[], "Key", true, &[]).unwrap();
+        // The same book again is the file already there: nothing to do.
+        write_puzzle_book(&path, &pair, "Test", false).unwrap();
+        write_atomic(&path, &answer_key(&[], "Key"), true, &[]).unwrap();
         assert_eq!(pages(std::fs::read(&path).unwrap()), 1);
         assert_eq!(
             std::fs::read_dir(&dir).unwrap().count(),

@@ -58,17 +58,44 @@ pub struct PhotoArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Where to write the answer image (one photo or page only). Default:
-    /// `<stem>.solved.png` (`.jpg` for a JPEG photo, `<stem>.p012.solved.png`
-    /// for page 12 of a PDF) in the current folder.
+    /// Where to write the answer (one input only): an image for a photo; for
+    /// a PDF the solved book (`.pdf`: every page with the answers drawn
+    /// in), or an image (`.png`, `.jpg`) of its one page read. Default:
+    /// `<stem>.solved.png` (`.jpg` for a JPEG photo) and
+    /// `<stem>.solved.pdf` for a PDF, in the current folder.
     #[arg(short, long, value_name = "PATH")]
     pub output: Option<PathBuf>,
 
-    /// Folder for the answer images (and a PDF's answer key). Finished
-    /// pages are recorded there: running the same command again resumes an
-    /// interrupted batch, skipping what is done (`--force` redoes all).
+    /// Folder for the answers: answer images, and for a PDF its solved book
+    /// (`<stem>.solved.pdf`) and answer key (`<stem>.answers.pdf`).
+    /// Finished pages are recorded there: running the same command again
+    /// resumes an interrupted batch, skipping what is done (`--force`
+    /// redoes all), and a book's outputs are made from the records of all
+    /// its pages.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
+
+    /// Also write an answer image for every PDF page read
+    /// (`<stem>.p012.solved.png` for page 12).
+    #[arg(long)]
+    pub page_images: bool,
+
+    /// Do the K-th of N equal shares of the pages (across all inputs), e.g.
+    /// `--shard 2/8`: N runs with K = 1..N, anywhere, into one --out-dir
+    /// (or folders merged afterwards) do the whole job; the same command
+    /// without --shard then merges them into the books' outputs.
+    #[arg(long, value_name = "K/N", value_parser = crate::shard::Shard::parse, requires = "out_dir")]
+    pub shard: Option<crate::shard::Shard>,
+
+    /// Print only the summary at the end (no progress bar, no per-page
+    /// messages).
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print every grid of a batch (by default a batch of several photos or
+    /// pages prints a progress bar and a summary of what needs a look).
+    #[arg(short, long)]
+    pub verbose: bool,
 
     /// PDF pages to read, e.g. `3-10,12` (`7-` to the end); every page by
     /// default. Applies to every PDF given; photos are always read.
@@ -79,8 +106,9 @@ pub struct PhotoArgs {
     #[arg(long, value_name = "DPI", default_value_t = snap_vision::DEFAULT_DPI, value_parser = crate::limits::parse_dpi)]
     pub dpi: f32,
 
-    /// Do not write answer images (nor a PDF's answer key).
-    #[arg(long)]
+    /// Do not write answers (no answer images, solved books or answer
+    /// keys): only print them.
+    #[arg(long, conflicts_with = "page_images")]
     pub no_image: bool,
 
     /// Overwrite existing answer images, and redo pages already recorded

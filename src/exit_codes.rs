@@ -9,6 +9,10 @@ pub enum ExitCode {
     NotSolved,
     /// Bad usage, or an input that could not be read at all.
     Error,
+    /// Ctrl-C stopped the run before every input was done: 130 (128 +
+    /// SIGINT), as shells report a program the signal ended, so a script
+    /// tells a stopped run from a finished one.
+    Interrupted,
 }
 
 impl ExitCode {
@@ -18,6 +22,7 @@ impl ExitCode {
             ExitCode::Success => 0,
             ExitCode::NotSolved => 1,
             ExitCode::Error => 2,
+            ExitCode::Interrupted => crate::output::INTERRUPT_EXIT,
         }
     }
 
@@ -36,6 +41,7 @@ mod tests {
         assert_eq!(Success.code(), 0);
         assert_eq!(NotSolved.code(), 1);
         assert_eq!(Error.code(), 2);
+        assert_eq!(Interrupted.code(), 130);
     }
 
     #[test]
@@ -43,5 +49,6 @@ mod tests {
         assert_eq!(Success.merge(NotSolved), NotSolved);
         assert_eq!(Error.merge(NotSolved), Error);
         assert_eq!(Success.merge(Success), Success);
+        assert_eq!(Error.merge(Interrupted), Interrupted);
     }
 }

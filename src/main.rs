@@ -10,6 +10,7 @@ mod jpeg;
 mod limits;
 mod output;
 mod report;
+mod shard;
 
 use clap::Parser;
 

@@ -10,6 +10,17 @@
 //! not replaced either. Every live temporary file is in a registry; Ctrl-C
 //! ([`install_interrupt_handler`]) stops new work at once, and a second
 //! Ctrl-C removes every registered temporary file before the process exits.
+//! After the rename the folder itself is flushed, so that the new name
+//! survives a power cut before anything that refers to it is written.
+//!
+//! A file already there with exactly the bytes to write is left as it is
+//! and counts as written: it is this page's answer from an earlier run
+//! whose record was lost (a full disk, a kill at the wrong moment), and a
+//! rerun adopts it instead of refusing it.
+//!
+//! Temporary files are named `.<target>.<random>.p<pid>.tmp`. SIGKILL or a
+//! power cut leaves them behind; [`sweep_stale_temps`] removes them on a
+//! later run (see there for which ones, and why only those).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -203,22 +214,193 @@ pub fn write_atomic(
     }
     check_regular(path)?;
     if !force && std::fs::symlink_metadata(path).is_ok() {
+        if holds_exactly(path, bytes) {
+            return Ok(());
+        }
         return Err(WriteError::Exists(path.to_path_buf()));
     }
     if interrupted() {
         return Err(WriteError::Interrupted(path.to_path_buf()));
     }
     let io = |e| WriteError::Io(path.to_path_buf(), e);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = parent_dir(path);
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let mut tmp = LiveTemp::new(&dir, &name).map_err(io)?;
     tmp.write(bytes).map_err(io)?;
-    tmp.persist(path, force)
+    tmp.persist(path, force)?;
+    sync_dir(&dir).map_err(io)
+}
+
+/// True when the regular file at `path` holds exactly `bytes` (read no
+/// further than one byte past their length).
+fn holds_exactly(path: &Path, bytes: &[u8]) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    if !file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+    {
+        return false;
+    }
+    let mut held = Vec::with_capacity(bytes.len());
+    file.take(bytes.len() as u64 + 1)
+        .read_to_end(&mut held)
+        .is_ok_and(|_| held == bytes)
+}
+
+/// Flushes the folder `dir` itself, so that a rename into it is on disk.
+/// Where folders cannot be opened as files (not Unix) there is nothing to
+/// flush.
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// The folder a file named `path` goes into (`.` for a bare name).
+pub fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// A temporary file for `name` in `dir`, named as [`sweep_stale_temps`]
+/// recognises: `.<name>.<random>.p<pid>.tmp`, created new (never over an
+/// existing file or a symbolic link).
+pub fn temp_file(dir: &Path, name: &str) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    let prefix = format!(".{}.", short_name(name));
+    let suffix = format!(".p{}{TEMP_SUFFIX}", std::process::id());
+    builder.prefix(&prefix).suffix(&suffix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(NEW_FILE_MODE));
+    }
+    builder.tempfile_in(dir)
+}
+
+/// The end of every temporary file name this program makes.
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Bytes of the target's name kept in a temporary file's name: with the
+/// dot, the random part, the pid and the suffix it stays well inside the
+/// 255 bytes file systems allow.
+const TEMP_NAME_BYTES: usize = 200;
+
+/// `name` cut to [`TEMP_NAME_BYTES`] at a character boundary.
+fn short_name(name: &str) -> &str {
+    let mut end = name.len().min(TEMP_NAME_BYTES);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
+/// How old a temporary file of a process that is no longer running must
+/// be before it is removed. A temporary file lives from the moment its
+/// bytes are written until the rename a moment later (milliseconds; a
+/// slow network folder, seconds); a minute keeps clear of a process on
+/// another machine writing into a shared folder, whose pid means nothing
+/// here.
+const DEAD_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How old any temporary file of ours must be before it is removed
+/// whatever its pid says: no write takes an hour, so such a file is left
+/// from a kill (of a process whose pid was reused since, or of a version
+/// that did not put its pid in the name).
+const OLD_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temporary files a killed run (SIGKILL, a power cut) left in
+/// `dir`, and returns how many. Only names this program makes are
+/// touched: `.<name>.<random>.p<pid>.tmp`, and those of earlier versions
+/// (`.<name>.<random>.tmp` beside the answers, `.tmp<random>` in the
+/// records' folder, `records_folder`), and only regular files. Such a file goes when its process is
+/// not running on this machine and it is over [`DEAD_TEMP_AGE`] old, or
+/// when it is over [`OLD_TEMP_AGE`] old: so a live run's files, this
+/// run's and those of other runs sharing the folder (`--shard`), are never
+/// removed. Errors (a folder that cannot be listed) remove nothing.
+pub fn sweep_stale_temps(dir: &Path, records_folder: bool) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(kind) = name.to_str().and_then(temp_kind) else {
+            continue;
+        };
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .unwrap_or_default();
+        let stale = match kind {
+            TempKind::Ours(pid) => {
+                age > OLD_TEMP_AGE || (age > DEAD_TEMP_AGE && !process_running(pid))
+            }
+            TempKind::Legacy => age > OLD_TEMP_AGE,
+            TempKind::LegacyRecord => age > OLD_TEMP_AGE && records_folder,
+        };
+        if meta.is_file() && stale && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// What a file name says of a temporary file of ours.
+#[derive(Debug, PartialEq, Eq)]
+enum TempKind {
+    /// `.<name>.<random>.p<pid>.tmp`: made by process `pid`.
+    Ours(u32),
+    /// A name of an earlier version, without a pid.
+    Legacy,
+    /// tempfile's default name (`.tmp<random>`), which earlier versions gave
+    /// records: swept only in the records' own folder, where no one else
+    /// puts files.
+    LegacyRecord,
+}
+
+/// `Some` when `name` is one of our temporary files' names.
+fn temp_kind(name: &str) -> Option<TempKind> {
+    if let Some(random) = name.strip_prefix(".tmp") {
+        // tempfile's own default name, which records used to get.
+        if random.len() == 6 && random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Some(TempKind::LegacyRecord);
+        }
+    }
+    let inner = name.strip_prefix('.')?.strip_suffix(TEMP_SUFFIX)?;
+    let (rest, last) = inner.rsplit_once('.')?;
+    if let Some(pid) = last.strip_prefix('p').and_then(|p| p.parse::<u32>().ok()) {
+        let (target, random) = rest.rsplit_once('.')?;
+        return (!target.is_empty() && random.len() == 6).then_some(TempKind::Ours(pid));
+    }
+    // `.<name>.<random>.tmp`, where the name is one of our outputs'.
+    let ours = [".png", ".jpg", ".jpeg", ".pdf", ".json"];
+    (last.len() == 6 && ours.iter().any(|e| rest.to_ascii_lowercase().ends_with(e)))
+        .then_some(TempKind::Legacy)
+}
+
+/// Whether process `pid` is running on this machine. Where that cannot be
+/// told (no `/proc`), it is taken to be running, so only the age rule
+/// applies.
+fn process_running(pid: u32) -> bool {
+    let proc_root = Path::new("/proc");
+    !proc_root.join("self").exists() || proc_root.join(pid.to_string()).exists()
 }
 
 /// Permissions asked for a new answer image before the umask applies, as
@@ -234,18 +416,11 @@ struct LiveTemp {
 }
 
 impl LiveTemp {
-    /// A new, uniquely named `.NAME.XXXXXX.tmp` in `dir`.
+    /// A new, uniquely named temporary file for `name` in `dir` (see
+    /// [`temp_file`]).
     fn new(dir: &Path, name: &str) -> std::io::Result<LiveTemp> {
-        let prefix = format!(".{name}.");
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(&prefix).suffix(".tmp");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(NEW_FILE_MODE));
-        }
         let mut live = lock_registry();
-        let file = builder.tempfile_in(dir)?;
+        let file = temp_file(dir, name)?;
         live.push(file.path().to_path_buf());
         Ok(LiveTemp { file: Some(file) })
     }
@@ -344,7 +519,7 @@ pub fn unless_interrupted<T, E: From<std::io::Error>>(
 /// Makes Ctrl-C stop a batch cleanly. The first press sets the flag
 /// [`interrupted`] reads: photos not started are skipped, files not yet in
 /// place are not written (their temporary files are removed), and the run
-/// ends with the summary of what finished. A second press removes every
+/// ends with one line saying how far it got. A second press removes every
 /// temporary file still registered and exits at once with
 /// [`INTERRUPT_EXIT`]. Only the photo batch installs this; text `solve`
 /// keeps the default (Ctrl-C ends it, it writes no files).
@@ -352,10 +527,9 @@ pub fn install_interrupt_handler() {
     // Failing to install (a handler already set) only loses the clean stop.
     let _ = ctrlc::set_handler(|| {
         if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
+            // Said once, when the pages under way are done (the batch's
+            // closing line), not here as well.
             INTERRUPTED.store(true, Ordering::SeqCst);
-            eprintln!(
-                "sudoku-snap: interrupted; finishing the photos under way (Ctrl-C again to stop now)"
-            );
             return;
         }
         // Held until exit, so no worker renames a file meanwhile.
@@ -397,6 +571,105 @@ mod tests {
         write_atomic(&p, b"two", true, &[]).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         assert_eq!(names(dir.path()), ["a.png"], "no temporary file left");
+    }
+
+    #[test]
+    fn a_file_with_the_same_bytes_is_adopted_not_refused() {
+        let dir = scratch();
+        let p = dir.path().join("a.png");
+        std::fs::write(&p, b"answer").unwrap();
+        write_atomic(&p, b"answer", false, &[]).unwrap();
+        assert!(matches!(
+            write_atomic(&p, b"answe", false, &[]),
+            Err(WriteError::Exists(_))
+        ));
+        assert!(matches!(
+            write_atomic(&p, b"answer!", false, &[]),
+            Err(WriteError::Exists(_))
+        ));
+        assert_eq!(std::fs::read(&p).unwrap(), b"answer");
+        assert_eq!(names(dir.path()), ["a.png"]);
+    }
+
+    #[test]
+    fn temporary_names_are_ours_by_their_pattern() {
+        let dir = scratch();
+        let file = temp_file(dir.path(), "book.p001.solved.png").unwrap();
+        let name = file
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert_eq!(
+            temp_kind(&name),
+            Some(TempKind::Ours(std::process::id())),
+            "{name}"
+        );
+        assert_eq!(
+            temp_kind(".book60.p001.solved.png.aB3xYz.tmp"),
+            Some(TempKind::Legacy)
+        );
+        assert_eq!(temp_kind(".tmpQ2w3E4"), Some(TempKind::LegacyRecord));
+        assert_eq!(
+            temp_kind(".tmpfile.png.Xy12Ab.p7.tmp"),
+            Some(TempKind::Ours(7))
+        );
+        for other in [
+            "book.solved.png",
+            ".hidden.tmp",
+            "notes.tmp",
+            ".draft.txt.aB3xYz.tmp",
+            ".tmp",
+            ".tmpfolder-of-mine",
+        ] {
+            assert_eq!(temp_kind(other), None, "{other}");
+        }
+        let long = "x".repeat(400);
+        assert!(temp_file(dir.path(), &long).is_ok(), "long names are cut");
+    }
+
+    /// Makes `path` look `age` old.
+    fn age(path: &Path, age: std::time::Duration) {
+        let when = std::time::SystemTime::now() - age;
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+
+    #[test]
+    fn only_stale_temporary_files_of_ours_are_swept() {
+        let dir = scratch();
+        let d = dir.path();
+        let minutes = |m: u64| std::time::Duration::from_secs(60 * m);
+        // A pid that is not running: beyond the kernel's largest.
+        let dead = ".a.png.Xy12Ab.p4999999.tmp";
+        let dead_young = ".b.png.Xy12Ab.p4999999.tmp";
+        let live = format!(".c.png.Xy12Ab.p{}.tmp", std::process::id());
+        let live_ancient = format!(".d.png.Xy12Ab.p{}.tmp", std::process::id());
+        let legacy_old = ".e.solved.png.Xy12Ab.tmp";
+        let legacy_young = ".f.solved.png.Xy12Ab.tmp";
+        let stranger = ".notes.txt.Xy12Ab.tmp";
+        for (name, old) in [
+            (dead, minutes(5)),
+            (dead_young, minutes(0)),
+            (live.as_str(), minutes(5)),
+            (live_ancient.as_str(), minutes(120)),
+            (legacy_old, minutes(120)),
+            (legacy_young, minutes(5)),
+            (stranger, minutes(120)),
+        ] {
+            std::fs::write(d.join(name), b"x").unwrap();
+            age(&d.join(name), old);
+        }
+        assert_eq!(sweep_stale_temps(d, false), 3);
+        let mut kept = vec![dead_young, live.as_str(), legacy_young, stranger];
+        kept.sort();
+        assert_eq!(names(d), kept);
+        assert_eq!(sweep_stale_temps(&d.join("missing"), false), 0);
     }
 
     #[cfg(unix)]

@@ -414,7 +414,10 @@ fn a_raster_pdf_page_reads_like_the_photo_in_it() {
     let jpeg = std::fs::read(&photo).unwrap();
     let (w, h) = image::image_dimensions(&photo).unwrap();
     std::fs::write(dir.join("scan.pdf"), raster_pdf(&jpeg, w, h)).unwrap();
-    let out = run_in(&["--json", "--out-dir", ".", "scan.pdf"], &dir);
+    let out = run_in(
+        &["--json", "--out-dir", ".", "--page-images", "scan.pdf"],
+        &dir,
+    );
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 1, "{}", stderr(&out));
     let truth: String = std::fs::read_to_string(photo.with_extension("txt"))
@@ -430,6 +433,7 @@ fn a_raster_pdf_page_reads_like_the_photo_in_it() {
         dir.join("scan.answers.pdf").is_file(),
         "a solved grid gives an answer key"
     );
+    assert!(dir.join("scan.solved.pdf").is_file(), "and a solved book");
 }
 
 /// JSON lines without their timings, which differ from run to run.
@@ -471,7 +475,7 @@ fn an_interrupted_book_resumes_and_ends_as_an_uninterrupted_run() {
     };
     assert_eq!(rename(json_lines(&again)), rename(json_lines(&whole)));
     assert_eq!(again.status.code(), whole.status.code());
-    for name in ["book.p001.solved.png", "book.answers.pdf"] {
+    for name in ["book.solved.pdf", "book.answers.pdf"] {
         let a = std::fs::read(dir.join("whole").join(name));
         let b = std::fs::read(dir.join("resumed").join(name));
         assert_eq!(a.is_ok(), b.is_ok(), "{name}");
@@ -486,11 +490,14 @@ fn a_damaged_pdf_is_one_clear_error_and_the_batch_goes_on() {
     let bytes = std::fs::read(&book).unwrap();
     std::fs::write(dir.join("torn.pdf"), &bytes[..bytes.len() / 3]).unwrap();
     page_with_notes_tables().save(dir.join("page.png")).unwrap();
-    let out = run_in(&["--no-image", "torn.pdf", "page.png"], &dir);
+    let out = run_in(&["--no-image", "-v", "torn.pdf", "page.png"], &dir);
     let err = stderr(&out);
     let first = err.lines().next().unwrap_or_default();
-    assert!(first.starts_with("sudoku-snap: torn.pdf: "), "{err}");
-    assert!(first.contains("PDF"), "{err}");
+    assert!(
+        first.starts_with("sudoku-snap: torn.pdf: damaged file: "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one error: {err}");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("page.png grid 6: solved"), "{text}");
     assert_eq!(
@@ -500,7 +507,7 @@ fn a_damaged_pdf_is_one_clear_error_and_the_batch_goes_on() {
     );
     // A --pages list beyond the book is that book's error, not the run's.
     let out = run_in(
-        &["--no-image", "--pages", "5", "book.pdf", "page.png"],
+        &["--no-image", "-v", "--pages", "5", "book.pdf", "page.png"],
         &dir,
     );
     assert!(

@@ -107,8 +107,17 @@ fn the_default_image_is_named_after_the_photo_and_never_overwritten() {
     assert_eq!(lines.next(), Some("  hint image: image18.hint.jpg"));
     assert!(dir.join("image18.hint.jpg").is_file());
 
+    // The same hint again finds its own image, byte for byte: nothing to
+    // write. Any other file is never overwritten without --force.
+    let same = run_in(&["hint", p(&photo)], &dir);
+    assert_eq!(same.status.code(), Some(0), "{}", common::stderr(&same));
+    std::fs::write(dir.join("image18.hint.jpg"), b"keep me").unwrap();
     let again = run_in(&["hint", p(&photo)], &dir);
     assert_eq!(again.status.code(), Some(2));
+    assert_eq!(
+        std::fs::read(dir.join("image18.hint.jpg")).unwrap(),
+        b"keep me"
+    );
     let stderr = String::from_utf8_lossy(&again.stderr);
     assert!(stderr.contains("exists (use --force"), "{stderr}");
     assert_eq!(

@@ -5,7 +5,7 @@ use image::RgbImage;
 use snap_solver::Board;
 use snap_vision::{
     decide_grid, draw_digits, grid_kind, mark_cells, Decision, GridKind, GridReading, Page,
-    Timings, Verdict,
+    PartReading, Timings, Verdict,
 };
 
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
@@ -29,6 +29,10 @@ pub struct GridResult {
     pub decision: Option<Decision>,
     /// Wrong pen entries (`--check`), layout positions.
     pub wrong_entries: Vec<usize>,
+    /// A printed answer grid (every cell, or nearly, read as printed), not
+    /// a puzzle: checked, never solved, and unsure without a puzzle being
+    /// left unsolved.
+    pub answer_grid: bool,
     /// The JSON line (its `output` filled in by the caller).
     pub report: Report,
     /// Human-readable lines.
@@ -68,11 +72,10 @@ pub fn grids(
         out.push(if kind == GridKind::Cut {
             partial(grid, name, fields, &page.timings)
         } else {
-            let answer_grid = kind == GridKind::AnswerGrid;
             decided(
                 grid,
                 decision,
-                answer_grid,
+                kind,
                 name,
                 fields,
                 &page.timings,
@@ -99,6 +102,7 @@ fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timing
         status: Status::Partial,
         decision: None,
         wrong_entries: Vec::new(),
+        answer_grid: false,
         text: format!("{name}{}: partial, {message}\n", grid_label(&report)),
         report,
     }
@@ -114,18 +118,19 @@ fn grid_label(report: &Report) -> String {
     format!("{page}{grid}")
 }
 
-/// A decided grid: solved, unsure, broken, or a printed answer grid
-/// (`answer_grid`: checked, valid or not, never solved).
+/// A decided grid: solved, unsure, broken, or a printed answer grid (`kind`
+/// [`GridKind::AnswerGrid`]: checked, valid or not, never solved).
 fn decided(
     grid: &GridReading,
     d: Decision,
-    answer_grid: bool,
+    kind: GridKind,
     name: &str,
     mut fields: PhotoFields,
     timings: &Timings,
     options: &Options,
 ) -> GridResult {
     let shape = grid.shape();
+    let answer_grid = kind == GridKind::AnswerGrid;
     let status = match (&d.verdict, answer_grid) {
         (Verdict::Solved, true) | (Verdict::NoSolution(_), true) => Status::Complete,
         (Verdict::Solved, false) => Status::Solved,
@@ -191,10 +196,12 @@ fn decided(
         report.solution = None;
     }
     let text = describe(grid, &d, &report, status, options, &wrong_entries);
+    let answer_grid = kind.holds_answers(&d);
     GridResult {
         status,
         decision: Some(d),
         wrong_entries,
+        answer_grid,
         report,
         text,
     }
@@ -313,36 +320,55 @@ fn side_by_side(givens: &Board, solution: Option<&Board>) -> String {
     out
 }
 
-/// The page with every answer drawn in: the missing digits of solved and
-/// unsure grids (never over a person's pen entries), cells to check and
-/// wrong entries ringed in red. `None` when nothing is to be drawn. The
-/// page's colour pixels are taken to draw on, not copied.
-pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
-    let mut image: Option<RgbImage> = None;
-    let mut drawn = 0;
-    let mut grids = page.grids.iter();
+/// What to draw on one square part of a grid (a 9x9, or one of a
+/// Samurai's five): which part of which of the page's grids, the digits to
+/// write and the cells to ring, by cell in reading order within the part.
+#[derive(Debug, Clone)]
+pub struct PartMarks {
+    /// The grid, an index into the page's grids.
+    pub grid: usize,
+    /// The part, an index into that grid's parts.
+    pub part: usize,
+    /// The missing digits of the solution.
+    pub digits: Vec<(usize, u8)>,
+    /// Cells to check and wrong entries.
+    pub rings: Vec<usize>,
+}
+
+impl PartMarks {
+    /// The part of `page` these marks are drawn on.
+    pub fn part<'a>(&self, page: &'a Page) -> Option<&'a PartReading> {
+        page.grids.get(self.grid)?.parts.get(self.part)
+    }
+}
+
+/// The answers of a page to draw: the missing digits of solved and unsure
+/// grids (never over a person's pen entries), and cells to check and wrong
+/// entries to ring. Empty when nothing is to be drawn.
+pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
+    let mut out = Vec::new();
+    let mut grids = page.grids.iter().enumerate();
     for result in results {
         // Results skip grids that are not puzzles; match them back by quad.
         let quad = result.report.photo.as_ref().and_then(|f| f.quad);
-        let Some(grid) = grids.by_ref().find(|g| Some(g.quad().corners) == quad) else {
+        let Some((g, grid)) = grids.by_ref().find(|(_, g)| Some(g.quad().corners) == quad) else {
             continue;
         };
         let Some(d) = &result.decision else { continue };
         let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
             continue;
         };
-        let image = image.get_or_insert_with(|| page.photo.take_rgb());
         let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
-        let mut marks: Vec<usize> = result.wrong_entries.clone();
+        let mut rings: Vec<usize> = result.wrong_entries.clone();
         if let Verdict::Unsure(checks) = &d.verdict {
-            marks.extend(checks.iter().map(|c| c.cell));
+            rings.extend(checks.iter().map(|c| c.cell));
         }
         let side = grid.side();
         // A Samurai's corner boxes belong to two of its grids: each cell is
         // drawn by the first part that holds it, so it is drawn once (two
         // parts' homographies differ by a pixel or two, and twice would blur).
         let mut done = vec![false; solution.cells.len()];
-        for part in &grid.parts {
+        for (p, part) in grid.parts.iter().enumerate() {
             let mine: Vec<(usize, usize)> = (0..solution.cells.len())
                 .filter(|&i| !done[i])
                 .filter_map(|i| part.local_cell(i, side).map(|k| (i, k)))
@@ -354,20 +380,37 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
                 .collect();
             let ring: Vec<usize> = mine
                 .iter()
-                .filter(|(i, _)| marks.contains(i))
+                .filter(|(i, _)| rings.contains(i))
                 .map(|&(_, k)| k)
                 .collect();
             for &(i, _) in &mine {
                 done[i] = true;
             }
-            // The homography comes from a valid quad, so it inverts; if it
-            // somehow does not, the part is left undrawn rather than failing.
-            let _ = draw_digits(image, part, &digits);
-            let _ = mark_cells(image, part, &ring);
+            out.push(PartMarks {
+                grid: g,
+                part: p,
+                digits,
+                rings: ring,
+            });
         }
-        drawn += 1;
     }
-    let image = image.filter(|_| drawn > 0)?;
+    out
+}
+
+/// The page with `marks` drawn in, `None` when there are none. The page's
+/// colour pixels are taken to draw on, not copied.
+pub fn draw(page: &mut Page, marks: &[PartMarks]) -> Option<RgbImage> {
+    if marks.is_empty() {
+        return None;
+    }
+    let mut image = page.photo.take_rgb();
+    for m in marks {
+        let Some(part) = m.part(page) else { continue };
+        // The homography comes from a valid quad, so it inverts; if it
+        // somehow does not, the part is left undrawn rather than failing.
+        let _ = draw_digits(&mut image, part, &m.digits);
+        let _ = mark_cells(&mut image, part, &m.rings);
+    }
     Some(as_viewed(page, image))
 }
 

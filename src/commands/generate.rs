@@ -40,6 +40,24 @@ pub fn run(args: &GenerateArgs, out: &mut dyn Write) -> Result<ExitCode, Error> 
             "--difficulty grades 9x9 puzzles only (the logic engine is 9x9)".to_string(),
         ));
     }
+    if let Some(path) = &args.pdf {
+        // Checked before the puzzles are made, which can take minutes: a
+        // book that cannot be written is refused at once.
+        let dir = crate::output::parent_dir(path);
+        if !dir.is_dir() {
+            return Err(Error::Usage(format!(
+                "--pdf {}: no folder {}",
+                path.display(),
+                dir.display()
+            )));
+        }
+        if !args.force && std::fs::symlink_metadata(path).is_ok() {
+            return Err(Error::Usage(format!(
+                "--pdf {}: exists (use --force to overwrite it)",
+                path.display()
+            )));
+        }
+    }
     let mut options = Options::new(args.shape, args.count as usize, args.seed);
     options.clues = args.clues;
     options.symmetry = args.symmetry;

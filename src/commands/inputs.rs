@@ -146,16 +146,16 @@ pub fn render_within(
             // The receiver is gone when the deadline passed: nothing to do.
             let _ = send.send(book.render_page(page, dpi));
         })
-        .map_err(|e| format!("page {page}: cannot start rendering: {e}"))?;
+        .map_err(|e| format!("cannot start rendering: {e}"))?;
     match receive.recv_timeout(timeout) {
         Ok(rendered) => rendered.map_err(|e| reason(&e, doc.path())),
         Err(mpsc::RecvTimeoutError::Timeout) => Err(format!(
-            "page {page}: rendering took over {} s; page skipped",
+            "rendering took over {} s; page skipped",
             timeout.as_secs()
         )),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err(format!(
-            "page {page}: the renderer stopped without a result"
-        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err("the renderer stopped without a result".to_string())
+        }
     }
 }
 
@@ -166,22 +166,60 @@ pub fn file_stem(path: &Path) -> String {
 }
 
 /// The inputs named on the command line, folders expanded to the images
-/// and PDFs in them (sorted by name, not recursive).
-pub fn expand(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
+/// and PDFs in them (sorted by name, not recursive). A folder that cannot
+/// be listed is an input of its own that fails with the reason; a folder
+/// with nothing to read is named in `empty`.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    /// The inputs, in order.
+    pub inputs: Vec<PathBuf>,
+    /// Folders that could not be listed, with the reason.
+    pub unlisted: Vec<(PathBuf, String)>,
+    /// Folders that hold no photo or PDF.
+    pub empty: Vec<PathBuf>,
+}
+
+impl Expanded {
+    /// The units of work: the inputs planned (see [`plan`]), then each
+    /// folder that could not be listed, failing with its reason.
+    pub fn units(&self, pages: Option<&str>) -> Vec<Unit> {
+        let mut units = plan(&self.inputs, pages);
+        units.extend(self.unlisted.iter().map(|(path, reason)| Unit::Broken {
+            path: path.clone(),
+            reason: reason.clone(),
+        }));
+        units
+    }
+}
+
+/// Expands `paths` (see [`Expanded`]).
+pub fn expand(paths: &[PathBuf]) -> Expanded {
+    let mut out = Expanded::default();
     for path in paths {
-        match std::fs::read_dir(path) {
-            Ok(entries) if path.is_dir() => {
-                let mut found: Vec<PathBuf> = entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| is_input_name(p))
-                    .collect();
+        if !path.is_dir() {
+            // Files go through as they are: reading them reports any
+            // problem with their name.
+            out.inputs.push(path.clone());
+            continue;
+        }
+        let listed = std::fs::read_dir(path).and_then(|entries| {
+            entries
+                .map(|e| e.map(|e| e.path()))
+                .collect::<std::io::Result<Vec<PathBuf>>>()
+        });
+        match listed {
+            Ok(entries) => {
+                let mut found: Vec<PathBuf> =
+                    entries.into_iter().filter(|p| is_input_name(p)).collect();
                 found.sort();
-                out.extend(found);
+                if found.is_empty() {
+                    out.empty.push(path.clone());
+                }
+                out.inputs.extend(found);
             }
-            // Files, and folders that cannot be listed, go through as they
-            // are: reading them reports the problem with their name.
-            _ => out.push(path.clone()),
+            Err(e) => out
+                .unlisted
+                .push((path.clone(), format!("cannot list this folder: {e}"))),
         }
     }
     out
@@ -239,12 +277,34 @@ pub fn is_pdf(path: &Path) -> bool {
     head.windows(PDF_MARKER.len()).any(|w| w == PDF_MARKER)
 }
 
-/// A PDF error's message without the file name it starts with (the
-/// batch's messages name the input themselves).
+/// A PDF error's message without the file name and page number it starts
+/// with (the batch's messages name the input and page themselves).
 pub fn reason(e: &PdfError, path: &Path) -> String {
+    match e {
+        // A file cut short loses the cross-reference table at its end, or
+        // its page tree: what parses of it has no pages.
+        PdfError::NoPages { .. } => {
+            return "damaged file: no page could be found (cut short, or not a whole PDF)"
+                .to_string();
+        }
+        // It starts as a PDF (that is how it was taken for one).
+        PdfError::Invalid { .. } => {
+            return "damaged file: not a readable PDF (cut short or broken)".to_string();
+        }
+        _ => {}
+    }
     let text = e.to_string();
     let prefix = format!("{}: ", path.display());
-    text.strip_prefix(&prefix).unwrap_or(&text).to_string()
+    let text = text.strip_prefix(&prefix).unwrap_or(&text);
+    let page = match e {
+        PdfError::Render { page, .. } | PdfError::BadDpi { page, .. } => Some(*page),
+        _ => None,
+    };
+    let page_prefix = page.map(|p| format!("page {p}: "));
+    page_prefix
+        .and_then(|p| text.strip_prefix(&p))
+        .unwrap_or(text)
+        .to_string()
 }
 
 /// The units of work for `inputs`: each photo as it is, each PDF opened
@@ -325,6 +385,42 @@ mod tests {
         assert!(
             matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("not a readable PDF"))
         );
+    }
+
+    #[test]
+    fn messages_name_the_page_once_and_a_cut_file_as_damaged() {
+        let path = Path::new("book.pdf");
+        let render = PdfError::Render {
+            path: path.to_path_buf(),
+            page: 1,
+            reason: "bad font".into(),
+        };
+        // The batch says `book.pdf page 1: ` itself.
+        assert_eq!(reason(&render, path), "cannot render: bad font");
+        let cut = PdfError::NoPages {
+            path: path.to_path_buf(),
+        };
+        assert!(reason(&cut, path).starts_with("damaged file: "));
+    }
+
+    #[test]
+    fn folders_expand_and_name_their_problems() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let full = dir.path().join("full");
+        std::fs::create_dir(&full).unwrap();
+        std::fs::write(full.join("b.jpg"), b"x").unwrap();
+        std::fs::write(full.join("a.pdf"), b"x").unwrap();
+        std::fs::write(full.join("notes.txt"), b"x").unwrap();
+        let file = dir.path().join("c.png");
+        let expanded = expand(&[empty.clone(), full.clone(), file.clone()]);
+        assert_eq!(
+            expanded.inputs,
+            [full.join("a.pdf"), full.join("b.jpg"), file]
+        );
+        assert_eq!(expanded.empty, [empty]);
+        assert!(expanded.unlisted.is_empty());
     }
 
     #[test]

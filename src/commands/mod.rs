@@ -3,6 +3,7 @@
 //! run goes on; only usage errors stop it early.
 
 pub mod answer;
+pub mod books;
 pub mod eval;
 pub mod eval_books;
 pub mod eval_measures;
@@ -15,6 +16,7 @@ pub mod photo;
 pub mod read;
 pub mod resume;
 pub mod solve;
+pub mod summary;
 
 use std::io::{BufRead, BufReader, Write};
 

@@ -2,33 +2,37 @@
 //! draw, for every grid of every photo and PDF page.
 //!
 //! The inputs become a list of pages (`inputs.rs`: a photo is one page, a
-//! PDF one per selected page, rendered only when its turn comes). Pages are
-//! processed in parallel (rayon) a few at a time per thread, and their
-//! results printed in input order as each group finishes, so a long book
-//! streams its results and holds only a few pages in memory. A page that
-//! fails is reported with its name and the reason, and the batch goes on.
-//! With `--out-dir`, finished pages are recorded (`resume.rs`) and a re-run
-//! skips them. A PDF's solved grids end in an answer key
-//! (`<stem>.answers.pdf`, `book.rs`).
+//! PDF one per selected page, rendered only when its turn comes); `--shard`
+//! keeps a share of them. Pages are processed in parallel (rayon) a few at
+//! a time per thread, and their results printed in input order as each
+//! group finishes, so a long book streams its results and holds only a few
+//! pages in memory. A page that fails is reported with its name and the
+//! reason, and the batch goes on. With `--out-dir`, finished pages are
+//! recorded (`resume.rs`) and a re-run skips them. At the end each PDF gets
+//! its solved book and answer key (`books.rs`), made from the results of
+//! all its pages.
+//!
+//! What is printed (`summary.rs`): for one photo or page, its grids; for a
+//! batch, a progress bar and a summary of what needs a look (`-v` for every
+//! grid, `-q` for the summary alone); `--json` one line per grid.
 
-use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use image::RgbImage;
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use snap_solver::{Board, Shape};
-use snap_vision::{ReadError, Reader};
+use snap_vision::{PageAnswers, PageRange, PartAnswers, PdfDoc, ReadError, Reader};
 
 use super::answer::{self, GridResult};
+use super::books::{self, Book, KeyRecord};
 pub use super::inputs::is_image_name;
 use super::inputs::{self, Unit};
-use super::resume::{self, Fingerprint, Records};
-use crate::book::{self, KeyEntry};
+use super::resume::{self, Fingerprint, ImageStamp, Loaded, RecordedImage, Records, Stamp};
+use super::summary::{self, Summary};
 use crate::cli::PhotoArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -47,42 +51,43 @@ pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, Error> {
 
 /// One printed result: a grid, or a page without one.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct Line {
-    status: Status,
+pub struct Line {
+    pub status: Status,
     /// The JSON line, newline included.
-    json: String,
+    pub json: String,
     /// The text lines.
-    text: String,
+    pub text: String,
     /// Where it is, for the summary: `book.pdf page 3 grid 2`.
-    place: String,
+    pub place: String,
+    /// Why it needs a look, for the summary (empty when it does not).
+    pub why: String,
+    /// A printed answer grid: unsure, it is named, but no puzzle was left
+    /// unsolved.
+    pub answer_grid: bool,
     /// A message for standard error (an input that could not be read).
-    stderr: Option<String>,
-}
-
-/// A solved grid of a PDF page, for the answer key.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct KeyRecord {
-    page: usize,
-    grid: usize,
-    givens: String,
-    solution: String,
+    pub stderr: Option<String>,
 }
 
 /// What became of one page, ready to print (and to record for a resume).
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Outcome {
+pub struct Outcome {
     /// One line per grid; empty when none was found or the page failed.
-    grids: Vec<Line>,
+    pub grids: Vec<Line>,
     /// The line for a page without grids (no grid, unreadable).
-    failure: Option<Line>,
+    pub failure: Option<Line>,
     /// Where the answer image went.
-    output: Option<PathBuf>,
+    pub output: Option<PathBuf>,
     /// The solved grids, for a PDF's answer key.
-    key: Vec<KeyRecord>,
+    pub key: Vec<KeyRecord>,
+    /// The answers to draw on a PDF page, for its solved book.
+    pub answers: Option<PageAnswers>,
     /// Why the answer image could not be written (never recorded: a page
     /// whose image failed is done again on a resume).
     #[serde(skip)]
-    write_error: Option<String>,
+    pub write_error: Option<String>,
+    /// Not started: Ctrl-C came first. Not printed, not recorded.
+    #[serde(skip)]
+    pub skipped: bool,
 }
 
 impl Outcome {
@@ -105,35 +110,95 @@ impl Outcome {
                 json: report.to_json_line(),
                 text,
                 place: label,
+                why: message,
+                answer_grid: false,
                 stderr,
             }),
             ..Outcome::default()
         }
     }
+
+    /// True when the page was read to the end (grids found or not): what a
+    /// record is kept of.
+    fn finished(&self) -> bool {
+        !self.skipped
+            && !self
+                .failure
+                .as_ref()
+                .is_some_and(|f| f.status == Status::Error)
+    }
 }
 
 /// Everything `run` needs per page, fixed for the whole batch.
-struct Job<'a> {
+pub struct Job<'a> {
     reader: &'a Reader,
-    args: &'a PhotoArgs,
+    pub args: &'a PhotoArgs,
     options: answer::Options,
     /// The input files: never written over.
-    inputs: Vec<PathBuf>,
-    /// Records for a resume (`--out-dir` without `--force`), and where to
-    /// write new ones (`--out-dir`).
-    records: Option<Records>,
+    pub inputs: Vec<PathBuf>,
+    /// Records for a resume (`--out-dir`), read unless `--force`.
+    pub records: Option<Records>,
     /// The options that change results, for the records' fingerprints.
     fingerprint_options: Vec<String>,
+    /// Each input's stamp, computed once when first needed (by the worker
+    /// that first needs it).
+    stamps: HashMap<PathBuf, OnceLock<Option<Stamp>>>,
+}
+
+impl Job<'_> {
+    /// The fingerprint of `unit` under this run's options; `None` without
+    /// records, or when the input cannot be read (it then fails when read,
+    /// and is not recorded).
+    pub fn fingerprint(&self, path: &Path, page: Option<usize>) -> Option<Fingerprint> {
+        self.records.as_ref()?;
+        let stamp = self
+            .stamps
+            .get(path)?
+            .get_or_init(|| Stamp::of_file(path))
+            .as_ref()
+            .copied()?;
+        Some(Fingerprint::new(
+            path,
+            stamp,
+            page,
+            &self.fingerprint_options,
+        ))
+    }
+
+    /// Where the answer image of `unit` goes, `None` when it gets none: a
+    /// photo's unless `--no-image`; a PDF page's only with `--page-images`
+    /// or an image `-o` (the solved book holds its answers).
+    pub fn image_path(&self, unit: &Unit) -> Option<PathBuf> {
+        let args = self.args;
+        if args.no_image {
+            return None;
+        }
+        let wanted = match unit {
+            Unit::Photo(_) => true,
+            Unit::PdfPage { .. } => args.page_images || image_output(args),
+            Unit::Broken { .. } => false,
+        };
+        wanted.then(|| output_path(unit, args))
+    }
 }
 
 /// Runs the main job on every input of `args`; returns the merged exit code.
 pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     let overrides = parse_overrides(&args.set)?;
-    let inputs = inputs::expand(&args.photos);
-    if inputs.is_empty() {
-        return Err(Error::Usage(
-            "no photos given (try `sudoku-snap --help`)".to_string(),
-        ));
+    let expanded = inputs::expand(&args.photos);
+    if expanded.inputs.is_empty() && expanded.unlisted.is_empty() {
+        let why = match expanded.empty.as_slice() {
+            [] => "no photos given (try `sudoku-snap --help`)".to_string(),
+            folders => format!(
+                "no photos or PDFs in {}",
+                folders
+                    .iter()
+                    .map(|f| f.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        return Err(Error::Usage(why));
     }
     if let Some(dir) = &args.out_dir {
         if dir.exists() && !dir.is_dir() {
@@ -143,13 +208,18 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             )));
         }
     }
-    let units = inputs::plan(&inputs, args.pages.as_deref());
-    if args.output.is_some() && units.len() > 1 {
-        return Err(Error::Usage(
-            "-o/--output names one file; with several photos or pages use --out-dir".to_string(),
-        ));
-    }
+    let mut units = expanded.units(args.pages.as_deref());
+    check_pages(args, &units)?;
     check_outputs(&units, args)?;
+    let all_units = units.len();
+    if let Some(shard) = args.shard {
+        units = units
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| shard.takes(*i))
+            .map(|(_, u)| u)
+            .collect();
+    }
     if let Some(dir) = &args.out_dir {
         // A folder that is not there yet is made, as `--debug-dir`'s is
         // (`--out-dir answers` on a first run is what a user types), once
@@ -160,8 +230,17 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             source,
         })?;
     }
+    sweep(&units, args);
     output::install_interrupt_handler();
-    let reader = super::reader(&args.reader)?.with_colour_ahead(!args.no_image);
+    let wants_colour = units.iter().any(|u| {
+        !args.no_image && (matches!(u, Unit::Photo(_)) || args.page_images || image_output(args))
+    });
+    let reader = super::reader(&args.reader)?.with_colour_ahead(wants_colour);
+    let stamps = expanded
+        .inputs
+        .iter()
+        .map(|p| (p.clone(), OnceLock::new()))
+        .collect();
     let job = Job {
         reader: &reader,
         args,
@@ -171,7 +250,8 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         },
         records: args.out_dir.as_deref().map(Records::new),
         fingerprint_options: fingerprint_options(args),
-        inputs,
+        inputs: expanded.inputs.clone(),
+        stamps,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
@@ -179,11 +259,17 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         .map_err(|e| Error::Usage(format!("cannot start worker threads: {e}")))?;
     let any_pdf = units.iter().any(|u| u.page().is_some());
     let what = if any_pdf { "pages" } else { "photos" };
-    let bar = progress_bar(units.len(), what);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let batch = units.len() > 1;
+    let mut printer = Printer::new(args, batch);
+    let bar = summary::progress_bar(units.len(), what, args.quiet || args.json);
     let mut code = ExitCode::Success;
     let mut summary = Summary::default();
+    for folder in &expanded.empty {
+        summary.note(format!(
+            "{}: no photos or PDFs in this folder",
+            folder.display()
+        ));
+    }
     let mut books: BTreeMap<PathBuf, Book> = BTreeMap::new();
     let group = pool.current_num_threads() * PAGES_PER_THREAD;
     for units in units.chunks(group.max(1)) {
@@ -198,22 +284,46 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
                 .collect()
         });
         for ((outcome, resumed), unit) in outcomes.iter().zip(units) {
-            let printed = bar.suspend(|| print(&mut out, outcome, unit, args.json))?;
+            let printed = bar.suspend(|| printer.page(outcome, unit))?;
             code = code.merge(printed);
-            summary.add(outcome, *resumed, unit.page().is_some());
-            if unit.page().is_some() {
+            summary.add(outcome, *resumed, &unit.label(), unit.page().is_some());
+            if let Unit::PdfPage { doc, width, .. } = unit {
                 books
                     .entry(unit.path().to_path_buf())
-                    .or_default()
-                    .add(outcome, *resumed);
+                    .or_insert_with(|| Book::new(Arc::clone(doc), *width))
+                    .add(unit.page().unwrap_or(0), outcome);
             }
+        }
+        if printer.closed && !writes_files(args) {
+            // Nothing but standard output was wanted, and no one reads it.
+            return Ok(ExitCode::Success);
         }
     }
     bar.finish_and_clear();
-    for (path, book) in &books {
-        code = code.merge(book.finish(path, args, &job.inputs, &mut out)?);
+    if output::interrupted() {
+        let resume = if args.out_dir.is_some() {
+            "; run the same command again to resume"
+        } else {
+            " (with --out-dir a run can be resumed)"
+        };
+        eprintln!(
+            "sudoku-snap: interrupted: {} of {} {what} done{resume}",
+            summary.done,
+            units.len()
+        );
+        return Ok(ExitCode::Interrupted);
     }
-    if summary.resumed > 0 {
+    if let Some(shard) = args.shard {
+        summary.books.push(format!(
+            "shard {shard}: {} of {all_units} {what}; run the same command without --shard to merge the shards into each book's answers",
+            units.len()
+        ));
+    } else {
+        for (path, book) in &mut books {
+            code = code.merge(books::finish(book, path, &job, &mut summary, &printer));
+        }
+    }
+    if summary.resumed > 0 && !args.quiet {
         eprintln!(
             "sudoku-snap: resumed: {} of {} {what} were already done in {}",
             summary.resumed,
@@ -221,33 +331,127 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             args.out_dir.as_deref().unwrap_or(Path::new(".")).display()
         );
     }
-    if units.len() > 1 && !args.json {
-        out.write_all(summary.text(job.inputs.len(), units.len()).as_bytes())
-            .map_err(Error::Output)?;
+    if args.json {
+        return Ok(code);
+    }
+    if batch || args.quiet {
+        printer.write(&summary.text(job.inputs.len(), units.len()))?;
+    } else {
+        for line in &summary.books {
+            printer.write(&format!("{line}\n"))?;
+        }
     }
     Ok(code)
 }
 
+/// `--pages` is refused at once when no PDF is given (it would select
+/// nothing and be ignored) or is no page list at all; a list beyond a
+/// book's pages is that book's error.
+fn check_pages(args: &PhotoArgs, units: &[Unit]) -> Result<(), Error> {
+    let Some(text) = &args.pages else {
+        return Ok(());
+    };
+    PageRange::parse(text, usize::MAX).map_err(|e| Error::Usage(format!("--pages {text}: {e}")))?;
+    let any_pdf = units.iter().any(|u| {
+        u.page().is_some() || matches!(u, Unit::Broken { path, .. } if inputs::is_pdf(path))
+    });
+    if !any_pdf {
+        return Err(Error::Usage(format!(
+            "--pages {text}: selects pages of PDF books, and no PDF was given"
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the run writes any file besides standard output: answers, or
+/// records in --out-dir.
+fn writes_files(args: &PhotoArgs) -> bool {
+    !args.no_image || args.out_dir.is_some()
+}
+
+/// Removes the temporary files a killed run left where this run writes.
+fn sweep(units: &[Unit], args: &PhotoArgs) {
+    if units.is_empty() {
+        return;
+    }
+    match (&args.out_dir, &args.output) {
+        (Some(dir), _) => {
+            output::sweep_stale_temps(dir, false);
+            output::sweep_stale_temps(&dir.join(resume::RECORD_DIR), true);
+        }
+        (None, Some(o)) => {
+            output::sweep_stale_temps(&output::parent_dir(o), false);
+        }
+        (None, None) => {
+            output::sweep_stale_temps(Path::new("."), false);
+        }
+    }
+}
+
+/// True when `-o` names an image (`.png`, `.jpg`): one page's answer.
+fn image_output(args: &PhotoArgs) -> bool {
+    args.output
+        .as_deref()
+        .is_some_and(|o| output::ImageKind::for_output(o).is_ok())
+}
+
+/// True when `path` ends in `.pdf`.
+pub fn is_pdf_name(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pdf"))
+}
+
 /// Stops the run before any work when an output name is bad or two pages
-/// (or two answer keys) would write one file.
+/// (or two books) would write one file.
 fn check_outputs(units: &[Unit], args: &PhotoArgs) -> Result<(), Error> {
+    if let Some(o) = &args.output {
+        let one_pdf = {
+            let mut paths = units.iter().map(Unit::path);
+            let first = paths.next();
+            units.iter().all(|u| u.page().is_some()) && first.is_some_and(|f| paths.all(|p| p == f))
+        };
+        if is_pdf_name(o) {
+            if !one_pdf {
+                return Err(Error::Usage(format!(
+                    "-o {}: a PDF answer is the solved book of one PDF; \
+                     give one PDF, or use --out-dir",
+                    o.display()
+                )));
+            }
+        } else if units.len() > 1 {
+            return Err(Error::Usage(
+                "-o/--output names one file; with several photos or pages use --out-dir, \
+                 or for one PDF name its solved book (`-o book.solved.pdf`)"
+                    .to_string(),
+            ));
+        } else if !args.no_image {
+            output::ImageKind::for_output(o).map_err(Error::Usage)?;
+        }
+    }
     let mut pairs: Vec<(PathBuf, PathBuf)> = Vec::new();
     for unit in units {
         let out = output_path(unit, args);
-        if !args.no_image {
+        if !args.no_image && matches!(unit, Unit::Photo(_)) {
             output::ImageKind::for_output(&out).map_err(Error::Usage)?;
         }
         // The records are named like the images, so this also keeps two
-        // photos from sharing one record under --no-image.
+        // pages from sharing one record when no image is written.
         pairs.push((unit.path().to_path_buf(), out));
     }
-    let mut keys: Vec<(PathBuf, PathBuf)> = units
+    let mut books: Vec<&Path> = units
         .iter()
         .filter(|u| u.page().is_some())
-        .map(|u| (u.path().to_path_buf(), key_path(u.path(), args)))
+        .map(Unit::path)
         .collect();
-    keys.dedup();
-    pairs.extend(keys);
+    books.dedup();
+    for book in books {
+        for out in [books::key_path(book, args), books::solved_path(book, args)]
+            .into_iter()
+            .flatten()
+        {
+            pairs.push((book.to_path_buf(), out));
+        }
+    }
     output::check_distinct_outputs(&pairs).map_err(Error::Usage)
 }
 
@@ -259,86 +463,170 @@ fn fingerprint_options(args: &PhotoArgs) -> Vec<String> {
     }
     options.extend(args.set.iter().map(|s| format!("--set {s}")));
     if let Some(model) = &args.reader.model {
-        let stamp = resume::file_stamp(model).unwrap_or_default();
-        options.push(format!("--model {} {stamp:?}", model.display()));
-    }
-    if args.no_image {
-        // A record made without an image must not stand in for a page
-        // whose image is wanted now.
-        options.push("--no-image".to_string());
+        let stamp = Stamp::of_file(model);
+        options.push(format!("--model {stamp:?}"));
     }
     options
+}
+
+/// The name a page's record goes by: its answer image's file name (the
+/// image it has or would have), unique in the batch.
+fn record_name(unit: &Unit, args: &PhotoArgs) -> String {
+    output_path(unit, args)
+        .file_name()
+        .map_or_else(|| unit.output_stem(), |n| n.to_string_lossy().into_owned())
 }
 
 /// The page's recorded outcome when a resume allows it, else the page
 /// processed (and recorded). The flag says whether it was resumed.
 fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
-    let fingerprint = Fingerprint::of(unit.path(), unit.page(), job.fingerprint_options.clone());
-    let name = output_path(unit, job.args)
-        .file_name()
-        .map_or_else(|| unit.output_stem(), |n| n.to_string_lossy().into_owned());
+    if output::interrupted() {
+        let skipped = Outcome {
+            skipped: true,
+            ..Outcome::default()
+        };
+        return (skipped, false);
+    }
+    let fingerprint = job.fingerprint(unit.path(), unit.page());
+    let name = record_name(unit, job.args);
+    let image = job.image_path(unit);
+    // A record whose image is gone or damaged vouches that the file at the
+    // image's name was ours: it is replaced without --force.
+    let mut replace = job.args.force;
     if let (Some(records), Some(print), false) = (&job.records, &fingerprint, job.args.force) {
-        if let Some(outcome) = records.load::<Outcome>(&name, print) {
-            return (outcome, true);
+        match records.load::<Outcome>(&name, print, image.as_deref()) {
+            Loaded::Done(outcome) => return (outcome, true),
+            Loaded::ImageLost => replace = true,
+            Loaded::None => {}
         }
     }
-    let outcome = process(job, unit);
-    // A page is finished when it was read (or found to have no grid) and its
-    // image is in place; a page skipped by Ctrl-C failed with an error.
-    let finished = outcome.write_error.is_none()
-        && !outcome
-            .failure
-            .as_ref()
-            .is_some_and(|f| f.status == Status::Error);
-    if let (Some(records), Some(print), true) = (&job.records, &fingerprint, finished) {
-        if let Err(e) = records.save(&name, print, &outcome) {
-            eprintln!(
-                "sudoku-snap: {}: not recorded for a resume: {e}",
-                unit.label()
-            );
+    let (mut outcome, encoded) = process(job, unit, image.is_some());
+    if !outcome.finished() || outcome.write_error.is_some() {
+        // Not recorded: the page is done again on a resume.
+        return (outcome, false);
+    }
+    let records = job.records.as_ref().zip(fingerprint.as_ref());
+    match (image, encoded) {
+        (Some(path), Some(bytes)) => {
+            let stamp = ImageStamp {
+                name: path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                stamp: Stamp::of_bytes(&bytes),
+            };
+            // The record first, then the image: an image is never in place
+            // without the record that vouches for it (see resume.rs).
+            if let Some((records, print)) = records {
+                if let Err(e) = records.save(&name, print, &outcome, RecordedImage::Written(stamp))
+                {
+                    outcome.write_error = Some(format!(
+                        "{} not written: cannot record it for a resume: {e}",
+                        path.display()
+                    ));
+                    return (outcome, false);
+                }
+            }
+            if let Err(e) = output::write_atomic(&path, &bytes, replace, &job.inputs) {
+                if let Some((records, _)) = records {
+                    records.remove(&name);
+                }
+                outcome.output = None;
+                match e {
+                    // Ctrl-C came first: the page is left for the resume.
+                    WriteError::Interrupted(_) => outcome.skipped = true,
+                    e => outcome.write_error = Some(e.to_string()),
+                }
+            }
+        }
+        (wanted, _) => {
+            let image = match wanted {
+                Some(_) => RecordedImage::Nothing,
+                None => RecordedImage::NotAsked,
+            };
+            if let Some((records, print)) = records {
+                if let Err(e) = records.save(&name, print, &outcome, image) {
+                    eprintln!(
+                        "sudoku-snap: {}: not recorded for a resume: {e}",
+                        unit.label()
+                    );
+                }
+            }
         }
     }
     (outcome, false)
 }
 
-/// Reads one page and decides, draws and writes its grids.
-fn process(job: &Job, unit: &Unit) -> Outcome {
+/// Reads one page and decides and draws its grids. With `image`, the
+/// answer image is encoded and returned for the caller to write (its path
+/// already in the outcome).
+fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
     let args = job.args;
     let debug_dir = args.reader.debug_dir.as_deref();
-    let (mut page, dpi) = match unit.read(job.reader, args.dpi, debug_dir) {
+    let read = unit.read(job.reader, args.dpi, debug_dir);
+    let (mut page, dpi) = match read {
         Ok(read) => read,
-        Err((dpi, ReadError::NoGrid)) => {
-            return Outcome::failed(unit, dpi, Status::NoGrid, "no Sudoku grid found".into())
+        Err((_, ReadError::Io(e))) if e.kind() == std::io::ErrorKind::Interrupted => {
+            let skipped = Outcome {
+                skipped: true,
+                ..Outcome::default()
+            };
+            return (skipped, None);
         }
-        Err((dpi, e)) => return Outcome::failed(unit, dpi, Status::Error, e.to_string()),
+        Err((dpi, ReadError::NoGrid)) => {
+            let failed = Outcome::failed(unit, dpi, Status::NoGrid, "no Sudoku grid found".into());
+            return (failed, None);
+        }
+        Err((dpi, e)) => {
+            return (
+                Outcome::failed(unit, dpi, Status::Error, e.to_string()),
+                None,
+            )
+        }
     };
     let name = unit.path().display().to_string();
     let start = Instant::now();
     let mut grids = answer::grids(&page, &name, unit.page(), dpi, &job.options);
     page.timings.lap("solve", start);
     if grids.is_empty() {
-        return Outcome::failed(
+        let failed = Outcome::failed(
             unit,
             dpi,
             Status::NoGrid,
             "no Sudoku puzzle found (only empty or unreadable grids)".into(),
         );
+        return (failed, None);
     }
     let mut outcome = Outcome::default();
-    if !args.no_image {
+    let marks = answer::marks(&page, &grids);
+    if let (Some(page_number), Some(dpi)) = (unit.page(), dpi) {
+        if !marks.is_empty() {
+            outcome.answers = Some(PageAnswers {
+                page: page_number,
+                dpi,
+                parts: marks
+                    .iter()
+                    .filter_map(|m| {
+                        let part = m.part(&page)?;
+                        Some(PartAnswers::new(part, m.digits.clone(), m.rings.clone()))
+                    })
+                    .collect(),
+            });
+        }
+    }
+    let mut encoded = None;
+    if image {
         let start = Instant::now();
-        if let Some(image) = answer::draw(&mut page, &grids) {
+        if let Some(drawn) = answer::draw(&mut page, &marks) {
             let t = page.timings.lap("overlay", start);
             let out = output_path(unit, args);
-            let written = encode_answer(&image, &out).and_then(|bytes| {
-                let r = output::write_atomic(&out, &bytes, args.force, &job.inputs);
-                page.timings.lap("encode", t);
-                r
-            });
-            match written {
-                Ok(()) => outcome.output = Some(out),
+            match encode_answer(&drawn, &out) {
+                Ok(bytes) => {
+                    encoded = Some(bytes);
+                    outcome.output = Some(out);
+                }
                 Err(e) => outcome.write_error = Some(e.to_string()),
             }
+            page.timings.lap("encode", t);
         }
     }
     for grid in &mut grids {
@@ -347,253 +635,138 @@ fn process(job: &Job, unit: &Unit) -> Outcome {
         }
         grid.report.ms = page.timings.clone();
     }
-    outcome.key = key_records(unit, &grids);
+    outcome.key = books::key_records(unit, &grids);
     outcome.grids = grids.into_iter().map(|g| line(unit, g)).collect();
-    outcome
+    (outcome, encoded)
 }
 
 /// A grid's printed line.
 fn line(unit: &Unit, grid: GridResult) -> Line {
     let number = grid.report.photo.as_ref().and_then(|f| f.grid).unwrap_or(1);
+    let why = match grid.status {
+        Status::Solved | Status::Complete if grid.report.error.is_none() => String::new(),
+        status => grid
+            .report
+            .error
+            .clone()
+            .unwrap_or_else(|| status.as_str().replace('_', " ")),
+    };
+    let why = match grid.status {
+        Status::NoSolution | Status::MultipleSolutions => {
+            format!("{}: {why}", grid.status.as_str().replace('_', " "))
+        }
+        _ => why,
+    };
     Line {
         status: grid.status,
         json: grid.report.to_json_line(),
         text: grid.text,
         place: format!("{} grid {number}", unit.label()),
+        why,
+        answer_grid: grid.answer_grid,
         stderr: None,
     }
 }
 
-/// The solved grids of a PDF page, for its book's answer key. Only a sure
-/// answer goes in the key: an unsure grid's answer is for checking.
-fn key_records(unit: &Unit, grids: &[GridResult]) -> Vec<KeyRecord> {
-    let Some(page) = unit.page() else {
-        return Vec::new();
-    };
-    grids
-        .iter()
-        .filter(|g| g.status == Status::Solved)
-        .filter_map(|g| {
-            let d = g.decision.as_ref()?;
-            let solution = d.solution()?;
-            Some(KeyRecord {
-                page,
-                grid: g.report.photo.as_ref()?.grid?,
-                givens: d.givens.to_line(),
-                solution: solution.to_line(),
-            })
-        })
-        .collect()
-}
-
-/// Prints one page's lines (JSON or text) and its errors; returns its exit
-/// code. A PDF page without a grid (a cover, a page of text) is normal in a
-/// book and does not change the exit code; the book as a whole does (see
-/// [`Book::finish`]).
-fn print(
-    out: &mut dyn Write,
-    outcome: &Outcome,
-    unit: &Unit,
+/// Standard output for the batch, in the mode the options ask for. A closed
+/// pipe (`| head`) stops the printing, not the batch: the answers, records
+/// and books are still written, and the run ends with its results' exit
+/// code (see `docs/books.md`).
+pub struct Printer {
+    out: std::io::Stdout,
     json: bool,
-) -> Result<ExitCode, Error> {
-    let mut code = ExitCode::Success;
-    if let Some(e) = &outcome.write_error {
-        eprintln!("sudoku-snap: {}: {e}", unit.label());
-        code = ExitCode::Error;
-    }
-    for line in outcome.failure.iter().chain(&outcome.grids) {
-        if let Some(message) = &line.stderr {
-            eprintln!("sudoku-snap: {message}");
-        }
-        let text = if json { &line.json } else { &line.text };
-        out.write_all(text.as_bytes()).map_err(Error::Output)?;
-        if !(line.status == Status::NoGrid && unit.page().is_some()) {
-            code = code.merge(line.status.exit_code());
-        }
-    }
-    if let (Some(p), false) = (&outcome.output, json) {
-        writeln!(out, "  answer image: {}", p.display()).map_err(Error::Output)?;
-    }
-    Ok(code)
+    /// Every grid's text lines: `-v`, or a run of one photo or page.
+    every_grid: bool,
+    quiet: bool,
+    /// Standard output was closed by its reader.
+    pub closed: bool,
 }
 
-/// What a PDF gave over all its pages: its grids, and its answer key.
-#[derive(Debug, Default)]
-struct Book {
-    grids: usize,
-    pages_read: usize,
-    key: Vec<KeyRecord>,
-    resumed: bool,
-}
-
-impl Book {
-    fn add(&mut self, outcome: &Outcome, resumed: bool) {
-        self.grids += outcome.grids.len();
-        if !outcome
-            .failure
-            .as_ref()
-            .is_some_and(|f| f.status == Status::Error)
-        {
-            self.pages_read += 1;
+impl Printer {
+    fn new(args: &PhotoArgs, batch: bool) -> Printer {
+        Printer {
+            out: std::io::stdout(),
+            json: args.json,
+            every_grid: args.verbose || (!batch && !args.quiet),
+            quiet: args.quiet,
+            closed: false,
         }
-        self.key.extend(outcome.key.iter().cloned());
-        self.resumed |= resumed;
     }
 
-    /// Writes the answer key (unless `--no-image`) and returns the book's
-    /// exit code: not solved when pages were read and none had a grid.
-    fn finish(
-        &self,
-        path: &Path,
-        args: &PhotoArgs,
-        inputs: &[PathBuf],
-        out: &mut dyn Write,
-    ) -> Result<ExitCode, Error> {
-        let name = path.display();
-        if self.grids == 0 && self.pages_read > 0 {
-            if !args.json {
-                writeln!(out, "{name}: no Sudoku grid found on the pages read")
-                    .map_err(Error::Output)?;
-            }
-            return Ok(ExitCode::NotSolved);
+    /// Writes `text` unless the reader has gone; another write error (a
+    /// full disk under a redirect) ends the run.
+    pub fn write(&mut self, text: &str) -> Result<(), Error> {
+        if self.closed || text.is_empty() {
+            return Ok(());
         }
-        if args.no_image || self.key.is_empty() {
-            return Ok(ExitCode::Success);
-        }
-        let entries: Vec<KeyEntry> = self.key.iter().filter_map(key_entry).collect();
-        let key = key_path(path, args);
-        let title = format!(
-            "Answers: {}",
-            path.file_name()
-                .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned())
-        );
-        // A resumed run rewrites the key its earlier part may have left.
-        let force = args.force || self.resumed;
-        match book::write_answer_key(&key, &entries, &title, force, inputs) {
-            Ok(()) => {
-                if !args.json {
-                    writeln!(
-                        out,
-                        "{name}: answer key ({}): {}",
-                        plural(entries.len(), "grid"),
-                        key.display()
-                    )
-                    .map_err(Error::Output)?;
-                }
-                Ok(ExitCode::Success)
+        let mut out = self.out.lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
             }
-            Err(e) => {
-                eprintln!("sudoku-snap: {name}: {e}");
-                Ok(ExitCode::Error)
-            }
+            Err(e) => Err(Error::Output(e)),
         }
+    }
+
+    /// A message for standard error, unless `--quiet`.
+    pub fn note(&self, text: &str) {
+        if !self.quiet {
+            eprintln!("sudoku-snap: {text}");
+        }
+    }
+
+    /// Prints one page's lines and errors; returns its exit code. A PDF page
+    /// without a grid (a cover, a page of text) is normal in a book and does
+    /// not change the exit code; the book as a whole does (see
+    /// [`books::finish`]). Nor does a printed answer grid read in doubt: no
+    /// puzzle was left unsolved (the summary names it).
+    fn page(&mut self, outcome: &Outcome, unit: &Unit) -> Result<ExitCode, Error> {
+        let mut code = ExitCode::Success;
+        if outcome.skipped {
+            return Ok(code);
+        }
+        if let Some(e) = &outcome.write_error {
+            self.note(&format!("{}: {e}", unit.label()));
+            code = ExitCode::Error;
+        }
+        for line in outcome.failure.iter().chain(&outcome.grids) {
+            if let Some(message) = &line.stderr {
+                self.note(message);
+            }
+            if self.json {
+                self.write(&line.json)?;
+            } else if self.every_grid {
+                self.write(&line.text)?;
+            }
+            code = code.merge(line_code(line, unit.page().is_some()));
+        }
+        if let (Some(p), false, true) = (&outcome.output, self.json, self.every_grid) {
+            self.write(&format!("  answer image: {}\n", p.display()))?;
+        }
+        Ok(code)
     }
 }
 
-/// `1 grid`, `6 grids`.
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
+/// The exit code one printed line asks for: its status's, except for what
+/// is normal in a book: a PDF page without a grid, and a printed answer
+/// grid read in doubt (named in the summary; no puzzle was left unsolved).
+fn line_code(line: &Line, pdf_page: bool) -> ExitCode {
+    let normal = (line.status == Status::NoGrid && pdf_page)
+        || (line.answer_grid && line.status == Status::Unsure);
+    if normal {
+        ExitCode::Success
     } else {
-        format!("{n} {what}s")
+        line.status.exit_code()
     }
-}
-
-/// A recorded key grid as the key writer takes it.
-fn key_entry(record: &KeyRecord) -> Option<KeyEntry> {
-    let shape = Shape::detect(record.givens.chars().count())?;
-    Some(KeyEntry {
-        page: record.page,
-        grid: record.grid,
-        givens: Board::parse(&record.givens, shape).ok()?,
-        solution: Board::parse(&record.solution, shape).ok()?,
-    })
-}
-
-/// The batch summary: inputs, pages, grids found and what became of them,
-/// with the place of every grid that was not solved.
-#[derive(Debug, Default)]
-struct Summary {
-    grids: usize,
-    solved: usize,
-    partial: usize,
-    resumed: usize,
-    /// PDF pages without a grid: counted, not listed (covers, text pages
-    /// and answer pages are normal in a book).
-    blank_pages: usize,
-    problems: Vec<String>,
-}
-
-impl Summary {
-    fn add(&mut self, outcome: &Outcome, resumed: bool, pdf_page: bool) {
-        self.resumed += usize::from(resumed);
-        if let Some(line) = &outcome.failure {
-            if pdf_page && line.status == Status::NoGrid {
-                self.blank_pages += 1;
-                return;
-            }
-            self.problems.push(format!(
-                "{} ({})",
-                line.place,
-                line.status.as_str().replace('_', " ")
-            ));
-            return;
-        }
-        for g in &outcome.grids {
-            self.grids += 1;
-            match g.status {
-                Status::Solved | Status::Complete => self.solved += 1,
-                Status::Partial => self.partial += 1,
-                status => self.problems.push(format!(
-                    "{} ({})",
-                    g.place,
-                    status.as_str().replace('_', " ")
-                )),
-            }
-        }
-    }
-
-    fn text(&self, inputs: usize, pages: usize) -> String {
-        let not_solved = self.grids - self.solved - self.partial;
-        let pages = if pages == inputs {
-            String::new()
-        } else {
-            format!(", {pages} pages")
-        };
-        let mut s = format!(
-            "{inputs} inputs{pages}: {} grids found, {} solved, {} partial, {not_solved} not solved\n",
-            self.grids, self.solved, self.partial
-        );
-        if self.blank_pages > 0 {
-            s.push_str(&format!(
-                "{} without a grid\n",
-                plural(self.blank_pages, "page")
-            ));
-        }
-        if !self.problems.is_empty() {
-            s.push_str(&format!("not solved: {}\n", self.problems.join(", ")));
-        }
-        s
-    }
-}
-
-fn progress_bar(n: usize, what: &str) -> ProgressBar {
-    if n < 2 || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(n as u64);
-    let template = format!("{{bar:40}} {{pos}}/{{len}} {what} {{elapsed}}");
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        bar.set_style(style);
-    }
-    bar
 }
 
 /// Where the answer image for a page goes: `-o`, or `<stem>.solved.<ext>`
 /// (`<stem>.p012.solved.png` for PDF page 12) in `--out-dir` or the
 /// current folder. A JPEG photo's answer is JPEG; PDF pages are PNG.
 fn output_path(unit: &Unit, args: &PhotoArgs) -> PathBuf {
-    if let Some(o) = &args.output {
+    if let Some(o) = args.output.as_ref().filter(|o| !is_pdf_name(o)) {
         return o.clone();
     }
     let kind = match unit {
@@ -607,26 +780,68 @@ fn output_path(unit: &Unit, args: &PhotoArgs) -> PathBuf {
     }
 }
 
-/// Where a PDF's answer key goes: `<stem>.answers.pdf` beside its answer
-/// images.
-fn key_path(pdf: &Path, args: &PhotoArgs) -> PathBuf {
-    let name = format!("{}.answers.pdf", inputs::file_stem(pdf));
-    match &args.out_dir {
-        Some(dir) => dir.join(name),
-        None => PathBuf::from(name),
-    }
-}
-
 /// The answer image encoded as its output's extension says (every output
 /// name was checked before the batch; PNG if one somehow was not).
-fn encode_answer(image: &RgbImage, out: &Path) -> Result<Vec<u8>, WriteError> {
+fn encode_answer(image: &image::RgbImage, out: &Path) -> Result<Vec<u8>, WriteError> {
     let kind = output::ImageKind::for_output(out).unwrap_or(output::ImageKind::Png);
     output::encode_image(image, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e))
+}
+
+/// Record names of every page of `doc`, for reading the records of pages
+/// this run did not do.
+pub fn page_record_name(doc: &Arc<PdfDoc>, page: usize, width: usize, args: &PhotoArgs) -> String {
+    let unit = Unit::PdfPage {
+        doc: Arc::clone(doc),
+        page,
+        width,
+    };
+    record_name(&unit, args)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answer_grids_in_doubt_and_blank_pages_leave_the_exit_code_alone() {
+        let line = |status: Status, answer_grid: bool| Line {
+            status,
+            json: String::new(),
+            text: String::new(),
+            place: String::new(),
+            why: String::new(),
+            answer_grid,
+            stderr: None,
+        };
+        assert_eq!(
+            line_code(&line(Status::Unsure, true), true),
+            ExitCode::Success
+        );
+        assert_eq!(
+            line_code(&line(Status::Unsure, false), true),
+            ExitCode::NotSolved
+        );
+        assert_eq!(
+            line_code(&line(Status::Complete, true), false),
+            ExitCode::Success
+        );
+        assert_eq!(
+            line_code(&line(Status::NoGrid, false), true),
+            ExitCode::Success
+        );
+        assert_eq!(
+            line_code(&line(Status::NoGrid, false), false),
+            ExitCode::NotSolved
+        );
+        assert_eq!(
+            line_code(&line(Status::NoSolution, true), true),
+            ExitCode::NotSolved
+        );
+        assert_eq!(
+            line_code(&line(Status::Error, false), true),
+            ExitCode::Error
+        );
+    }
 
     #[test]
     fn overrides_parse() {

@@ -21,9 +21,19 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The binary under test: this build's, or the one `SUDOKU_SNAP_BIN` names
+/// (to run a test against another build, e.g. to see it fail on a release
+/// without the fix it tests).
+pub fn bin_path() -> PathBuf {
+    std::env::var_os("SUDOKU_SNAP_BIN").map_or_else(
+        || PathBuf::from(env!("CARGO_BIN_EXE_sudoku-snap")),
+        PathBuf::from,
+    )
+}
+
 /// Runs `sudoku-snap` with `args` in the folder `cwd` and waits for it.
 pub fn run_in(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
+    Command::new(bin_path())
         .args(args)
         .current_dir(cwd)
         .output()
@@ -50,7 +60,7 @@ pub fn p(path: &Path) -> &str {
 
 /// Runs `sudoku-snap` with `args`, feeding `stdin`, and waits for it.
 pub fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sudoku-snap"))
+    let mut child = Command::new(bin_path())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

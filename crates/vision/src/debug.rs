@@ -120,9 +120,84 @@ pub(crate) fn tiles_mosaic(tiles: &[Tile], n: usize) -> GrayImage {
 /// Writes the search's images into `dir` (created if missing):
 /// `threshold.png` and `candidates.png`.
 pub(crate) fn write_search(dir: &Path, search: &LocateDebug) -> image::ImageResult<()> {
+    make_dir(dir)?;
+    save(&search.binary, dir, "threshold.png")?;
+    save(&draw_search(search), dir, "candidates.png")
+}
+
+/// Makes the folder `dir` (`<debug dir>/<photo>`, or `.../grid-K` below
+/// it) and refuses it when a folder of those is a symbolic link: they are
+/// made here, so a link in their place was planted to send the images
+/// elsewhere.
+fn make_dir(dir: &Path) -> image::ImageResult<()> {
     std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
-    search.binary.save(dir.join("threshold.png"))?;
-    draw_search(search).save(dir.join("candidates.png"))
+    let mut ours = Some(dir);
+    while let Some(d) = ours {
+        let meta = std::fs::symlink_metadata(d).map_err(image::ImageError::IoError)?;
+        if !meta.is_dir() {
+            return Err(refused(d, "is not a folder (a symbolic link?)"));
+        }
+        let grid = d
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("grid-"));
+        ours = if grid { d.parent() } else { None };
+    }
+    Ok(())
+}
+
+fn refused(path: &Path, why: &str) -> image::ImageError {
+    image::ImageError::IoError(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!("{}: {why}; debug image not written", path.display()),
+    ))
+}
+
+/// Saves `img` as PNG at `dir/name` the way answers are written: never
+/// through a symbolic link or over anything but a regular file, and never
+/// half-written (a temporary file `.<name>.<n>.p<pid>.tmp`, created new,
+/// then renamed over the target, which replaces a name, never a link's
+/// target).
+fn save<I: PngImage>(img: &I, dir: &Path, name: &str) -> image::ImageResult<()> {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let path = dir.join(name);
+    if let Ok(meta) = std::fs::symlink_metadata(&path) {
+        if !meta.is_file() {
+            return Err(refused(&path, "is not a regular file"));
+        }
+    }
+    let mut bytes = Vec::new();
+    img.encode_png(&mut std::io::Cursor::new(&mut bytes))?;
+    let n = NEXT.fetch_add(1, Ordering::Relaxed) % 1_000_000;
+    let tmp = dir.join(format!(".{name}.{n:06}.p{}.tmp", std::process::id()));
+    let written = std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(&bytes))
+        .and_then(|()| std::fs::rename(&tmp, &path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(image::ImageError::IoError)
+}
+
+/// The images debug output writes: encoded as PNG.
+trait PngImage {
+    fn encode_png(&self, out: &mut std::io::Cursor<&mut Vec<u8>>) -> image::ImageResult<()>;
+}
+
+impl PngImage for GrayImage {
+    fn encode_png(&self, out: &mut std::io::Cursor<&mut Vec<u8>>) -> image::ImageResult<()> {
+        self.write_to(out, image::ImageFormat::Png)
+    }
+}
+
+impl PngImage for RgbImage {
+    fn encode_png(&self, out: &mut std::io::Cursor<&mut Vec<u8>>) -> image::ImageResult<()> {
+        self.write_to(out, image::ImageFormat::Png)
+    }
 }
 
 /// Writes the debug images of a read into `dir` (created if missing):
@@ -135,21 +210,21 @@ pub(crate) fn write_debug_images(
     rectified: Option<&GrayImage>,
     cells: Option<&Cells>,
 ) -> image::ImageResult<()> {
-    std::fs::create_dir_all(dir).map_err(image::ImageError::IoError)?;
+    make_dir(dir)?;
     if let Some(t) = threshold {
-        t.save(dir.join("threshold.png"))?;
+        save(t, dir, "threshold.png")?;
     }
     if let Some((g, q)) = photo {
-        draw_quad(g, q).save(dir.join("quad.png"))?;
+        save(&draw_quad(g, q), dir, "quad.png")?;
     }
     if let Some(r) = rectified {
-        r.save(dir.join("rectified.png"))?;
+        save(r, dir, "rectified.png")?;
         if let Some(c) = cells {
-            draw_lines(r, &c.lines).save(dir.join("lines.png"))?;
+            save(&draw_lines(r, &c.lines), dir, "lines.png")?;
         }
     }
     if let Some(c) = cells {
-        tiles_mosaic(&c.tiles, c.lines.n()).save(dir.join("tiles.png"))?;
+        save(&tiles_mosaic(&c.tiles, c.lines.n()), dir, "tiles.png")?;
     }
     Ok(())
 }

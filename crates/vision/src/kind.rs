@@ -52,6 +52,15 @@ impl GridKind {
     pub fn is_reported(self) -> bool {
         !matches!(self, GridKind::NotesTable | GridKind::RuledTable)
     }
+
+    /// Whether a grid of this kind, decided as `decision`, is a printed
+    /// answer grid, whole or read nearly full ([`mostly_printed`]): a grid
+    /// of the second sort left unsure is an answer grid with some digits
+    /// read in doubt, not a puzzle left unsolved.
+    pub fn holds_answers(self, decision: &Decision) -> bool {
+        self == GridKind::AnswerGrid
+            || (self == GridKind::Puzzle && mostly_printed(&decision.givens))
+    }
 }
 
 /// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut

@@ -68,7 +68,8 @@
 //!       --overlay--> the photo with the missing digits drawn in
 //! ```
 //!
-//! A PDF page is rendered into the same pixels as a decoded photo.
+//! A PDF page is rendered into the same pixels as a decoded photo, and a
+//! book's pages are written back out with the answers drawn in.
 
 #![warn(missing_docs, unreachable_pub, unnameable_types)]
 
@@ -85,6 +86,7 @@ mod layout;
 mod locate;
 mod overlay;
 mod pdf;
+mod pdf_answers;
 mod pipeline;
 mod rectify;
 
@@ -110,6 +112,7 @@ pub use pdf::{
     PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE, MAX_PDF_BYTES,
     MAX_RENDER_PIXELS, POINTS_PER_INCH,
 };
+pub use pdf_answers::{answered_pdf, PageAnswers, PartAnswers};
 
 // What the classifier saw.
 pub use classify::{best_kind, CellKind, ModelSource, OcrError};

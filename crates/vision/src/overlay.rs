@@ -15,7 +15,7 @@ use crate::geometry::{Homography, CELL_PX};
 /// The font the answer is written in: Go Bold (BSD-3-Clause, Bigelow &
 /// Holmes; Debian package fonts-go), chosen for its clear, wide digits and
 /// small file. Licence in `assets/Go-Bold.LICENSE`.
-const FONT: &[u8] = include_bytes!("../../../assets/Go-Bold.ttf");
+pub(crate) const FONT: &[u8] = include_bytes!("../../../assets/Go-Bold.ttf");
 
 /// The colour of drawn digits: a saturated blue, unlike the black, grey or
 /// red ink of printed clues and readable on white and on shaded cells.
@@ -26,7 +26,7 @@ pub(crate) const INK: [u8; 3] = [0, 90, 230];
 const MASK: usize = 160;
 
 /// Height of a digit as a fraction of the cell.
-const DIGIT_HEIGHT: f32 = 0.62;
+pub(crate) const DIGIT_HEIGHT: f32 = 0.62;
 
 /// Why the answer could not be drawn.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,10 +215,10 @@ pub fn draw_digits(
 pub(crate) const MARK: [u8; 3] = [220, 30, 30];
 
 /// Line width of a mark, as a fraction of the cell.
-const MARK_WIDTH: f32 = 0.07;
+pub(crate) const MARK_WIDTH: f32 = 0.07;
 
 /// Radius of a mark's ring, as a fraction of the cell.
-const MARK_RADIUS: f32 = 0.42;
+pub(crate) const MARK_RADIUS: f32 = 0.42;
 
 /// Rings `part`'s `cells` (index in reading order of the upright part) in
 /// red, in perspective: the cells a person should check, or their wrong

@@ -199,6 +199,12 @@ impl PdfDoc {
         &self.path
     }
 
+    /// The parsed document, for writing its pages out again
+    /// (`pdf_answers`).
+    pub(crate) fn syntax(&self) -> &Pdf {
+        &self.pdf
+    }
+
     /// Number of pages.
     pub fn page_count(&self) -> usize {
         self.pdf.pages().len()

@@ -547,8 +547,12 @@ fn upright_score(classes: &[[f32; CLASSES]]) -> (f32, bool) {
 }
 
 fn debug_name(path: &Path) -> String {
-    path.file_stem()
-        .map_or_else(|| "photo".to_string(), |s| s.to_string_lossy().into_owned())
+    // A folder name, unlike the answer's `<stem>.solved.png`: a photo named
+    // `...jpg` has the stem `..`, which would be the debug folder's parent.
+    match path.file_stem().map(|s| s.to_string_lossy()) {
+        Some(stem) if !matches!(stem.as_ref(), "" | "." | "..") => stem.into_owned(),
+        _ => "photo".to_string(),
+    }
 }
 
 fn write_debug(
