@@ -24,6 +24,7 @@ pub mod decide;
 pub mod decode;
 pub mod evidence;
 pub mod geometry;
+pub mod guide;
 pub mod layout;
 pub mod locate;
 pub mod overlay;
