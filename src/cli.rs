@@ -124,8 +124,14 @@ pub struct ReaderArgs {
 /// `solve`: text puzzles.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file; `-` or nothing reads standard input.
+    /// Puzzle file; `-` or nothing reads standard input. A puzzle itself
+    /// works too: `sudoku-snap solve 4.....8.5.3...` (all its cells).
     pub input: Option<PathBuf>,
+
+    /// One line per puzzle, as when the output goes to a pipe or a file
+    /// (on a terminal, each solution is shown as a grid).
+    #[arg(long)]
+    pub line: bool,
 
     /// Print the number of solutions (up to --limit) before each puzzle.
     #[arg(long, conflicts_with = "all")]

@@ -273,7 +273,13 @@ impl Hint {
 pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
     let path = args.input.as_deref().filter(|p| p.as_os_str() != "-");
     let name = super::input_name(path);
-    let bytes = read_input(path).map_err(|e| super::io_error(e, &name))?;
+    let bytes = match super::puzzle_argument(path) {
+        Some(text) => text.into_bytes(),
+        None => read_input(path).map_err(|e| match path {
+            Some(p) => super::open_error(e, p),
+            None => super::io_error(e, &name),
+        })?,
+    };
     if bytes.starts_with(b"%PDF") {
         return Err(unreadable(
             &name,

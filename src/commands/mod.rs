@@ -86,13 +86,76 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, Error> {
 }
 
 /// The name a text command's input goes by in its reports: the path as
-/// given, or `-` for standard input (nothing or `-`).
+/// given, `-` for standard input (nothing or `-`), or `argument` for a
+/// puzzle given itself.
 fn input_name(input: Option<&std::path::Path>) -> String {
     match input {
+        _ if puzzle_argument(input).is_some() => "argument".to_string(),
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "-".to_string(),
     }
 }
+
+/// A puzzle given where a file name goes (`sudoku-snap solve 4.....8.5...`):
+/// the argument, when it names no file, holds only a puzzle's characters
+/// (cells, and the spaces, commas, `|` and rules the text forms allow),
+/// and either spans lines or has as many cells as some shape (81 for
+/// 9x9). Anything else is taken for a file name.
+fn puzzle_argument(input: Option<&std::path::Path>) -> Option<String> {
+    let text = input?.to_str()?;
+    let (cells, puzzle_chars) = puzzle_text_counts(text);
+    let whole = text.contains('\n') || snap_solver::Shape::detect(cells).is_some();
+    (puzzle_chars && whole && !input?.exists()).then(|| text.to_string())
+}
+
+/// The cells in `text` and whether all of it is made of a puzzle's
+/// characters.
+fn puzzle_text_counts(text: &str) -> (usize, bool) {
+    let cell = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '#');
+    let other = |c: char| {
+        matches!(
+            c,
+            ' ' | '\t' | '\n' | '\r' | ',' | '|' | '-' | '+' | '=' | '?'
+        )
+    };
+    let cells = text.chars().filter(|&c| cell(c)).count();
+    (cells, text.chars().all(|c| cell(c) || other(c)))
+}
+
+/// The error for a text input that cannot be opened. An argument that
+/// looks like a puzzle with cells missing says so, rather than only that
+/// there is no such file.
+fn open_error(e: std::io::Error, path: &std::path::Path) -> Error {
+    let name = path.display().to_string();
+    let (cells, puzzle_chars) = puzzle_text_counts(&name);
+    if e.kind() == std::io::ErrorKind::NotFound && puzzle_chars && cells >= MIN_PUZZLE_ARGUMENT {
+        return Error::Input {
+            name,
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "no such file, and not a whole puzzle either: {} (a 9x9 puzzle has 81)",
+                    plural(cells, "cell")
+                ),
+            ),
+        };
+    }
+    io_error(e, &name)
+}
+
+/// `1 grid`, `3 grids`: a count and its noun, as a sentence says it.
+pub fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// Cells from which an argument that names no file is taken for a puzzle
+/// with cells missing: the fewest clues a 9x9 can have, so that short file
+/// names are never mistaken for one.
+const MIN_PUZZLE_ARGUMENT: usize = 17;
 
 /// Runs a text command over its input file (or standard input for `-` and
 /// nothing), writing to buffered standard output, and sorts its I/O errors
@@ -104,9 +167,13 @@ fn with_text_input(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(OutputErrors(stdout.lock()));
     let result = match input {
+        _ if puzzle_argument(input).is_some() => {
+            let text = puzzle_argument(input).unwrap_or_default();
+            command(&mut text.as_bytes(), &mut out).map_err(|e| io_error(e, "argument"))
+        }
         Some(path) if path.as_os_str() != "-" => {
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|e| io_error(e, &name))?;
+            let file = std::fs::File::open(path).map_err(|e| open_error(e, path))?;
             command(&mut BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
         }
         _ => {
