@@ -51,7 +51,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct PhotoArgs {
     /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books (every page is
-    /// read), or folders of them.
+    /// read), or folders of them; `-` reads one from standard input.
     pub photos: Vec<PathBuf>,
 
     /// Print one JSON object per grid (JSON Lines) instead of text.

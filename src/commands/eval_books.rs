@@ -157,7 +157,13 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
     let options = answer::Options::default();
     // The same page units and reading as the main job: a PDF's pages
     // rendered at the default resolution, an image as it is.
-    for unit in inputs::plan(&[source.to_path_buf()], None) {
+    let units = inputs::plan(&[source.to_path_buf()], None).unwrap_or_else(|e| {
+        vec![inputs::Unit::Broken {
+            path: source.to_path_buf(),
+            reason: e.to_string(),
+        }]
+    });
+    for unit in units {
         figures.pages += 1;
         let page = unit.page().unwrap_or(1);
         match unit.read(reader, DEFAULT_DPI, None) {

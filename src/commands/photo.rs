@@ -143,7 +143,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             )));
         }
     }
-    let units = inputs::plan(&inputs, args.pages.as_deref());
+    let units = inputs::plan(&inputs, args.pages.as_deref())?;
     if args.output.is_some() && units.len() > 1 {
         return Err(Error::Usage(
             "-o/--output names one file; with several photos or pages use --out-dir".to_string(),
@@ -596,9 +596,10 @@ fn output_path(unit: &Unit, args: &PhotoArgs) -> PathBuf {
     if let Some(o) = &args.output {
         return o.clone();
     }
-    let kind = match unit {
-        Unit::Photo(photo) => output::ImageKind::for_input(photo),
-        _ => output::ImageKind::Png,
+    let kind = if unit.is_jpeg() {
+        output::ImageKind::Jpeg
+    } else {
+        output::ImageKind::Png
     };
     let name = format!("{}.solved.{}", unit.output_stem(), kind.extension());
     match &args.out_dir {

@@ -153,7 +153,7 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
     let inputs = super::inputs::expand(&args.photos);
-    for unit in super::inputs::plan(&inputs, args.pages.as_deref()) {
+    for unit in super::inputs::plan(&inputs, args.pages.as_deref())? {
         let name = unit.path().display().to_string();
         let label = unit.label();
         let debug_dir = args.reader.debug_dir.as_deref();
