@@ -295,10 +295,14 @@ pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
     if is_photo {
         run_photo(args, path, &name, &bytes, &mut out)
     } else {
-        if args.output.is_some() || !args.set.is_empty() {
+        let photo_only = args.output.is_some()
+            || !args.set.is_empty()
+            || args.grid.shape.is_some()
+            || args.grid.corners.is_some();
+        if photo_only {
             return Err(Error::Usage(format!(
-                "-o/--output and --set are for photos; {name} is a text puzzle \
-                 (its hint is printed, not drawn; edit the text to change a cell)"
+                "-o/--output, --set, --shape and --corners are for photos; {name} is a text \
+                 puzzle (its hint is printed, not drawn; edit the text to change a cell)"
             )));
         }
         run_text(args, path.is_some(), &name, &bytes, &mut out)
@@ -414,20 +418,14 @@ fn run_photo(
         ImageKind::for_output(target).map_err(Error::Usage)?;
     }
     output::install_interrupt_handler();
-    let reader = super::reader(&args.reader)?;
+    let reader = super::reader(&args.reader)?.with_guide(super::guide(&args.grid));
     let stem = stem(path);
     let debug = args.reader.debug_dir.as_ref().map(|d| d.join(&stem));
     let page = match reader.read_bytes(bytes, debug.as_deref()) {
         Ok(page) => page,
         Err(ReadError::NoGrid) => {
-            return no_hint(
-                args,
-                path,
-                name,
-                "no Sudoku grid found",
-                Status::NoGrid,
-                out,
-            )
+            let why = super::no_grid_message(&args.grid);
+            return no_hint(args, path, name, &why, Status::NoGrid, out);
         }
         Err(ReadError::Model(e)) => return Err(Error::Model(e)),
         Err(e) => return Err(unreadable(name, &e.to_string())),

@@ -19,10 +19,12 @@ pub mod solve;
 use std::io::{BufRead, BufReader, Write};
 
 use snap_solver::bench::{self, BenchMode};
+use snap_vision::guide::Guide;
 use snap_vision::pipeline::Reader;
 
 use crate::cli::{
-    BenchArgs, BenchModeArg, Cli, Command, GenerateArgs, GradeArgs, Method, ReaderArgs, SolveArgs,
+    BenchArgs, BenchModeArg, Cli, Command, GenerateArgs, GradeArgs, GridArgs, Method, ReaderArgs,
+    SolveArgs,
 };
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -212,6 +214,39 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode, Error> {
     bench::run(&args.files, mode, args.repeats as usize, &mut out)
         .map_err(|e| io_error(e, "bench"))?;
     Ok(ExitCode::Success)
+}
+
+/// What `--shape` and `--corners` tell the reader.
+fn guide(args: &GridArgs) -> Guide {
+    Guide {
+        shape: args.shape,
+        corners: args.corners,
+    }
+}
+
+/// `--corners` places one grid, so it is for a run of one photo or page.
+fn check_one_page_guide(args: &GridArgs, pages: usize) -> Result<(), Error> {
+    if args.corners.is_some() && pages > 1 {
+        return Err(Error::Usage(format!(
+            "--corners places the grid of one photo or page, and the run reads {pages}; \
+             give the photo alone (and one page with --pages)"
+        )));
+    }
+    Ok(())
+}
+
+/// What to say when no grid was found, with what a person can tell the
+/// reader to find it.
+fn no_grid_message(args: &GridArgs) -> String {
+    match (args.shape, args.corners) {
+        (_, Some(_)) => "no Sudoku grid found at the corners given".to_string(),
+        (Some(shape), None) => format!(
+            "no {} grid found; give its corners with --corners x,y;x,y;x,y;x,y \
+             (or full for the whole image)",
+            shape.name()
+        ),
+        (None, None) => "no Sudoku grid found".to_string(),
+    }
 }
 
 /// The photo reader the options ask for: the embedded model or `--model`,

@@ -149,6 +149,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             "-o/--output names one file; with several photos or pages use --out-dir".to_string(),
         ));
     }
+    super::check_one_page_guide(&args.grid, units.len())?;
     check_outputs(&units, args)?;
     if let Some(dir) = &args.out_dir {
         // A folder that is not there yet is made, as `--debug-dir`'s is
@@ -161,7 +162,9 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         })?;
     }
     output::install_interrupt_handler();
-    let reader = super::reader(&args.reader)?.with_colour_ahead(!args.no_image);
+    let reader = super::reader(&args.reader)?
+        .with_colour_ahead(!args.no_image)
+        .with_guide(super::guide(&args.grid));
     let job = Job {
         reader: &reader,
         args,
@@ -258,6 +261,12 @@ fn fingerprint_options(args: &PhotoArgs) -> Vec<String> {
         options.push("--check".to_string());
     }
     options.extend(args.set.iter().map(|s| format!("--set {s}")));
+    if let Some(shape) = args.grid.shape {
+        options.push(format!("--shape {}", shape.name()));
+    }
+    if let Some(corners) = args.grid.corners {
+        options.push(format!("--corners {corners:?}"));
+    }
     if let Some(model) = &args.reader.model {
         let stamp = resume::file_stamp(model).unwrap_or_default();
         options.push(format!("--model {} {stamp:?}", model.display()));
@@ -308,7 +317,8 @@ fn process(job: &Job, unit: &Unit) -> Outcome {
     let (mut page, dpi) = match unit.read(job.reader, args.dpi, debug_dir) {
         Ok(read) => read,
         Err((dpi, ReadError::NoGrid)) => {
-            return Outcome::failed(unit, dpi, Status::NoGrid, "no Sudoku grid found".into())
+            let message = super::no_grid_message(&args.grid);
+            return Outcome::failed(unit, dpi, Status::NoGrid, message);
         }
         Err((dpi, e)) => return Outcome::failed(unit, dpi, Status::Error, e.to_string()),
     };

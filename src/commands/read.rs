@@ -148,12 +148,14 @@ fn describe(place: &Place, page: &Page, grid: &GridReading) -> (Status, String, 
 
 /// Runs `read` over its photos.
 pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
-    let reader = super::reader(&args.reader)?;
+    let inputs = super::inputs::expand(&args.photos);
+    let units = super::inputs::plan(&inputs, args.pages.as_deref())?;
+    super::check_one_page_guide(&args.grid, units.len())?;
+    let reader = super::reader(&args.reader)?.with_guide(super::guide(&args.grid));
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
-    let inputs = super::inputs::expand(&args.photos);
-    for unit in super::inputs::plan(&inputs, args.pages.as_deref())? {
+    for unit in units {
         let name = unit.path().display().to_string();
         let label = unit.label();
         let debug_dir = args.reader.debug_dir.as_deref();
@@ -174,11 +176,14 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
                     describe(&place, &page, grid)
                 })
                 .collect(),
-            Err((_, ReadError::NoGrid)) => vec![(
-                Status::NoGrid,
-                format!("{label}: no Sudoku grid found\n"),
-                failure(&unit, Status::NoGrid, "no Sudoku grid found".into()),
-            )],
+            Err((_, ReadError::NoGrid)) => {
+                let message = super::no_grid_message(&args.grid);
+                vec![(
+                    Status::NoGrid,
+                    format!("{label}: {message}\n"),
+                    failure(&unit, Status::NoGrid, message),
+                )]
+            }
             Err((_, e)) => {
                 eprintln!("sudoku-snap: {label}: {e}");
                 vec![(
