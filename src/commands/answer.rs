@@ -201,7 +201,7 @@ fn decided(
         _ => wrong_entries.clone(),
     };
     fields.check = checks.iter().map(|&c| shape.cell_name(c)).collect();
-    fields.set = d.settle();
+    fields.set = d.settle().iter().map(|v| format!("--set {v}")).collect();
     let mut report = Report {
         path: name.to_string(),
         line: None,
@@ -260,7 +260,7 @@ fn describe(
             d.problem().unwrap_or_default()
         ),
     };
-    let settle = d.settle();
+    let settle = &fields_set(report);
     if !settle.is_empty() {
         text.push_str(&format!("  to settle it: {}\n", settle.join(" ")));
     } else if matches!(status, Status::NoSolution | Status::MultipleSolutions) {
@@ -286,6 +286,14 @@ fn describe(
     let solution = d.solution().filter(|_| status != Status::Complete);
     text.push_str(&side_by_side(&d.givens, solution));
     text
+}
+
+/// The `--set` arguments of a grid's report.
+fn fields_set(report: &Report) -> Vec<String> {
+    report
+        .photo
+        .as_ref()
+        .map_or_else(Vec::new, |f| f.set.clone())
 }
 
 /// `--check`'s verdict on a person's entries.

@@ -539,7 +539,7 @@ fn photo_hint(result: &GridResult) -> Hint {
             let mut hint = Hint::none(status, shape, error);
             if let Verdict::Unsure(checks) = &d.verdict {
                 hint.check = checks.iter().map(|c| c.cell).collect();
-                hint.set = d.settle();
+                hint.set = d.settle().iter().map(|v| format!("--set {v}")).collect();
             }
             hint
         }
