@@ -97,9 +97,19 @@ pub struct PhotoArgs {
     pub check: bool,
 
     /// Correct a cell by hand before solving, e.g. `--set r3c4=7` or `--set r5c1=.`
-    /// (repeatable).
-    #[arg(long = "set", value_name = "rRcC=D")]
+    /// (repeatable). When the run reads several grids, name the one it is
+    /// for first: `photo.jpg:r3c4=7`, `p108:r3c4=7` (a PDF page), `g2:r3c4=7`
+    /// (grid 2 of a page), or together, `book.pdf:p108:g2:r3c4=7`.
+    #[arg(long = "set", value_name = "[PHOTO:][pN:][gN:]rRcC=D")]
     pub set: Vec<String>,
+
+    /// Solve this grid instead of the one read, and draw its answer onto
+    /// the photo: a text file in any form `solve` reads, such as `sudoku-snap
+    /// read photo.jpg > grid.txt` after editing. One photo or page; a file
+    /// of several grids gives one per grid in order, and `g2:grid.txt` gives
+    /// grid 2 alone (its one puzzle, or the second of several).
+    #[arg(long, value_name = "[gN:]FILE")]
+    pub givens: Option<PathBuf>,
 
     #[command(flatten)]
     pub grid: GridArgs,
@@ -290,8 +300,9 @@ pub struct HintArgs {
     pub force: bool,
 
     /// Correct a cell by hand before the hint, e.g. `--set r3c4=7` or
-    /// `--set r5c1=.` (repeatable; photos of one grid).
-    #[arg(long = "set", value_name = "rRcC=D")]
+    /// `--set r5c1=.` (repeatable; photos only); `g2:r3c4=7` for grid 2 of
+    /// a photo of several.
+    #[arg(long = "set", value_name = "[gN:]rRcC=D")]
     pub set: Vec<String>,
 
     #[command(flatten)]
@@ -315,7 +326,9 @@ pub enum Format {
 /// `read`: photos to grids, no solving.
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books, or folders of them.
+    /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books, or folders of
+    /// them; `-` reads one from standard input. The grids are printed so
+    /// that they can be edited and given back with `--givens`.
     #[arg(required = true)]
     pub photos: Vec<PathBuf>,
 

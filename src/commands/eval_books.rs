@@ -22,6 +22,7 @@ use snap_vision::pdf::{DEFAULT_DPI, POINTS_PER_INCH};
 use snap_vision::pipeline::{ReadError, Reader};
 
 use super::answer::{self, GridResult};
+use super::corrections::PageCorrections;
 use super::eval_measures::{self, Answer, Calibration};
 use super::inputs;
 use crate::error::Error;
@@ -168,7 +169,14 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
         let page = unit.page().unwrap_or(1);
         match unit.read(reader, DEFAULT_DPI, None) {
             Ok((page_read, dpi)) => {
-                let grids = answer::grids(&page_read, &name, unit.page(), dpi, &options);
+                let place = answer::Place {
+                    name: &name,
+                    page: unit.page(),
+                    dpi,
+                };
+                let none = PageCorrections::default();
+                // Without corrections no grid can fail to take one.
+                let grids = answer::grids(&page_read, &place, &options, &none).unwrap_or_default();
                 // Truth boxes are in points for a PDF page, pixels for an image.
                 let to_truth = dpi.map_or(1.0, |dpi| POINTS_PER_INCH / dpi);
                 score_page(&mut figures, &truth, &mut matched, page, &grids, to_truth);

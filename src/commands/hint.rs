@@ -28,7 +28,9 @@ use snap_vision::overlay;
 use snap_vision::pipeline::{Page, ReadError};
 
 use super::answer::{self, GridResult};
+use super::corrections::Corrections;
 use super::explain::step_report;
+use super::inputs::Unit;
 use crate::cli::HintArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -412,7 +414,10 @@ fn run_photo(
     bytes: &[u8],
     out: &mut dyn Write,
 ) -> Result<ExitCode, Error> {
-    let overrides = snap_solver::overrides::parse_overrides(&args.set).map_err(Error::Usage)?;
+    let corrections = Corrections::parse(&args.set, None)?;
+    let input = path.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
+    let unit = Unit::Photo(input.clone());
+    corrections.check(std::slice::from_ref(&input), std::slice::from_ref(&unit))?;
     let target = (!args.no_image).then(|| output_path(path, args));
     if let Some(target) = &target {
         ImageKind::for_output(target).map_err(Error::Usage)?;
@@ -431,10 +436,21 @@ fn run_photo(
         Err(e) => return Err(unreadable(name, &e.to_string())),
     };
     let options = answer::Options {
-        overrides,
         check: true,
+        several_inputs: false,
     };
-    let results = answer::grids(&page, name, None, None, &options);
+    let place = answer::Place {
+        name,
+        page: None,
+        dpi: None,
+    };
+    let results = answer::grids(
+        &page,
+        &place,
+        &options,
+        &corrections.for_unit(&unit, &[input]),
+    )
+    .map_err(Error::Usage)?;
     if results.is_empty() {
         let why = "no Sudoku puzzle found (only empty or unreadable grids)";
         return no_hint(args, path, name, why, Status::NoGrid, out);
@@ -539,7 +555,11 @@ fn photo_hint(result: &GridResult) -> Hint {
             let mut hint = Hint::none(status, shape, error);
             if let Verdict::Unsure(checks) = &d.verdict {
                 hint.check = checks.iter().map(|c| c.cell).collect();
-                hint.set = d.settle().iter().map(|v| format!("--set {v}")).collect();
+                hint.set = result
+                    .report
+                    .photo
+                    .as_ref()
+                    .map_or_else(Vec::new, |f| f.set.clone());
             }
             hint
         }

@@ -3,6 +3,7 @@
 //! run goes on; only usage errors stop it early.
 
 pub mod answer;
+pub mod corrections;
 pub mod eval;
 pub mod eval_books;
 pub mod eval_measures;

@@ -24,9 +24,11 @@ use serde::{Deserialize, Serialize};
 use snap_solver::{Board, Shape};
 use snap_vision::pipeline::{ReadError, Reader};
 
-use super::answer::{self, GridResult};
+use super::answer::{self, GridResult, Place};
+use super::corrections::{Corrections, PageCorrections};
 pub use super::inputs::is_image_name;
 use super::inputs::{self, Unit};
+use super::plural;
 use super::resume::{self, Fingerprint, Records};
 use crate::book::{self, KeyEntry};
 use crate::cli::PhotoArgs;
@@ -39,11 +41,6 @@ use crate::report::{Report, Status};
 /// memory freed) group by group; a few pages per thread keep both threads
 /// busy while one page of a group takes longer than the others.
 const PAGES_PER_THREAD: usize = 4;
-
-/// Parses `--set` values: `r3c4=7` sets a digit, `r5c1=.` (or `0`) empties a cell.
-pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, Error> {
-    snap_solver::overrides::parse_overrides(values).map_err(Error::Usage)
-}
 
 /// One printed result: a grid, or a page without one.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -122,13 +119,16 @@ struct Job<'a> {
     /// Records for a resume (`--out-dir` without `--force`), and where to
     /// write new ones (`--out-dir`).
     records: Option<Records>,
-    /// The options that change results, for the records' fingerprints.
+    /// The options that change results, for the records' fingerprints
+    /// (with each page's own corrections added).
     fingerprint_options: Vec<String>,
+    /// The hand corrections, `--set` and `--givens`.
+    corrections: Corrections,
 }
 
 /// Runs the main job on every input of `args`; returns the merged exit code.
 pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
-    let overrides = parse_overrides(&args.set)?;
+    let corrections = Corrections::parse(&args.set, args.givens.as_deref())?;
     let inputs = inputs::expand(&args.photos);
     if inputs.is_empty() {
         return Err(Error::Usage(
@@ -150,6 +150,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         ));
     }
     super::check_one_page_guide(&args.grid, units.len())?;
+    corrections.check(&inputs, &units)?;
     check_outputs(&units, args)?;
     if let Some(dir) = &args.out_dir {
         // A folder that is not there yet is made, as `--debug-dir`'s is
@@ -169,11 +170,12 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         reader: &reader,
         args,
         options: answer::Options {
-            overrides,
             check: args.check,
+            several_inputs: inputs.len() > 1,
         },
         records: args.out_dir.as_deref().map(Records::new),
         fingerprint_options: fingerprint_options(args),
+        corrections,
         inputs,
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -260,7 +262,6 @@ fn fingerprint_options(args: &PhotoArgs) -> Vec<String> {
     if args.check {
         options.push("--check".to_string());
     }
-    options.extend(args.set.iter().map(|s| format!("--set {s}")));
     if let Some(shape) = args.grid.shape {
         options.push(format!("--shape {}", shape.name()));
     }
@@ -282,7 +283,10 @@ fn fingerprint_options(args: &PhotoArgs) -> Vec<String> {
 /// The page's recorded outcome when a resume allows it, else the page
 /// processed (and recorded). The flag says whether it was resumed.
 fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
-    let fingerprint = Fingerprint::of(unit.path(), unit.page(), job.fingerprint_options.clone());
+    let corrections = job.corrections.for_unit(unit, &job.inputs);
+    let mut options = job.fingerprint_options.clone();
+    options.extend(corrections.fingerprint());
+    let fingerprint = Fingerprint::of(unit.path(), unit.page(), options);
     let name = output_path(unit, job.args)
         .file_name()
         .map_or_else(|| unit.output_stem(), |n| n.to_string_lossy().into_owned());
@@ -291,7 +295,7 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
             return (outcome, true);
         }
     }
-    let outcome = process(job, unit);
+    let outcome = process(job, unit, &corrections);
     // A page is finished when it was read (or found to have no grid) and its
     // image is in place; a page skipped by Ctrl-C failed with an error.
     let finished = outcome.write_error.is_none()
@@ -310,8 +314,9 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
     (outcome, false)
 }
 
-/// Reads one page and decides, draws and writes its grids.
-fn process(job: &Job, unit: &Unit) -> Outcome {
+/// Reads one page and decides, draws and writes its grids, with the
+/// page's hand `corrections`.
+fn process(job: &Job, unit: &Unit, corrections: &PageCorrections) -> Outcome {
     let args = job.args;
     let debug_dir = args.reader.debug_dir.as_deref();
     let (mut page, dpi) = match unit.read(job.reader, args.dpi, debug_dir) {
@@ -324,7 +329,15 @@ fn process(job: &Job, unit: &Unit) -> Outcome {
     };
     let name = unit.path().display().to_string();
     let start = Instant::now();
-    let mut grids = answer::grids(&page, &name, unit.page(), dpi, &job.options);
+    let place = Place {
+        name: &name,
+        page: unit.page(),
+        dpi,
+    };
+    let mut grids = match answer::grids(&page, &place, &job.options, corrections) {
+        Ok(grids) => grids,
+        Err(message) => return Outcome::failed(unit, dpi, Status::Error, message),
+    };
     page.timings.lap("solve", start);
     if grids.is_empty() {
         return Outcome::failed(
@@ -500,15 +513,6 @@ impl Book {
     }
 }
 
-/// `1 grid`, `6 grids`.
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
 /// A recorded key grid as the key writer takes it.
 fn key_entry(record: &KeyRecord) -> Option<KeyEntry> {
     let shape = Shape::detect(record.givens.chars().count())?;
@@ -633,18 +637,4 @@ fn key_path(pdf: &Path, args: &PhotoArgs) -> PathBuf {
 fn encode_answer(image: &RgbImage, out: &Path) -> Result<Vec<u8>, WriteError> {
     let kind = output::ImageKind::for_output(out).unwrap_or(output::ImageKind::Png);
     output::encode_image(image, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn overrides_parse() {
-        let v = parse_overrides(&["r3c4=7".into(), "R5C1=.".into(), "r9c9=0".into()]).unwrap();
-        assert_eq!(v, vec![(21, 7), (36, 0), (80, 0)]);
-        for bad in ["r0c1=1", "r3c4", "r3c4=10", "x3c4=1", "r3c10=1", "r3c4=a"] {
-            assert!(parse_overrides(&[bad.into()]).is_err(), "{bad}");
-        }
-    }
 }
