@@ -478,8 +478,9 @@ fn side_by_side(givens: &Board, solution: Option<&Board>) -> String {
 }
 
 /// The page with every answer drawn in: the missing digits of solved and
-/// unsure grids (never over a person's pen entries), cells to check and
-/// wrong entries ringed in red. `None` when nothing is to be drawn. The
+/// unsure grids (never over a person's pen entries, and only where the
+/// answer is likely enough to show), cells to check and wrong entries
+/// ringed in red. `None` when nothing is to be drawn. The
 /// page's colour pixels are taken to draw on, not copied.
 pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
     let mut image: Option<RgbImage> = None;
@@ -492,20 +493,24 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
             continue;
         };
         let Some(d) = &result.decision else { continue };
-        let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
-            continue;
-        };
-        let image = image.get_or_insert_with(|| page.photo.take_rgb());
-        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        let solution = d.solution().filter(|_| result.status != Status::Complete);
         let mut marks: Vec<usize> = result.wrong_entries.clone();
         if let Verdict::Unsure(checks) = &d.verdict {
             marks.extend(checks.iter().map(|c| c.cell));
         }
+        // An unsure grid whose answer is not shown still gets its cells
+        // to check ringed: that is where the person has to look.
+        if solution.is_none() && marks.is_empty() {
+            continue;
+        }
+        let image = image.get_or_insert_with(|| page.photo.take_rgb());
+        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        let positions = d.givens.cells.len();
         let side = grid.shape().side();
         // A Samurai's corner boxes belong to two of its grids: each cell is
         // drawn by the first part that holds it, so it is drawn once (two
         // parts' homographies differ by a pixel or two, and twice would blur).
-        let mut done = vec![false; solution.cells.len()];
+        let mut done = vec![false; positions];
         for part in &grid.parts {
             let n = part.n;
             let local = |cell: usize| {
@@ -513,15 +518,16 @@ pub fn draw(page: &mut Page, results: &[GridResult]) -> Option<RgbImage> {
                 let (r0, c0) = part.origin;
                 (r >= r0 && r < r0 + n && c >= c0 && c < c0 + n).then(|| (r - r0) * n + (c - c0))
             };
-            let mine: Vec<(usize, usize)> = (0..solution.cells.len())
+            let mine: Vec<(usize, usize)> = (0..positions)
                 .filter(|&i| !done[i])
                 .filter_map(|i| local(i).map(|k| (i, k)))
                 .collect();
-            let digits: Vec<(usize, u8)> = mine
-                .iter()
-                .filter(|&&(i, _)| d.givens.cells[i] == 0 && !entries.contains(&i))
-                .map(|&(i, k)| (k, solution.cells[i]))
-                .collect();
+            let digits: Vec<(usize, u8)> = solution.map_or_else(Vec::new, |solution| {
+                mine.iter()
+                    .filter(|&&(i, _)| d.givens.cells[i] == 0 && !entries.contains(&i))
+                    .map(|&(i, k)| (k, solution.cells[i]))
+                    .collect()
+            });
             let ring: Vec<usize> = mine
                 .iter()
                 .filter(|(i, _)| marks.contains(i))
