@@ -371,18 +371,25 @@ fn process(job: &Job, unit: &Unit, corrections: &PageCorrections) -> Outcome {
         grid.report.ms = page.timings.clone();
     }
     outcome.key = key_records(unit, &grids);
-    outcome.grids = grids.into_iter().map(|g| line(unit, g)).collect();
+    let alone = grids.len() == 1;
+    outcome.grids = grids.into_iter().map(|g| line(unit, g, alone)).collect();
     outcome
 }
 
 /// A grid's printed line.
-fn line(unit: &Unit, grid: GridResult) -> Line {
+/// A grid's printed line; `alone` when it is its page's only grid (then
+/// its place is the page's).
+fn line(unit: &Unit, grid: GridResult, alone: bool) -> Line {
     let number = grid.report.photo.as_ref().and_then(|f| f.grid).unwrap_or(1);
     Line {
         status: grid.status,
         json: grid.report.to_json_line(),
         text: grid.text,
-        place: format!("{} grid {number}", unit.label()),
+        place: if alone {
+            unit.label()
+        } else {
+            format!("{} grid {number}", unit.label())
+        },
         stderr: None,
     }
 }
@@ -524,18 +531,27 @@ fn key_entry(record: &KeyRecord) -> Option<KeyEntry> {
     })
 }
 
+/// Places named after a count of the summary: enough to find a few
+/// solved grids by name, not a book's every page.
+const SOLVED_NAMED: usize = 10;
+
 /// The batch summary: inputs, pages, grids found and what became of them,
-/// with the place of every grid that was not solved.
+/// each count followed by the places behind it (solved ones up to
+/// [`SOLVED_NAMED`]; every one that was not solved).
 #[derive(Debug, Default)]
 struct Summary {
-    grids: usize,
-    solved: usize,
-    partial: usize,
+    /// Places of the grids solved (and printed answer grids found valid).
+    solved: Vec<String>,
+    /// Places of the grids cut by the frame.
+    partial: Vec<String>,
+    /// Places of the grids (and inputs) not solved, with why.
+    problems: Vec<String>,
     resumed: usize,
     /// PDF pages without a grid: counted, not listed (covers, text pages
     /// and answer pages are normal in a book).
     blank_pages: usize,
-    problems: Vec<String>,
+    /// Grids found.
+    grids: usize,
 }
 
 impl Summary {
@@ -556,8 +572,8 @@ impl Summary {
         for g in &outcome.grids {
             self.grids += 1;
             match g.status {
-                Status::Solved | Status::Complete => self.solved += 1,
-                Status::Partial => self.partial += 1,
+                Status::Solved | Status::Complete => self.solved.push(g.place.clone()),
+                Status::Partial => self.partial.push(g.place.clone()),
                 status => self.problems.push(format!(
                     "{} ({})",
                     g.place,
@@ -568,24 +584,40 @@ impl Summary {
     }
 
     fn text(&self, inputs: usize, pages: usize) -> String {
-        let not_solved = self.grids - self.solved - self.partial;
+        let not_solved = self.grids - self.solved.len() - self.partial.len();
         let pages = if pages == inputs {
             String::new()
         } else {
-            format!(", {pages} pages")
+            format!(", {}", plural(pages, "page"))
         };
         let mut s = format!(
-            "{inputs} inputs{pages}: {} grids found, {} solved, {} partial, {not_solved} not solved\n",
-            self.grids, self.solved, self.partial
+            "{}{pages}: {} found, {} solved, {} partial, {not_solved} not solved\n",
+            plural(inputs, "input"),
+            plural(self.grids, "grid"),
+            self.solved.len(),
+            self.partial.len(),
         );
+        if !self.solved.is_empty() {
+            let shown = &self.solved[..self.solved.len().min(SOLVED_NAMED)];
+            let more = self.solved.len() - shown.len();
+            let rest = if more > 0 {
+                format!(", and {more} more")
+            } else {
+                String::new()
+            };
+            s.push_str(&format!("solved: {}{rest}\n", shown.join(", ")));
+        }
+        if !self.partial.is_empty() {
+            s.push_str(&format!("partial: {}\n", self.partial.join(", ")));
+        }
+        if !self.problems.is_empty() {
+            s.push_str(&format!("not solved: {}\n", self.problems.join(", ")));
+        }
         if self.blank_pages > 0 {
             s.push_str(&format!(
                 "{} without a grid\n",
                 plural(self.blank_pages, "page")
             ));
-        }
-        if !self.problems.is_empty() {
-            s.push_str(&format!("not solved: {}\n", self.problems.join(", ")));
         }
         s
     }
