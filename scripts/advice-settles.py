@@ -25,11 +25,12 @@ the held-out Kubiesa puzzles, the screenshots of seed 2026 and the book pages
 of seed 2027 (ours, compose, capture).
 
 Usage, from the repository root after `cargo build --release`:
-  scripts/advice-settles.py [--heldout DIR] [--shared DIR] [--bin BIN]
-                            [--jobs N] [--write docs/accuracy.md]
---heldout defaults to target/heldout (made by models/eval/heldout.sh).
-With --write, the section between the advice-settles markers of the file
-is replaced by the tables (the file is made when missing).
+  scripts/advice-settles.py [--heldout DIR] [--shared DIR] [--bin BIN] [--jobs N]
+prints the tables as markdown; `scripts/figures.py accuracy --section advice`
+puts them in docs/accuracy.md. --heldout defaults to SNAP_HELDOUT or
+target/heldout (made by models/eval/heldout.sh), --shared to SNAP_SHARED or
+../shared, --bin to SUDOKU_SNAP or target/release/sudoku-snap. The exit
+code is 1 when an answer given after the truth was set is wrong.
 """
 
 import argparse
@@ -44,8 +45,6 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KUBIESA_HELD = ["02_19", "02_24", "03_01", "03_05", "03_09"]
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png")
-BEGIN = "<!-- advice-settles:begin -->"
-END = "<!-- advice-settles:end -->"
 SETTLED = {"solved": "solved", "complete": "solved",
            "no_solution": "stated", "multiple_solutions": "stated"}
 
@@ -238,54 +237,40 @@ def table(results, mode):
     return head + body, total
 
 
-def section(results, command):
+def section(results):
+    """The tables and what they say, as markdown."""
     truth_table, t = table(results, "truth")
     blind_table, b = table(results, "suggested")
     settled = t["solved"] + t["stated"]
     not_settled = [n for _, c in results for n in c["truth"]["not_settled"]]
     lines = [
-        BEGIN,
-        "## Advice that settles an unsure grid",
-        "",
         "For each grid reported `unsure` on the held-out sets, every cell the advice names is set",
-        "to what is printed there (the truth files), with the `--set` values as the tool printed them,",
-        "and the tool is run again. The advice names every cell whose reading could change the",
-        "answer, so once those are known the grid settles: solved (or a printed answer grid found",
-        "complete), or a contradiction stated (no solution, several). "
-        f"**{settled} of {t['matched']} unsure grids settle** ({t['unsure_again']} unsure again, "
-        f"{t['error']} corrections refused), with {t['wrong']} wrong answers.",
+        "to what is printed there (the truth files), with the `--set` values as the tool printed",
+        "them (their targets included), and the tool is run again. The advice names every cell",
+        "whose reading could change the answer, so once those are known the grid settles: solved",
+        "(or a printed answer grid found complete), or a contradiction stated (no solution,",
+        f"several). **{settled} of {t['matched']} unsure grids settle** ({t['unsure_again']} unsure again,",
+        f"{t['error']} corrections refused), with **{t['wrong']} wrong answers**.",
         "",
         truth_table,
         "Applying the advice means looking at each named cell and setting what it shows: the value",
         "each suggested `--set` carries is only the likeliest reading. Applied as printed, without",
-        f"looking, {b['solved'] + b['stated']} of {b['matched']} settle too, and {b['wrong']} of the answers",
-        "then given are wrong: a guess set by hand is taken as certain.",
+        f"looking, {b['solved'] + b['stated']} of {b['matched']} settle too, and {b['wrong']} of the answers then",
+        "given are wrong: a guess set by hand is taken as certain.",
         "",
-        blind_table,
+        blind_table.rstrip("\n"),
     ]
     if not_settled:
-        lines += ["Not settled: " + ", ".join(not_settled) + ".", ""]
-    lines += [f"Made by `{command}`.", END]
+        lines += ["", "Not settled: " + ", ".join(not_settled) + "."]
     return "\n".join(lines) + "\n"
-
-
-def write(path, text):
-    old = open(path).read() if os.path.exists(path) else "# Accuracy\n"
-    if BEGIN in old and END in old:
-        new = old[:old.index(BEGIN)] + text + old[old.index(END) + len(END) + 1:]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    with open(path, "w") as f:
-        f.write(new)
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--heldout", default=os.path.join(ROOT, "target", "heldout"))
+    p.add_argument("--heldout", default=os.environ.get("SNAP_HELDOUT", os.path.join(ROOT, "target", "heldout")))
     p.add_argument("--shared", default=os.environ.get("SNAP_SHARED", os.path.join(ROOT, "..", "shared")))
     p.add_argument("--bin", default=os.environ.get("SUDOKU_SNAP", os.path.join(ROOT, "target", "release", "sudoku-snap")))
     p.add_argument("--jobs", type=int, default=2)
-    p.add_argument("--write", metavar="FILE")
     args = p.parse_args()
     if not os.path.isdir(args.shared):
         message = f"{args.shared}: the shared fixtures are not there"
@@ -294,14 +279,8 @@ def main():
         print("advice-settles: " + message + "; only the held-out sets are read", file=sys.stderr)
     with tempfile.TemporaryDirectory() as cwd:
         results = settle(os.path.abspath(args.bin), sets(args), args.jobs, cwd)
-    command = "scripts/advice-settles.py" + (" --heldout " + os.path.relpath(args.heldout, ROOT)
-                                              if args.heldout != os.path.join(ROOT, "target", "heldout") else "")
-    text = section(results, command)
-    print(text)
-    if args.write:
-        write(args.write, text)
-    truth = [c["truth"] for _, c in results]
-    if sum(c["wrong"] for c in truth) > 0:
+    print(section(results), end="")
+    if sum(c["truth"]["wrong"] for _, c in results) > 0:
         sys.exit(1)
 
 
