@@ -112,7 +112,8 @@ pub fn grids(
         let number = k + 1;
         if grid.cut() && !overrides.is_empty() {
             return Err(format!(
-                "grid {number} of {label} is cut by the edge of the image:                  it is not read, so it cannot be corrected"
+                "grid {number} of {label} is cut by the edge of the image: \
+                 it is not read, so it cannot be corrected"
             ));
         }
         let decision = pipeline::decide_grid(grid, overrides);
@@ -578,10 +579,24 @@ fn exif_turns(page: &Page) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snap_solver::Shape;
 
     fn board(line: &str) -> Board {
         Board::parse(line, Shape::square(9).expect("9x9")).expect("a 9x9 line")
+    }
+
+    #[test]
+    fn a_status_and_its_reason_read_as_one_sentence() {
+        let no = Status::NoSolution;
+        assert_eq!(sentence(no, Some("no solution".into())), "no solution");
+        assert_eq!(sentence(no, None), "no solution");
+        assert_eq!(
+            sentence(no, Some("givens clash: r1c1 and r1c2 are both 4".into())),
+            "no solution: givens clash: r1c1 and r1c2 are both 4"
+        );
+        assert_eq!(
+            sentence(no, Some("no solution: no digit fits r1c1".into())),
+            "no solution: no digit fits r1c1"
+        );
     }
 
     #[test]

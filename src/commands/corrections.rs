@@ -65,44 +65,10 @@ impl Corrections {
             )));
         }
         for set in &self.sets {
-            let input = self.input_of(set, inputs)?;
+            let input = input_of(set, inputs)?;
             check_page(set, &input, units)?;
         }
         Ok(())
-    }
-
-    /// The one input `set` is for, or why it names none (or several).
-    fn input_of(&self, set: &Correction, inputs: &[PathBuf]) -> Result<PathBuf, Error> {
-        let usage = |why: String| Err(Error::Usage(format!("--set {}: {why}", set.text)));
-        let Some(name) = &set.target.input else {
-            return match inputs {
-                [only] => Ok(only.clone()),
-                _ => usage(format!(
-                    "the run reads {} inputs; name the one it is for, e.g. --set {}",
-                    inputs.len(),
-                    shell_word(&format!(
-                        "{}:{}",
-                        inputs
-                            .first()
-                            .map_or(String::new(), |p| p.display().to_string()),
-                        set.text
-                    ))
-                )),
-            };
-        };
-        let mut found: Vec<&PathBuf> = inputs.iter().filter(|p| names(name, p)).collect();
-        found.dedup();
-        match found.as_slice() {
-            [only] => Ok((*only).clone()),
-            [] => usage(format!(
-                "no input is named {name} (the run reads {})",
-                list(inputs.iter().map(|p| p.display().to_string()))
-            )),
-            several => usage(format!(
-                "{name} names {}; give its path as on the command line",
-                list(several.iter().map(|p| p.display().to_string()))
-            )),
-        }
     }
 
     /// The corrections aimed at `unit`, one of the run's pages.
@@ -170,6 +136,40 @@ impl PageCorrections {
             out[k].push(cell);
         }
         Ok(out)
+    }
+}
+
+/// The one input `set` is for, or why it names none (or several).
+fn input_of(set: &Correction, inputs: &[PathBuf]) -> Result<PathBuf, Error> {
+    let usage = |why: String| Err(Error::Usage(format!("--set {}: {why}", set.text)));
+    let Some(name) = &set.target.input else {
+        return match inputs {
+            [only] => Ok(only.clone()),
+            _ => usage(format!(
+                "the run reads {} inputs; name the one it is for, e.g. --set {}",
+                inputs.len(),
+                shell_word(&format!(
+                    "{}:{}",
+                    inputs
+                        .first()
+                        .map_or(String::new(), |p| p.display().to_string()),
+                    set.text
+                ))
+            )),
+        };
+    };
+    let mut found: Vec<&PathBuf> = inputs.iter().filter(|p| names(name, p)).collect();
+    found.dedup();
+    match found.as_slice() {
+        [only] => Ok((*only).clone()),
+        [] => usage(format!(
+            "no input is named {name} (the run reads {})",
+            list(inputs.iter().map(|p| p.display().to_string()))
+        )),
+        several => usage(format!(
+            "{name} names {}; give its path as on the command line",
+            list(several.iter().map(|p| p.display().to_string()))
+        )),
     }
 }
 

@@ -1115,6 +1115,28 @@ mod tests {
     }
 
     #[test]
+    fn a_clue_read_as_pen_is_named_beside_the_unsure_cells() {
+        // As above, and an unsure cell elsewhere: the pen cell is named
+        // too, so that setting every cell named settles the grid.
+        let g = board(PUZZLE);
+        let first = g.cells.iter().position(|&v| v != 0).unwrap();
+        let mut read = g.clone();
+        read.cells[first] = 0;
+        let mut e = confident(&read);
+        e[first].entry = Some((g.cells[first], 0.97));
+        set(&mut e[80], &[(0, 0.6), (3, 0.4)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        let cells: Vec<usize> = checks.iter().map(|c| c.cell).collect();
+        assert!(cells.contains(&first) && cells.contains(&80), "{cells:?}");
+        let truth: Vec<(usize, u8)> = cells.iter().map(|&c| (c, g.cells[c])).collect();
+        let settled = decide(Shape::classic(), &e, &truth);
+        assert_eq!(settled.verdict, Verdict::Solved);
+    }
+
+    #[test]
     fn an_unlikely_repair_is_unsure_not_solved() {
         // Several solutions as read; the one repair that makes it unique is
         // a digit the classifier gave 2 % in a cell it read as empty.
