@@ -72,9 +72,7 @@ fn cell_chars(line: &str) -> Result<Vec<(usize, char)>, (usize, String)> {
     let mut out = Vec::new();
     let mut after_cell = false;
     for (i, c) in line.chars().enumerate() {
-        if is_cell_separator(c) {
-            after_cell = false;
-        } else if c == UNSURE_MARK && after_cell {
+        if is_cell_separator(c) || (c == UNSURE_MARK && after_cell) {
             after_cell = false;
         } else if c == UNSURE_MARK {
             return Err((i, format!("unexpected {UNSURE_MARK:?}: it marks the cell before it as unsure, and follows no cell here")));
