@@ -130,7 +130,7 @@ impl Board {
     /// `side` positions each. Blank lines around the puzzle are ignored.
     ///
     /// In a square, spaces, tabs, commas and `|` between cells are ignored
-    /// (`5 3 . . 7 . . . .`, `5,3,0,0,7,0,0,0,0`), as is the [`UNSURE_MARK`]
+    /// (`5 3 . . 7 . . . .`, `5,3,0,0,7,0,0,0,0`), as is the unsure mark `?`
     /// right after a cell (`7?`), and in the row form separator lines made
     /// of `-`, `+`, `|`, `=` and spaces are skipped, so [`Board::to_pretty`]
     /// and [`Board::to_pretty_marked`] output parses back.
@@ -361,7 +361,7 @@ impl Board {
         self.to_pretty_marked(&[])
     }
 
-    /// [`Board::to_pretty`] with the [`UNSURE_MARK`] right after each cell
+    /// [`Board::to_pretty`] with the unsure mark `?` right after each cell
     /// whose position is `true` in `marked` (`7?. . | ...`), in the space
     /// that otherwise follows it, so that the grid keeps its width and
     /// still parses back.
