@@ -366,6 +366,22 @@ def books(ctx):
 # Performance
 
 
+@section("accuracy", "advice", "Advice that settles an unsure grid")
+def advice(ctx):
+    """scripts/advice-settles.py on the held-out sets."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("fixtures", "photos", "test")
+        if not (ctx.heldout / "screens-2026").exists():
+            raise Unavailable(f"{ctx.heldout} has no held-out sets; run models/eval/heldout.sh first")
+    env = ctx.env()
+    env["SNAP_HELDOUT"] = str(ctx.heldout)
+    text = ctx.run(["scripts/advice-settles.py"], env=env)
+    out = ctx.header("scripts/figures.py accuracy --section advice",
+                     "runs `scripts/advice-settles.py` on the held-out sets", timed=False)
+    return out + text
+
+
 @section("performance", "build", "Building", needs_shared=False)
 def build(ctx):
     """A cold `cargo build --release --locked` in a target folder of its own."""

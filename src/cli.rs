@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use snap_solver::Shape;
+use snap_vision::Corners;
 
 /// Solve a photographed Sudoku: find the grid, read the clues, solve it and
 /// draw the answer back onto the photo.
@@ -51,7 +52,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct PhotoArgs {
     /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books (every page is
-    /// read), or folders of them.
+    /// read), or folders of them; `-` reads one from standard input.
     pub photos: Vec<PathBuf>,
 
     /// Print one JSON object per grid (JSON Lines) instead of text.
@@ -124,9 +125,22 @@ pub struct PhotoArgs {
     pub check: bool,
 
     /// Correct a cell by hand before solving, e.g. `--set r3c4=7` or `--set r5c1=.`
-    /// (repeatable).
-    #[arg(long = "set", value_name = "rRcC=D")]
+    /// (repeatable). When the run reads several grids, name the one it is
+    /// for first: `photo.jpg:r3c4=7`, `p108:r3c4=7` (a PDF page), `g2:r3c4=7`
+    /// (grid 2 of a page), or together, `book.pdf:p108:g2:r3c4=7`.
+    #[arg(long = "set", value_name = "[PHOTO:][pN:][gN:]rRcC=D")]
     pub set: Vec<String>,
+
+    /// Solve this grid instead of the one read, and draw its answer onto
+    /// the photo: a text file in any form `solve` reads, such as `sudoku-snap
+    /// read photo.jpg > grid.txt` after editing. One photo or page; a file
+    /// of several grids gives one per grid in order, and `g2:grid.txt` gives
+    /// grid 2 alone (its one puzzle, or the second of several).
+    #[arg(long, value_name = "[gN:]FILE")]
+    pub givens: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub grid: GridArgs,
 
     #[command(flatten)]
     pub reader: ReaderArgs,
@@ -149,11 +163,34 @@ pub struct ReaderArgs {
     pub debug_dir: Option<PathBuf>,
 }
 
+/// What a person tells the reader about a photo's grid when it cannot see
+/// it for itself.
+#[derive(Debug, Args, Clone, Default)]
+pub struct GridArgs {
+    /// Read the puzzles as this shape: 9x9, 16x16 or samurai (when the
+    /// reader takes a grid for another shape, or finds no Samurai).
+    #[arg(long, value_name = "SHAPE", value_parser = parse_photo_shape)]
+    pub shape: Option<Shape>,
+
+    /// Where the grid is, when the reader does not find it: its four outer
+    /// corners in pixels of the photo as a viewer shows it,
+    /// `x,y;x,y;x,y;x,y` in any order (quote it for the shell), or `full`
+    /// when the whole image is the grid. One photo or page.
+    #[arg(long, value_name = "CORNERS", value_parser = parse_corners)]
+    pub corners: Option<Corners>,
+}
+
 /// `solve`: text puzzles.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file; `-` or nothing reads standard input.
+    /// Puzzle file; `-` or nothing reads standard input. A puzzle itself
+    /// works too: `sudoku-snap solve 4.....8.5.3...` (all its cells).
     pub input: Option<PathBuf>,
+
+    /// One line per puzzle, as when the output goes to a pipe or a file
+    /// (on a terminal, each solution is shown as a grid).
+    #[arg(long)]
+    pub line: bool,
 
     /// Print the number of solutions (up to --limit) before each puzzle.
     #[arg(long, conflicts_with = "all")]
@@ -291,9 +328,13 @@ pub struct HintArgs {
     pub force: bool,
 
     /// Correct a cell by hand before the hint, e.g. `--set r3c4=7` or
-    /// `--set r5c1=.` (repeatable; photos of one grid).
-    #[arg(long = "set", value_name = "rRcC=D")]
+    /// `--set r5c1=.` (repeatable; photos only); `g2:r3c4=7` for grid 2 of
+    /// a photo of several.
+    #[arg(long = "set", value_name = "[gN:]rRcC=D")]
     pub set: Vec<String>,
+
+    #[command(flatten)]
+    pub grid: GridArgs,
 
     #[command(flatten)]
     pub reader: ReaderArgs,
@@ -313,7 +354,9 @@ pub enum Format {
 /// `read`: photos to grids, no solving.
 #[derive(Debug, Args)]
 pub struct ReadArgs {
-    /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books, or folders of them.
+    /// Photos (JPEG, PNG, WebP, BMP, TIFF, GIF), PDF books, or folders of
+    /// them; `-` reads one from standard input. The grids are printed so
+    /// that they can be edited and given back with `--givens`.
     #[arg(required = true)]
     pub photos: Vec<PathBuf>,
 
@@ -324,6 +367,9 @@ pub struct ReadArgs {
     /// PDF pages to read, e.g. `3-10,12`; every page by default.
     #[arg(long, value_name = "LIST")]
     pub pages: Option<String>,
+
+    #[command(flatten)]
+    pub grid: GridArgs,
 
     #[command(flatten)]
     pub reader: ReaderArgs,
@@ -394,6 +440,42 @@ fn parse_shape(text: &str) -> Result<Shape, String> {
     })
 }
 
+/// Parses a photo's `--shape`: the shapes the reader knows.
+fn parse_photo_shape(text: &str) -> Result<Shape, String> {
+    let shape = parse_shape(text).ok();
+    match shape {
+        Some(s @ (Shape::Samurai | Shape::Square { size: 9 | 16, .. })) => Ok(s),
+        _ => Err(format!(
+            "unknown shape {text:?} for a photo: use 9x9, 16x16 or samurai"
+        )),
+    }
+}
+
+/// Parses `--corners`: `full`, or four `x,y` points set apart by `;`.
+fn parse_corners(text: &str) -> Result<Corners, String> {
+    if text.trim().eq_ignore_ascii_case("full") {
+        return Ok(Corners::Full);
+    }
+    let bad = || {
+        format!(
+            "--corners {text:?}: expected four points x,y;x,y;x,y;x,y in pixels \
+             (e.g. \"12,30;980,25;990,1010;8,1000\"), or full"
+        )
+    };
+    let points: Vec<(f32, f32)> = text
+        .split(';')
+        .map(|p| {
+            let (x, y) = p.split_once(',')?;
+            let x: f32 = x.trim().parse().ok()?;
+            let y: f32 = y.trim().parse().ok()?;
+            (x.is_finite() && y.is_finite()).then_some((x, y))
+        })
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
+    let points: [(f32, f32); 4] = points.try_into().map_err(|_| bad())?;
+    Ok(Corners::At(points))
+}
+
 /// Parses `--symmetry`.
 fn parse_symmetry(text: &str) -> Result<snap_solver::generate::Symmetry, String> {
     snap_solver::generate::Symmetry::parse(text).ok_or_else(|| {
@@ -420,6 +502,26 @@ mod tests {
         assert_eq!(parse_shape("16x16").unwrap(), Shape::square(16).unwrap());
         assert_eq!(parse_shape("Samurai").unwrap(), Shape::Samurai);
         assert!(parse_shape("7x9").is_err());
+    }
+
+    #[test]
+    fn corners_parse() {
+        assert_eq!(parse_corners("full").unwrap(), Corners::Full);
+        assert_eq!(
+            parse_corners("1,2; 3.5,4;5,6;7,8").unwrap(),
+            Corners::At([(1.0, 2.0), (3.5, 4.0), (5.0, 6.0), (7.0, 8.0)])
+        );
+        for bad in [
+            "",
+            "1,2;3,4;5,6",
+            "1,2;3,4;5,6;7,8;9,9",
+            "a,b;1,1;2,2;3,3",
+            "nan,1;1,1;2,2;3,3",
+        ] {
+            assert!(parse_corners(bad).is_err(), "{bad}");
+        }
+        assert!(parse_photo_shape("16x16").is_ok());
+        assert!(parse_photo_shape("25x25").is_err());
     }
 
     #[test]

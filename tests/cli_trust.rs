@@ -360,7 +360,7 @@ fn a_misread_the_repair_cannot_settle_is_unsure_and_names_the_cell() {
     img.save(dir.join("in.png")).unwrap();
     let text = stdout(&run_in(&["--no-image", "in.png"], &dir));
     assert!(
-        text.contains("r5c1") && text.contains(&format!("to settle it: {set}")),
+        text.contains("r5c1") && text.contains("to settle it") && text.contains(set),
         "{text}"
     );
 }

@@ -2,22 +2,50 @@
 //! decided and reported, and the answers drawn onto one image.
 
 use image::RgbImage;
-use snap_solver::Board;
+use snap_solver::overrides::Target;
+use snap_solver::{Board, Shape};
 use snap_vision::{
-    decide_grid, draw_digits, grid_kind, mark_cells, Decision, GridKind, GridReading, Page,
-    PartReading, Timings, Verdict,
+    decide_grid, draw_digits, grid_kind, kind_as_read, mark_cells, Decision, GridKind, GridReading,
+    Page, PartReading, Timings, Verdict,
 };
 
+use super::corrections::PageCorrections;
+use super::shell_word;
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
+
+/// Most cells to check for which the advice lists one `--set` each; with
+/// more, correcting the grid as text is quicker (`read`, edit, `--givens`),
+/// and the advice says so (the JSON `set` still lists them all).
+const MAX_SETS_SHOWN: usize = 12;
 
 /// What the user asked of every grid.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// `--set` cells (layout positions), applied to every grid of a
-    /// single-grid input.
-    pub overrides: Vec<(usize, u8)>,
     /// `--check`: compare a person's pen entries with the solution.
     pub check: bool,
+    /// The run reads several inputs: advice names the input it is for.
+    pub several_inputs: bool,
+}
+
+/// Where a page comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct Place<'a> {
+    /// The input as named on the command line.
+    pub name: &'a str,
+    /// The PDF page (1-based), `None` for a photo.
+    pub page: Option<usize>,
+    /// The page's render resolution (PDF pages).
+    pub dpi: Option<f32>,
+}
+
+impl Place<'_> {
+    /// How the page is named in messages: `book.pdf page 3`, `photo.jpg`.
+    fn label(&self) -> String {
+        match self.page {
+            Some(p) => format!("{} page {p}", self.name),
+            None => self.name.to_string(),
+        }
+    }
 }
 
 /// One grid's result.
@@ -39,56 +67,92 @@ pub struct GridResult {
     pub text: String,
 }
 
-/// Decides every grid of a page. `name` is the input's name, `page` the PDF
-/// page (1-based) and `dpi` its render resolution.
+/// The grids of a page that are reported, in reading order: grid `k` of
+/// the page is the `k`-th of these. Puzzles and grids cut by the frame;
+/// tables that are no puzzle are left out, judged on the reading as it is
+/// ([`kind_as_read`]), so that a correction never renumbers the grids it
+/// names. A page whose only grids are no puzzle as read keeps its first
+/// whole one, so that it can still be corrected (`--givens`).
+pub fn numbered(page: &Page) -> Vec<&GridReading> {
+    let reported: Vec<&GridReading> = page
+        .grids
+        .iter()
+        .filter(|g| kind_as_read(g).is_reported())
+        .collect();
+    if reported.is_empty() {
+        return page
+            .grids
+            .iter()
+            .filter(|g| kind_as_read(g) != GridKind::Cut)
+            .take(1)
+            .collect();
+    }
+    reported
+}
+
+/// Decides every grid of a page, with the page's hand corrections; an
+/// error when a correction does not fit the page's grids.
 pub fn grids(
     page: &Page,
-    name: &str,
-    page_number: Option<usize>,
-    dpi: Option<f32>,
+    place: &Place,
     options: &Options,
-) -> Vec<GridResult> {
+    corrections: &PageCorrections,
+) -> Result<Vec<GridResult>, String> {
+    let numbered = numbered(page);
+    let shapes: Vec<Shape> = numbered.iter().map(|g| g.shape()).collect();
+    let label = place.label();
+    let cells = corrections.per_grid(&shapes, &label)?;
     let mut out = Vec::new();
-    for grid in &page.grids {
-        let overrides: &[(usize, u8)] = if page.grids.len() == 1 {
-            &options.overrides
-        } else {
-            &[]
-        };
+    for (k, (grid, overrides)) in numbered.iter().zip(&cells).enumerate() {
+        let number = k + 1;
+        let cut = kind_as_read(grid) == GridKind::Cut;
+        if cut && !overrides.is_empty() {
+            return Err(format!(
+                "grid {number} of {label} is cut by the edge of the image: \
+                 it is not read, so it cannot be corrected"
+            ));
+        }
         let decision = decide_grid(grid, overrides);
         let kind = grid_kind(grid, &decision);
         if !kind.is_reported() {
             continue;
         }
-        let number = out.len() + 1;
         let fields = PhotoFields {
-            page: page_number,
+            page: place.page,
             grid: Some(number),
-            dpi,
+            dpi: place.dpi,
             rotation: Some(u32::from(grid.quarter_turns) * 90),
             quad: Some(grid.quad().corners),
             ..PhotoFields::default()
         };
+        let scope = Target {
+            input: options.several_inputs.then(|| place.name.to_string()),
+            page: place.page,
+            grid: (numbered.len() > 1).then_some(number),
+        };
         out.push(if kind == GridKind::Cut {
-            partial(grid, name, fields, &page.timings)
+            partial(grid, place.name, fields, &page.timings)
         } else {
             decided(
                 grid,
                 decision,
                 kind,
-                name,
+                place,
                 fields,
                 &page.timings,
                 options,
+                &scope,
             )
         });
     }
     // A photo of one puzzle reads as it always has: `photo.jpg: solved ...`.
     if let [only] = out.as_mut_slice() {
-        let numbered = format!("{name} grid 1:");
-        only.text = only.text.replacen(&numbered, &format!("{name}:"), 1);
+        let numbered = format!("{} grid 1:", place.name);
+        only.text = only
+            .text
+            .replacen(&numbered, &format!("{}:", place.name), 1);
     }
-    out
+    Ok(out)
 }
 
 /// A grid cut by the frame: reported with its quad, never solved or drawn on.
@@ -119,16 +183,23 @@ fn grid_label(report: &Report) -> String {
 }
 
 /// A decided grid: solved, unsure, broken, or a printed answer grid (`kind`
-/// [`GridKind::AnswerGrid`]: checked, valid or not, never solved).
+/// [`GridKind::AnswerGrid`]: checked, valid or not, never solved). `scope`
+/// is what the advice's `--set` values must name for this run.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one grid's whole context, passed once"
+)]
 fn decided(
     grid: &GridReading,
     d: Decision,
     kind: GridKind,
-    name: &str,
+    place: &Place,
     mut fields: PhotoFields,
     timings: &Timings,
     options: &Options,
+    scope: &Target,
 ) -> GridResult {
+    let name = place.name;
     let shape = grid.shape();
     let answer_grid = kind == GridKind::AnswerGrid;
     let status = match (&d.verdict, answer_grid) {
@@ -176,7 +247,16 @@ fn decided(
         _ => wrong_entries.clone(),
     };
     fields.check = checks.iter().map(|&c| shape.cell_name(c)).collect();
-    fields.set = d.settle();
+    fields.set = d
+        .settle()
+        .iter()
+        .map(|value| {
+            format!(
+                "--set {}",
+                shell_word(&format!("{}{value}", scope.prefix()))
+            )
+        })
+        .collect();
     let mut report = Report {
         path: name.to_string(),
         line: None,
@@ -195,7 +275,16 @@ fn decided(
         // An answer grid: valid, or the clash is the error.
         report.solution = None;
     }
-    let text = describe(grid, &d, &report, status, options, &wrong_entries);
+    let text = describe(
+        grid,
+        &d,
+        &report,
+        status,
+        options,
+        &wrong_entries,
+        place,
+        scope,
+    );
     let answer_grid = kind.holds_answers(&d);
     GridResult {
         status,
@@ -208,6 +297,10 @@ fn decided(
 }
 
 /// The human-readable lines for one grid.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one grid's whole context, passed once"
+)]
 fn describe(
     grid: &GridReading,
     d: &Decision,
@@ -215,6 +308,8 @@ fn describe(
     status: Status,
     options: &Options,
     wrong_entries: &[usize],
+    place: &Place,
+    scope: &Target,
 ) -> String {
     let shape = grid.shape();
     let label = grid_label(report);
@@ -231,22 +326,38 @@ fn describe(
         },
         // The problem of an unsure reading starts with "unsure" itself.
         Status::Unsure => format!("{name}{label}: {}\n", d.problem().unwrap_or_default()),
-        _ => format!(
-            "{name}{label}: {}: {}\n",
-            status.as_str().replace('_', " "),
-            d.problem().unwrap_or_default()
-        ),
+        _ => format!("{name}{label}: {}\n", sentence(status, d.problem())),
     };
-    let settle = d.settle();
-    if !settle.is_empty() {
-        text.push_str(&format!("  to settle it: {}\n", settle.join(" ")));
+    let settle = &report.photo.as_ref().map_or(&[][..], |f| f.set.as_slice());
+    if settle.len() > MAX_SETS_SHOWN {
+        text.push_str(&format!(
+            "  to settle it, check these {} cells on the photo, or correct the grid as text: \
+             {} > grid.txt, edit it, then {} --givens {}grid.txt\n",
+            settle.len(),
+            command(place, "sudoku-snap read "),
+            command(place, "sudoku-snap "),
+            scope.grid.map_or(String::new(), |g| format!("g{g}:"))
+        ));
+    } else if !settle.is_empty() {
+        text.push_str(&format!(
+            "  to settle it, check each cell on the photo and set what it shows; likeliest: {}\n",
+            settle.join(" ")
+        ));
     } else if matches!(status, Status::NoSolution | Status::MultipleSolutions) {
         let cell = d.read.clashes().first().map_or_else(
             || shape.cell_name(first_cell(&d.read)),
             |&(a, _)| shape.cell_name(a),
         );
+        let set = |value: &str| {
+            format!(
+                "--set {}",
+                shell_word(&format!("{}{cell}={value}", scope.prefix()))
+            )
+        };
         text.push_str(&format!(
-            "  if a cell was misread, correct it with --set {cell}=D (or {cell}=. for empty)\n"
+            "  if a cell was misread, correct it with {} (or {} for empty)\n",
+            set("D"),
+            set(".")
         ));
     }
     if let Some(fields) = &report.photo {
@@ -263,6 +374,25 @@ fn describe(
     let solution = d.solution().filter(|_| status != Status::Complete);
     text.push_str(&side_by_side(&d.givens, solution));
     text
+}
+
+/// A status and its reason as one sentence: `no solution: givens clash
+/// ...`, and `no solution` alone when the reason says nothing more.
+fn sentence(status: Status, problem: Option<String>) -> String {
+    let words = status.as_str().replace('_', " ");
+    match problem {
+        Some(p) if p.starts_with(&words) => p,
+        Some(p) if !p.is_empty() => format!("{words}: {p}"),
+        _ => words,
+    }
+}
+
+/// `sudoku-snap read book.pdf --pages 3`: a command on this page alone.
+fn command(place: &Place, start: &str) -> String {
+    let pages = place
+        .page
+        .map_or(String::new(), |p| format!(" --pages {p}"));
+    format!("{start}{}{pages}", shell_word(place.name))
 }
 
 /// `--check`'s verdict on a person's entries.
@@ -355,29 +485,34 @@ pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
             continue;
         };
         let Some(d) = &result.decision else { continue };
-        let Some(solution) = d.solution().filter(|_| result.status != Status::Complete) else {
-            continue;
-        };
-        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        let solution = d.solution().filter(|_| result.status != Status::Complete);
         let mut rings: Vec<usize> = result.wrong_entries.clone();
         if let Verdict::Unsure(checks) = &d.verdict {
             rings.extend(checks.iter().map(|c| c.cell));
         }
+        // An unsure grid whose answer is not shown still gets its cells
+        // to check ringed: that is where the person has to look.
+        if solution.is_none() && rings.is_empty() {
+            continue;
+        }
+        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        let positions = d.givens.cells.len();
         let side = grid.side();
         // A Samurai's corner boxes belong to two of its grids: each cell is
         // drawn by the first part that holds it, so it is drawn once (two
         // parts' homographies differ by a pixel or two, and twice would blur).
-        let mut done = vec![false; solution.cells.len()];
+        let mut done = vec![false; positions];
         for (p, part) in grid.parts.iter().enumerate() {
-            let mine: Vec<(usize, usize)> = (0..solution.cells.len())
+            let mine: Vec<(usize, usize)> = (0..positions)
                 .filter(|&i| !done[i])
                 .filter_map(|i| part.local_cell(i, side).map(|k| (i, k)))
                 .collect();
-            let digits: Vec<(usize, u8)> = mine
-                .iter()
-                .filter(|&&(i, _)| d.givens.cells[i] == 0 && !entries.contains(&i))
-                .map(|&(i, k)| (k, solution.cells[i]))
-                .collect();
+            let digits: Vec<(usize, u8)> = solution.map_or_else(Vec::new, |solution| {
+                mine.iter()
+                    .filter(|&&(i, _)| d.givens.cells[i] == 0 && !entries.contains(&i))
+                    .map(|&(i, k)| (k, solution.cells[i]))
+                    .collect()
+            });
             let ring: Vec<usize> = mine
                 .iter()
                 .filter(|(i, _)| rings.contains(i))
@@ -438,5 +573,25 @@ fn exif_turns(page: &Page) -> u8 {
         3 => 2,
         8 => 3,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_status_and_its_reason_read_as_one_sentence() {
+        let no = Status::NoSolution;
+        assert_eq!(sentence(no, Some("no solution".into())), "no solution");
+        assert_eq!(sentence(no, None), "no solution");
+        assert_eq!(
+            sentence(no, Some("givens clash: r1c1 and r1c2 are both 4".into())),
+            "no solution: givens clash: r1c1 and r1c2 are both 4"
+        );
+        assert_eq!(
+            sentence(no, Some("no solution: no digit fits r1c1".into())),
+            "no solution: no digit fits r1c1"
+        );
     }
 }

@@ -21,6 +21,7 @@ use snap_solver::{Board, Shape};
 use snap_vision::{ReadError, Reader, DEFAULT_DPI, POINTS_PER_INCH};
 
 use super::answer::{self, GridResult};
+use super::corrections::PageCorrections;
 use super::eval_measures::{self, Answer, Calibration};
 use super::inputs;
 use crate::error::Error;
@@ -156,12 +157,25 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
     let options = answer::Options::default();
     // The same page units and reading as the main job: a PDF's pages
     // rendered at the default resolution, an image as it is.
-    for unit in inputs::plan(&[source.to_path_buf()], None) {
+    let units = inputs::plan(&[source.to_path_buf()], None).unwrap_or_else(|e| {
+        vec![inputs::Unit::Broken {
+            path: source.to_path_buf(),
+            reason: e.to_string(),
+        }]
+    });
+    for unit in units {
         figures.pages += 1;
         let page = unit.page().unwrap_or(1);
         match unit.read(reader, DEFAULT_DPI, None) {
             Ok((page_read, dpi)) => {
-                let grids = answer::grids(&page_read, &name, unit.page(), dpi, &options);
+                let place = answer::Place {
+                    name: &name,
+                    page: unit.page(),
+                    dpi,
+                };
+                let none = PageCorrections::default();
+                // Without corrections no grid can fail to take one.
+                let grids = answer::grids(&page_read, &place, &options, &none).unwrap_or_default();
                 // Truth boxes are in points for a PDF page, pixels for an image.
                 let to_truth = dpi.map_or(1.0, |dpi| POINTS_PER_INCH / dpi);
                 score_page(&mut figures, &truth, &mut matched, page, &grids, to_truth);

@@ -28,7 +28,9 @@ use snap_vision::{
 };
 
 use super::answer::{self, GridResult};
+use super::corrections::Corrections;
 use super::explain::step_report;
+use super::inputs::Unit;
 use crate::cli::HintArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -273,7 +275,13 @@ impl Hint {
 pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
     let path = args.input.as_deref().filter(|p| p.as_os_str() != "-");
     let name = super::input_name(path);
-    let bytes = read_input(path).map_err(|e| super::io_error(e, &name))?;
+    let bytes = match super::puzzle_argument(path) {
+        Some(text) => text.into_bytes(),
+        None => read_input(path).map_err(|e| match path {
+            Some(p) => super::open_error(e, p),
+            None => super::io_error(e, &name),
+        })?,
+    };
     if bytes.starts_with(b"%PDF") {
         return Err(unreadable(
             &name,
@@ -289,10 +297,14 @@ pub fn run(args: &HintArgs) -> Result<ExitCode, Error> {
     if is_photo {
         run_photo(args, path, &name, &bytes, &mut out)
     } else {
-        if args.output.is_some() || !args.set.is_empty() {
+        let photo_only = args.output.is_some()
+            || !args.set.is_empty()
+            || args.grid.shape.is_some()
+            || args.grid.corners.is_some();
+        if photo_only {
             return Err(Error::Usage(format!(
-                "-o/--output and --set are for photos; {name} is a text puzzle \
-                 (its hint is printed, not drawn; edit the text to change a cell)"
+                "-o/--output, --set, --shape and --corners are for photos; {name} is a text \
+                 puzzle (its hint is printed, not drawn; edit the text to change a cell)"
             )));
         }
         run_text(args, path.is_some(), &name, &bytes, &mut out)
@@ -402,35 +414,43 @@ fn run_photo(
     bytes: &[u8],
     out: &mut dyn Write,
 ) -> Result<ExitCode, Error> {
-    let overrides = snap_solver::overrides::parse_overrides(&args.set).map_err(Error::Usage)?;
+    let corrections = Corrections::parse(&args.set, None)?;
+    let input = path.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
+    let unit = Unit::Photo(input.clone());
+    corrections.check(std::slice::from_ref(&input), std::slice::from_ref(&unit))?;
     let target = (!args.no_image).then(|| output_path(path, args));
     if let Some(target) = &target {
         ImageKind::for_output(target).map_err(Error::Usage)?;
     }
     output::install_interrupt_handler();
-    let reader = super::reader(&args.reader)?;
+    let reader = super::reader(&args.reader)?.with_guide(super::guide(&args.grid));
     let stem = stem(path);
     let debug = args.reader.debug_dir.as_ref().map(|d| d.join(&stem));
     let page = match reader.read_bytes(bytes, debug.as_deref()) {
         Ok(page) => page,
         Err(ReadError::NoGrid) => {
-            return no_hint(
-                args,
-                path,
-                name,
-                "no Sudoku grid found",
-                Status::NoGrid,
-                out,
-            )
+            let why = super::no_grid_message(&args.grid);
+            return no_hint(args, path, name, &why, Status::NoGrid, out);
         }
         Err(ReadError::Model(e)) => return Err(Error::Model(e)),
         Err(e) => return Err(unreadable(name, &e.to_string())),
     };
     let options = answer::Options {
-        overrides,
         check: true,
+        several_inputs: false,
     };
-    let results = answer::grids(&page, name, None, None, &options);
+    let place = answer::Place {
+        name,
+        page: None,
+        dpi: None,
+    };
+    let results = answer::grids(
+        &page,
+        &place,
+        &options,
+        &corrections.for_unit(&unit, &[input]),
+    )
+    .map_err(Error::Usage)?;
     if results.is_empty() {
         let why = "no Sudoku puzzle found (only empty or unreadable grids)";
         return no_hint(args, path, name, why, Status::NoGrid, out);
@@ -535,7 +555,11 @@ fn photo_hint(result: &GridResult) -> Hint {
             let mut hint = Hint::none(status, shape, error);
             if let Verdict::Unsure(checks) = &d.verdict {
                 hint.check = checks.iter().map(|c| c.cell).collect();
-                hint.set = d.settle();
+                hint.set = result
+                    .report
+                    .photo
+                    .as_ref()
+                    .map_or_else(Vec::new, |f| f.set.clone());
             }
             hint
         }

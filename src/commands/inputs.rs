@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use snap_vision::{Page, PageImage, PageRange, PdfDoc, PdfError, ReadError, Reader, Timings};
 
+use super::shell_word;
+use crate::error::Error;
 use crate::output;
 
 /// File name endings taken from a folder: images, and PDF books.
@@ -24,11 +26,19 @@ const PDF_MARKER: &[u8] = b"%PDF-";
 /// How far into a file the PDF marker is looked for (see [`PDF_MARKER`]).
 const PDF_MARKER_WINDOW: usize = 1024;
 
+/// How the main job names standard input (`-`) in its file names.
+const STDIN_STEM: &str = "stdin";
+
+/// How much of a file is looked at to tell a text file from a photo.
+const SNIFF_BYTES: usize = 4096;
+
 /// One unit of work of the main job.
 #[derive(Debug, Clone)]
 pub enum Unit {
     /// A photo (or any image file): one page.
     Photo(PathBuf),
+    /// A photo read from standard input (`-`), its bytes.
+    Stdin(Arc<Vec<u8>>),
     /// One page of an opened PDF.
     PdfPage {
         /// The book.
@@ -54,6 +64,7 @@ impl Unit {
     pub fn path(&self) -> &Path {
         match self {
             Unit::Photo(path) | Unit::Broken { path, .. } => path,
+            Unit::Stdin(_) => Path::new("-"),
             Unit::PdfPage { doc, .. } => doc.path(),
         }
     }
@@ -91,6 +102,12 @@ impl Unit {
             Unit::Photo(path) => output::unless_interrupted(|| reader.read_file(path))
                 .map(|page| (page, None))
                 .map_err(|e| (None, e)),
+            Unit::Stdin(bytes) => {
+                let debug = debug_dir.map(|d| d.join(STDIN_STEM));
+                output::unless_interrupted(|| reader.read_bytes(bytes, debug.as_deref()))
+                    .map(|page| (page, None))
+                    .map_err(|e| (None, e))
+            }
             Unit::PdfPage { doc, page, .. } => {
                 let start = Instant::now();
                 let rendered = output::unless_interrupted(|| {
@@ -114,9 +131,32 @@ impl Unit {
 
     /// How the unit is named in messages: `book.pdf page 12`, `photo.jpg`.
     pub fn label(&self) -> String {
+        let name = if self.path() == Path::new("-") {
+            "standard input".to_string()
+        } else {
+            self.path().display().to_string()
+        };
         match self.page() {
-            Some(page) => format!("{} page {page}", self.path().display()),
-            None => self.path().display().to_string(),
+            Some(page) => format!("{name} page {page}"),
+            None => name,
+        }
+    }
+
+    /// Whether the unit is a photo (a file or standard input), not a PDF
+    /// page or a broken input.
+    pub fn is_photo(&self) -> bool {
+        matches!(self, Unit::Photo(_) | Unit::Stdin(_))
+    }
+
+    /// Whether the answer should be a JPEG: for a JPEG photo (by its name,
+    /// or its bytes for standard input), as the photo was.
+    pub fn is_jpeg(&self) -> bool {
+        match self {
+            Unit::Photo(path) => output::ImageKind::for_input(path) == output::ImageKind::Jpeg,
+            Unit::Stdin(bytes) => {
+                image::guess_format(bytes).is_ok_and(|f| f == image::ImageFormat::Jpeg)
+            }
+            _ => false,
         }
     }
 }
@@ -159,8 +199,11 @@ pub fn render_within(
     }
 }
 
-/// The file stem, `photo` for a nameless path.
+/// The file stem, `photo` for a nameless path, `stdin` for standard input.
 pub fn file_stem(path: &Path) -> String {
+    if path == Path::new("-") {
+        return STDIN_STEM.to_string();
+    }
     path.file_stem()
         .map_or_else(|| "photo".into(), |s| s.to_string_lossy().into_owned())
 }
@@ -182,13 +225,13 @@ pub struct Expanded {
 impl Expanded {
     /// The units of work: the inputs planned (see [`plan`]), then each
     /// folder that could not be listed, failing with its reason.
-    pub fn units(&self, pages: Option<&str>) -> Vec<Unit> {
-        let mut units = plan(&self.inputs, pages);
+    pub fn units(&self, pages: Option<&str>) -> Result<Vec<Unit>, Error> {
+        let mut units = plan(&self.inputs, pages)?;
         units.extend(self.unlisted.iter().map(|(path, reason)| Unit::Broken {
             path: path.clone(),
             reason: reason.clone(),
         }));
-        units
+        Ok(units)
     }
 }
 
@@ -258,23 +301,63 @@ pub fn is_input_name(path: &Path) -> bool {
 /// file that cannot be read, or is not a regular file, is not, and fails
 /// later as a photo with the reason named).
 pub fn is_pdf(path: &Path) -> bool {
+    head(path).is_some_and(|h| is_pdf_bytes(&h))
+}
+
+/// True when `bytes` start as a PDF does (see [`PDF_MARKER`]): a file is
+/// a PDF by its first bytes, whatever its name.
+fn is_pdf_bytes(bytes: &[u8]) -> bool {
+    let window = &bytes[..bytes.len().min(PDF_MARKER_WINDOW)];
+    window.windows(PDF_MARKER.len()).any(|w| w == PDF_MARKER)
+}
+
+/// The first [`SNIFF_BYTES`] of a regular file; `None` when it is not one
+/// or cannot be read (it is then taken for a photo, and the photo path
+/// says why it cannot be read).
+fn head(path: &Path) -> Option<Vec<u8>> {
     // Only a regular file is opened here: opening a FIFO with no writer
     // would block, and the photo path refuses special files with a reason.
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    file.take(SNIFF_BYTES as u64).read_to_end(&mut head).ok()?;
+    Some(head)
+}
+
+/// True when `bytes` are text, not an image: no image format knows them,
+/// and they are UTF-8 (a character cut at the end of the sample allowed)
+/// without control characters other than line breaks and tabs. A puzzle
+/// typed into a file, given where a photo goes.
+pub fn is_text(bytes: &[u8]) -> bool {
+    if bytes.is_empty() || image::guess_format(bytes).is_ok() {
         return false;
     }
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
     };
-    let mut head = Vec::with_capacity(PDF_MARKER_WINDOW);
-    if file
-        .take(PDF_MARKER_WINDOW as u64)
-        .read_to_end(&mut head)
-        .is_err()
-    {
-        return false;
-    }
-    head.windows(PDF_MARKER.len()).any(|w| w == PDF_MARKER)
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+}
+
+/// Why a text file cannot be read as a photo, and what to do instead.
+fn text_reason(path: &Path) -> String {
+    let name = if path == Path::new("-") {
+        "-".to_string()
+    } else {
+        shell_word(&path.display().to_string())
+    };
+    format!(
+        "a text file, not a photo: to solve a text puzzle, use `sudoku-snap solve {name}` \
+         (or give it to a photo with --givens)"
+    )
 }
 
 /// A PDF error's message without the file name and page number it starts
@@ -310,18 +393,48 @@ pub fn reason(e: &PdfError, path: &Path) -> String {
 /// The units of work for `inputs`: each photo as it is, each PDF opened
 /// (its page tree parsed, nothing rendered) and split into the pages
 /// `pages` selects (`--pages`, every page when `None`).
-pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Vec<Unit> {
+///
+/// `-` is standard input, read here whole (bounded as photos are): a photo
+/// or a PDF, given once.
+pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error> {
     let mut units = Vec::new();
+    if inputs.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+        return Err(Error::Usage(
+            "- (standard input) is given more than once; it can be read only once".to_string(),
+        ));
+    }
     for path in inputs {
-        if !is_pdf(path) {
-            units.push(Unit::Photo(path.clone()));
-            continue;
-        }
         let broken = |reason: String| Unit::Broken {
             path: path.clone(),
             reason,
         };
-        let doc = match PdfDoc::open(path) {
+        let doc = if path.as_os_str() == "-" {
+            let bytes = read_stdin().map_err(|source| Error::Input {
+                name: "standard input".to_string(),
+                source,
+            })?;
+            if is_text(&bytes) {
+                units.push(broken(text_reason(path)));
+                continue;
+            }
+            if !is_pdf_bytes(&bytes) {
+                units.push(Unit::Stdin(Arc::new(bytes)));
+                continue;
+            }
+            PdfDoc::from_bytes(bytes, path)
+        } else {
+            let head = head(path).unwrap_or_default();
+            if is_text(&head) {
+                units.push(broken(text_reason(path)));
+                continue;
+            }
+            if !is_pdf_bytes(&head) {
+                units.push(Unit::Photo(path.clone()));
+                continue;
+            }
+            PdfDoc::open(path)
+        };
+        let doc = match doc {
             Ok(doc) => Arc::new(doc),
             Err(e) => {
                 units.push(broken(reason(&e, path)));
@@ -346,7 +459,24 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Vec<Unit> {
             width,
         }));
     }
-    units
+    Ok(units)
+}
+
+/// Standard input, whole, bounded as a photo file is.
+pub fn read_stdin() -> std::io::Result<Vec<u8>> {
+    let limit = snap_vision::MAX_FILE_BYTES;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("more than {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -377,11 +507,32 @@ mod tests {
     }
 
     #[test]
+    fn a_text_file_is_no_photo() {
+        assert!(is_text(
+            b"4.....8.5.3..........7......2.....6.....8.4......1...\n"
+        ));
+        assert!(is_text("5 3 . | . 7 .\n\u{e9}".as_bytes()));
+        // A character cut at the end of the sample is still text.
+        assert!(is_text(&"r\u{e9}".as_bytes()[..2]));
+        assert!(!is_text(&[0xff, 0xd8, 0xff, 0xe0, 0, 16]));
+        assert!(!is_text(b"\x89PNG\r\n\x1a\n"));
+        assert!(!is_text(b"text with a \0 in it"));
+        let dir = tempfile::tempdir().unwrap();
+        let text = dir.path().join("puzzle.txt");
+        std::fs::write(&text, "4.....8.5.3...\n").unwrap();
+        let units = plan(std::slice::from_ref(&text), None).unwrap();
+        assert!(
+            matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("sudoku-snap solve")),
+            "{units:?}"
+        );
+    }
+
+    #[test]
     fn a_damaged_pdf_is_one_broken_unit() {
         let dir = tempfile::tempdir().unwrap();
         let bad = dir.path().join("bad.pdf");
         std::fs::write(&bad, b"%PDF-1.4\nnot really a pdf").unwrap();
-        let units = plan(std::slice::from_ref(&bad), None);
+        let units = plan(std::slice::from_ref(&bad), None).unwrap();
         assert!(
             matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("not a readable PDF"))
         );
@@ -443,7 +594,7 @@ mod tests {
     #[test]
     fn pages_are_numbered_so_they_sort() {
         let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pdf/postonwj_puzzles.pdf");
-        let units = plan(&[book], Some("2"));
+        let units = plan(&[book], Some("2")).unwrap();
         let [unit] = units.as_slice() else {
             panic!("{units:?}")
         };

@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod books;
+pub mod corrections;
 pub mod eval;
 pub mod eval_books;
 pub mod eval_measures;
@@ -21,10 +22,11 @@ pub mod summary;
 use std::io::{BufRead, BufReader, Write};
 
 use snap_solver::bench::{self, BenchMode};
-use snap_vision::Reader;
+use snap_vision::{Guide, Reader};
 
 use crate::cli::{
-    BenchArgs, BenchModeArg, Cli, Command, GenerateArgs, GradeArgs, Method, ReaderArgs, SolveArgs,
+    BenchArgs, BenchModeArg, Cli, Command, GenerateArgs, GradeArgs, GridArgs, Method, ReaderArgs,
+    SolveArgs,
 };
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
@@ -88,13 +90,90 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode, Error> {
 }
 
 /// The name a text command's input goes by in its reports: the path as
-/// given, or `-` for standard input (nothing or `-`).
+/// given, `-` for standard input (nothing or `-`), or `argument` for a
+/// puzzle given itself.
 fn input_name(input: Option<&std::path::Path>) -> String {
     match input {
+        _ if puzzle_argument(input).is_some() => "argument".to_string(),
         Some(p) if p.as_os_str() != "-" => p.display().to_string(),
         _ => "-".to_string(),
     }
 }
+
+/// A puzzle given where a file name goes (`sudoku-snap solve 4.....8.5...`):
+/// the argument, when it names no file, holds only a puzzle's characters
+/// (cells, and the spaces, commas, `|` and rules the text forms allow),
+/// and either spans lines or has as many cells as some shape (81 for
+/// 9x9). Anything else is taken for a file name.
+fn puzzle_argument(input: Option<&std::path::Path>) -> Option<String> {
+    let text = input?.to_str()?;
+    let (cells, puzzle_chars) = puzzle_text_counts(text);
+    let whole = text.contains('\n') || snap_solver::Shape::detect(cells).is_some();
+    (puzzle_chars && whole && !input?.exists()).then(|| text.to_string())
+}
+
+/// The cells in `text` and whether all of it is made of a puzzle's
+/// characters.
+fn puzzle_text_counts(text: &str) -> (usize, bool) {
+    let cell = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '#');
+    let other = |c: char| {
+        matches!(
+            c,
+            ' ' | '\t' | '\n' | '\r' | ',' | '|' | '-' | '+' | '=' | '?'
+        )
+    };
+    let cells = text.chars().filter(|&c| cell(c)).count();
+    (cells, text.chars().all(|c| cell(c) || other(c)))
+}
+
+/// The error for a text input that cannot be opened. An argument that
+/// looks like a puzzle with cells missing says so, rather than only that
+/// there is no such file.
+fn open_error(e: std::io::Error, path: &std::path::Path) -> Error {
+    let name = path.display().to_string();
+    let (cells, puzzle_chars) = puzzle_text_counts(&name);
+    if e.kind() == std::io::ErrorKind::NotFound && puzzle_chars && cells >= MIN_PUZZLE_ARGUMENT {
+        return Error::Input {
+            name,
+            source: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!(
+                    "no such file, and not a whole puzzle either: {} (a 9x9 puzzle has 81)",
+                    plural(cells, "cell")
+                ),
+            ),
+        };
+    }
+    io_error(e, &name)
+}
+
+/// `1 grid`, `3 grids`: a count and its noun, as a sentence says it.
+pub fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// An argument as a shell word: quoted when it holds characters a
+/// shell would take apart (a photo's name with spaces), so that advice
+/// naming it can be pasted as printed.
+pub fn shell_word(text: &str) -> String {
+    let plain = text
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._/:=,+-@%".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// Cells from which an argument that names no file is taken for a puzzle
+/// with cells missing: the fewest clues a 9x9 can have, so that short file
+/// names are never mistaken for one.
+const MIN_PUZZLE_ARGUMENT: usize = 17;
 
 /// Runs a text command over its input file (or standard input for `-` and
 /// nothing), writing to buffered standard output, and sorts its I/O errors
@@ -106,9 +185,13 @@ fn with_text_input(
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(OutputErrors(stdout.lock()));
     let result = match input {
+        _ if puzzle_argument(input).is_some() => {
+            let text = puzzle_argument(input).unwrap_or_default();
+            command(&mut text.as_bytes(), &mut out).map_err(|e| io_error(e, "argument"))
+        }
         Some(path) if path.as_os_str() != "-" => {
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|e| io_error(e, &name))?;
+            let file = std::fs::File::open(path).map_err(|e| open_error(e, path))?;
             command(&mut BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
         }
         _ => {
@@ -133,6 +216,39 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode, Error> {
     bench::run(&args.files, mode, args.repeats as usize, &mut out)
         .map_err(|e| io_error(e, "bench"))?;
     Ok(ExitCode::Success)
+}
+
+/// What `--shape` and `--corners` tell the reader.
+fn guide(args: &GridArgs) -> Guide {
+    Guide {
+        shape: args.shape,
+        corners: args.corners,
+    }
+}
+
+/// `--corners` places one grid, so it is for a run of one photo or page.
+fn check_one_page_guide(args: &GridArgs, pages: usize) -> Result<(), Error> {
+    if args.corners.is_some() && pages > 1 {
+        return Err(Error::Usage(format!(
+            "--corners places the grid of one photo or page, and the run reads {pages}; \
+             give the photo alone (and one page with --pages)"
+        )));
+    }
+    Ok(())
+}
+
+/// What to say when no grid was found, with what a person can tell the
+/// reader to find it.
+fn no_grid_message(args: &GridArgs) -> String {
+    match (args.shape, args.corners) {
+        (_, Some(_)) => "no Sudoku grid found at the corners given".to_string(),
+        (Some(shape), None) => format!(
+            "no {} grid found; give its corners with --corners x,y;x,y;x,y;x,y \
+             (or full for the whole image)",
+            shape.name()
+        ),
+        (None, None) => "no Sudoku grid found".to_string(),
+    }
 }
 
 /// The photo reader the options ask for: the embedded model or `--model`,
@@ -181,4 +297,16 @@ struct OutputError(std::io::Error);
 /// True when `e` came from writing standard output.
 fn is_about_output(e: &std::io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<OutputError>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_quoted_only_when_a_shell_needs_it() {
+        assert_eq!(shell_word("p108:g2:r1c9=3"), "p108:g2:r1c9=3");
+        assert_eq!(shell_word("my photo.jpg:r1c1=3"), "'my photo.jpg:r1c1=3'");
+        assert_eq!(shell_word("it's.jpg"), r"'it'\''s.jpg'");
+    }
 }

@@ -27,8 +27,9 @@ use serde::{Deserialize, Serialize};
 
 use snap_vision::{PageAnswers, PageRange, PartAnswers, PdfDoc, ReadError, Reader};
 
-use super::answer::{self, GridResult};
+use super::answer::{self, GridResult, Place};
 use super::books::{self, Book, KeyRecord};
+use super::corrections::{Corrections, PageCorrections};
 pub use super::inputs::is_image_name;
 use super::inputs::{self, Unit};
 use super::resume::{self, Fingerprint, ImageStamp, Loaded, RecordedImage, Records, Stamp};
@@ -43,11 +44,6 @@ use crate::report::{Report, Status};
 /// memory freed) group by group; a few pages per thread keep both threads
 /// busy while one page of a group takes longer than the others.
 const PAGES_PER_THREAD: usize = 4;
-
-/// Parses `--set` values: `r3c4=7` sets a digit, `r5c1=.` (or `0`) empties a cell.
-pub fn parse_overrides(values: &[String]) -> Result<Vec<(usize, u8)>, Error> {
-    snap_solver::overrides::parse_overrides(values).map_err(Error::Usage)
-}
 
 /// One printed result: a grid, or a page without one.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -138,8 +134,11 @@ pub struct Job<'a> {
     pub inputs: Vec<PathBuf>,
     /// Records for a resume (`--out-dir`), read unless `--force`.
     pub records: Option<Records>,
-    /// The options that change results, for the records' fingerprints.
+    /// The options that change results, for the records' fingerprints
+    /// (with each page's own corrections added).
     fingerprint_options: Vec<String>,
+    /// The hand corrections, `--set` and `--givens`.
+    corrections: Corrections,
     /// Each input's stamp, computed once when first needed (by the worker
     /// that first needs it).
     stamps: HashMap<PathBuf, OnceLock<Option<Stamp>>>,
@@ -157,12 +156,14 @@ impl Job<'_> {
             .get_or_init(|| Stamp::of_file(path))
             .as_ref()
             .copied()?;
-        Some(Fingerprint::new(
-            path,
-            stamp,
-            page,
-            &self.fingerprint_options,
-        ))
+        let mut options = self.fingerprint_options.clone();
+        options.extend(self.corrections_for(path, page).fingerprint());
+        Some(Fingerprint::new(path, stamp, page, &options))
+    }
+
+    /// The hand corrections aimed at page `page` of `path`.
+    fn corrections_for(&self, path: &Path, page: Option<usize>) -> PageCorrections {
+        self.corrections.for_page(path, page, &self.inputs)
     }
 
     /// Where the answer image of `unit` goes, `None` when it gets none: a
@@ -174,7 +175,7 @@ impl Job<'_> {
             return None;
         }
         let wanted = match unit {
-            Unit::Photo(_) => true,
+            Unit::Photo(_) | Unit::Stdin(_) => true,
             Unit::PdfPage { .. } => args.page_images || image_output(args),
             Unit::Broken { .. } => false,
         };
@@ -184,7 +185,7 @@ impl Job<'_> {
 
 /// Runs the main job on every input of `args`; returns the merged exit code.
 pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
-    let overrides = parse_overrides(&args.set)?;
+    let corrections = Corrections::parse(&args.set, args.givens.as_deref())?;
     let expanded = inputs::expand(&args.photos);
     if expanded.inputs.is_empty() && expanded.unlisted.is_empty() {
         let why = match expanded.empty.as_slice() {
@@ -208,8 +209,10 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             )));
         }
     }
-    let mut units = expanded.units(args.pages.as_deref());
+    let mut units = expanded.units(args.pages.as_deref())?;
     check_pages(args, &units)?;
+    super::check_one_page_guide(&args.grid, units.len())?;
+    corrections.check(&expanded.inputs, &units)?;
     check_outputs(&units, args)?;
     let all_units = units.len();
     if let Some(shard) = args.shard {
@@ -232,10 +235,12 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
     }
     sweep(&units, args);
     output::install_interrupt_handler();
-    let wants_colour = units.iter().any(|u| {
-        !args.no_image && (matches!(u, Unit::Photo(_)) || args.page_images || image_output(args))
-    });
-    let reader = super::reader(&args.reader)?.with_colour_ahead(wants_colour);
+    let wants_colour = units
+        .iter()
+        .any(|u| !args.no_image && (u.is_photo() || args.page_images || image_output(args)));
+    let reader = super::reader(&args.reader)?
+        .with_colour_ahead(wants_colour)
+        .with_guide(super::guide(&args.grid));
     let stamps = expanded
         .inputs
         .iter()
@@ -245,11 +250,12 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         reader: &reader,
         args,
         options: answer::Options {
-            overrides,
             check: args.check,
+            several_inputs: expanded.inputs.len() > 1,
         },
         records: args.out_dir.as_deref().map(Records::new),
         fingerprint_options: fingerprint_options(args),
+        corrections,
         inputs: expanded.inputs.clone(),
         stamps,
     };
@@ -431,7 +437,7 @@ fn check_outputs(units: &[Unit], args: &PhotoArgs) -> Result<(), Error> {
     let mut pairs: Vec<(PathBuf, PathBuf)> = Vec::new();
     for unit in units {
         let out = output_path(unit, args);
-        if !args.no_image && matches!(unit, Unit::Photo(_)) {
+        if !args.no_image && unit.is_photo() {
             output::ImageKind::for_output(&out).map_err(Error::Usage)?;
         }
         // The records are named like the images, so this also keeps two
@@ -461,7 +467,12 @@ fn fingerprint_options(args: &PhotoArgs) -> Vec<String> {
     if args.check {
         options.push("--check".to_string());
     }
-    options.extend(args.set.iter().map(|s| format!("--set {s}")));
+    if let Some(shape) = args.grid.shape {
+        options.push(format!("--shape {}", shape.name()));
+    }
+    if let Some(corners) = args.grid.corners {
+        options.push(format!("--corners {corners:?}"));
+    }
     if let Some(model) = &args.reader.model {
         let stamp = Stamp::of_file(model);
         options.push(format!("--model {stamp:?}"));
@@ -573,8 +584,8 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
             return (skipped, None);
         }
         Err((dpi, ReadError::NoGrid)) => {
-            let failed = Outcome::failed(unit, dpi, Status::NoGrid, "no Sudoku grid found".into());
-            return (failed, None);
+            let message = super::no_grid_message(&args.grid);
+            return (Outcome::failed(unit, dpi, Status::NoGrid, message), None);
         }
         Err((dpi, e)) => {
             return (
@@ -585,7 +596,16 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
     };
     let name = unit.path().display().to_string();
     let start = Instant::now();
-    let mut grids = answer::grids(&page, &name, unit.page(), dpi, &job.options);
+    let place = Place {
+        name: &name,
+        page: unit.page(),
+        dpi,
+    };
+    let corrections = job.corrections_for(unit.path(), unit.page());
+    let mut grids = match answer::grids(&page, &place, &job.options, &corrections) {
+        Ok(grids) => grids,
+        Err(message) => return (Outcome::failed(unit, dpi, Status::Error, message), None),
+    };
     page.timings.lap("solve", start);
     if grids.is_empty() {
         let failed = Outcome::failed(
@@ -636,12 +656,14 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
         grid.report.ms = page.timings.clone();
     }
     outcome.key = books::key_records(unit, &grids);
-    outcome.grids = grids.into_iter().map(|g| line(unit, g)).collect();
+    let alone = grids.len() == 1;
+    outcome.grids = grids.into_iter().map(|g| line(unit, g, alone)).collect();
     (outcome, encoded)
 }
 
-/// A grid's printed line.
-fn line(unit: &Unit, grid: GridResult) -> Line {
+/// A grid's printed line; `alone` when it is its page's only grid (then
+/// its place is the page's).
+fn line(unit: &Unit, grid: GridResult, alone: bool) -> Line {
     let number = grid.report.photo.as_ref().and_then(|f| f.grid).unwrap_or(1);
     let why = match grid.status {
         Status::Solved | Status::Complete if grid.report.error.is_none() => String::new(),
@@ -661,7 +683,11 @@ fn line(unit: &Unit, grid: GridResult) -> Line {
         status: grid.status,
         json: grid.report.to_json_line(),
         text: grid.text,
-        place: format!("{} grid {number}", unit.label()),
+        place: if alone {
+            unit.label()
+        } else {
+            format!("{} grid {number}", unit.label())
+        },
         why,
         answer_grid: grid.answer_grid,
         stderr: None,
@@ -769,9 +795,10 @@ fn output_path(unit: &Unit, args: &PhotoArgs) -> PathBuf {
     if let Some(o) = args.output.as_ref().filter(|o| !is_pdf_name(o)) {
         return o.clone();
     }
-    let kind = match unit {
-        Unit::Photo(photo) => output::ImageKind::for_input(photo),
-        _ => output::ImageKind::Png,
+    let kind = if unit.is_jpeg() {
+        output::ImageKind::Jpeg
+    } else {
+        output::ImageKind::Png
     };
     let name = format!("{}.solved.{}", unit.output_stem(), kind.extension());
     match &args.out_dir {
@@ -841,14 +868,5 @@ mod tests {
             line_code(&line(Status::Error, false), true),
             ExitCode::Error
         );
-    }
-
-    #[test]
-    fn overrides_parse() {
-        let v = parse_overrides(&["r3c4=7".into(), "R5C1=.".into(), "r9c9=0".into()]).unwrap();
-        assert_eq!(v, vec![(21, 7), (36, 0), (80, 0)]);
-        for bad in ["r0c1=1", "r3c4", "r3c4=10", "x3c4=1", "r3c10=1", "r3c4=a"] {
-            assert!(parse_overrides(&[bad.into()]).is_err(), "{bad}");
-        }
     }
 }

@@ -2,10 +2,12 @@
 
 use std::io::Write;
 
-use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
+use snap_solver::{solve, Board, Outcome, DEFAULT_LIMIT};
 use snap_vision::{GridReading, Page, ReadError, DEFAULT_DPI, SURE};
 
+use super::answer;
 use super::inputs::Unit;
+use super::plural;
 
 use crate::cli::ReadArgs;
 use crate::error::Error;
@@ -17,31 +19,13 @@ use crate::report::{round4, PhotoFields, Report, Status};
 /// and cells a repair may change.
 pub const LOW_CONFIDENCE: f32 = SURE;
 
-/// The grid with low-confidence cells marked: each cell is its value (`.`
-/// for empty) followed by `?` when unsure, else a space.
+/// The grid with low-confidence cells marked (`7?`), as the text forms
+/// read it back (`solve`, `--givens`): the mark is skipped there.
 pub fn marked_grid(grid: &Board, confidence: &[f32]) -> String {
-    let mut out = String::new();
-    for r in 0..9 {
-        if r == 3 || r == 6 {
-            out.push_str("-------+--------+-------\n");
-        }
-        for c in 0..9 {
-            if c == 3 || c == 6 {
-                out.push_str("| ");
-            }
-            let i = r * 9 + c;
-            let v = grid.cells[i];
-            out.push(if v == 0 { '.' } else { (b'0' + v) as char });
-            out.push(if confidence[i] < LOW_CONFIDENCE {
-                '?'
-            } else {
-                ' '
-            });
-        }
-        out.truncate(out.trim_end().len());
-        out.push('\n');
-    }
-    out
+    let marked: Vec<bool> = (0..grid.cells.len())
+        .map(|i| grid.shape.contains(i) && confidence.get(i).is_some_and(|&p| p < LOW_CONFIDENCE))
+        .collect();
+    grid.to_pretty_marked(&marked)
 }
 
 /// Where a grid was read: its input, page and number.
@@ -67,14 +51,18 @@ fn failure(unit: &Unit, status: Status, message: String) -> Report {
     report
 }
 
-/// One grid of a page as read: its text and JSON line.
-fn describe(place: &Place, page: &Page, grid: &GridReading) -> (Status, String, Report) {
+/// One grid of a page as read: its text and JSON line. `several` when the
+/// page has more than one grid. The text is a comment line, then the
+/// grid: a file of it is a puzzle file (`solve`, `--givens`).
+fn describe(
+    place: &Place,
+    page: &Page,
+    grid: &GridReading,
+    several: bool,
+) -> (Status, String, Report) {
     let (name, number) = (place.name, place.number);
     let shape = grid.shape();
-    let read = Board {
-        shape,
-        cells: grid.cells.iter().map(|e| e.best().0).collect(),
-    };
+    let read = grid.as_read();
     let confidence: Vec<f32> = grid
         .cells
         .iter()
@@ -94,26 +82,23 @@ fn describe(place: &Place, page: &Page, grid: &GridReading) -> (Status, String, 
         .filter(|&i| shape.contains(i))
         .map(|i| confidence[i])
         .fold(1.0f32, f32::min);
-    let label = if page.grids.len() > 1 {
+    let label = if several {
         format!(" grid {number}")
     } else {
         String::new()
     };
     let mut text = format!(
-        "{}{label}: {} clues, least sure cell {least:.2}{}\n",
+        "# {}{label}: {}, {}, least sure cell {least:.2}{}\n",
         place.label,
-        read.givens(),
+        shape.name(),
+        plural(read.givens(), "clue"),
         if unsure.is_empty() {
             String::new()
         } else {
-            format!(", unsure: {}", unsure.join(" "))
+            format!(", unsure (marked ?): {}", unsure.join(" "))
         }
     );
-    if shape == Shape::classic() {
-        text.push_str(&marked_grid(&read, &confidence));
-    } else {
-        text.push_str(&read.to_pretty());
-    }
+    text.push_str(&marked_grid(&read, &confidence));
     let json = Report {
         path: name.to_string(),
         line: None,
@@ -146,37 +131,51 @@ fn describe(place: &Place, page: &Page, grid: &GridReading) -> (Status, String, 
 
 /// Runs `read` over its photos.
 pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
-    let reader = super::reader(&args.reader)?;
+    let units = super::inputs::expand(&args.photos).units(args.pages.as_deref())?;
+    super::check_one_page_guide(&args.grid, units.len())?;
+    let reader = super::reader(&args.reader)?.with_guide(super::guide(&args.grid));
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut code = ExitCode::Success;
-    let inputs = super::inputs::expand(&args.photos);
-    for unit in inputs.units(args.pages.as_deref()) {
+    let several_pages = units.len() > 1;
+    for unit in units {
         let name = unit.path().display().to_string();
         let label = unit.label();
         let debug_dir = args.reader.debug_dir.as_deref();
         let lines: Vec<(Status, String, Report)> = match unit.read(&reader, DEFAULT_DPI, debug_dir)
         {
-            Ok((page, dpi)) => page
-                .grids
-                .iter()
-                .enumerate()
-                .map(|(k, grid)| {
-                    let place = Place {
-                        name: &name,
-                        label: &label,
-                        page: unit.page(),
-                        dpi,
-                        number: k + 1,
-                    };
-                    describe(&place, &page, grid)
-                })
-                .collect(),
-            Err((_, ReadError::NoGrid)) => vec![(
-                Status::NoGrid,
-                format!("{label}: no Sudoku grid found\n"),
-                failure(&unit, Status::NoGrid, "no Sudoku grid found".into()),
-            )],
+            Ok((page, dpi)) => {
+                let grids = answer::numbered(&page);
+                let several = grids.len() > 1;
+                grids
+                    .iter()
+                    .enumerate()
+                    .map(|(k, grid)| {
+                        let place = Place {
+                            name: &name,
+                            label: &label,
+                            page: unit.page(),
+                            dpi,
+                            number: k + 1,
+                        };
+                        let (status, mut text, json) = describe(&place, &page, grid, several);
+                        // A blank line between grids, so that each reads
+                        // as a puzzle of its own.
+                        if several || several_pages {
+                            text.push('\n');
+                        }
+                        (status, text, json)
+                    })
+                    .collect()
+            }
+            Err((_, ReadError::NoGrid)) => {
+                let message = super::no_grid_message(&args.grid);
+                vec![(
+                    Status::NoGrid,
+                    format!("# {label}: {message}\n"),
+                    failure(&unit, Status::NoGrid, message),
+                )]
+            }
             Err((_, e)) => {
                 eprintln!("sudoku-snap: {label}: {e}");
                 vec![(
@@ -210,13 +209,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unsure_cells_are_marked() {
-        let mut g = Board::empty(Shape::classic());
+    fn unsure_cells_are_marked_and_read_back() {
+        let mut g = Board::empty(snap_solver::Shape::classic());
         g.cells[0] = 7;
         let mut conf = [1.0f32; 81];
         conf[0] = 0.5;
         let text = marked_grid(&g, &conf);
         assert!(text.starts_with("7?. . "), "{text}");
         assert_eq!(text.lines().count(), 11);
+        assert_eq!(Board::parse(&text, g.shape), Ok(g));
     }
 }

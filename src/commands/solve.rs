@@ -12,7 +12,7 @@
 //! the exit code is then 2. Only a failure to read the input at all (an I/O
 //! error) ends it, after the answers to everything read before it.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -58,6 +58,9 @@ pub struct Options {
     pub shape: Option<Shape>,
     /// Name of the input for JSON `path` (`-` for standard input).
     pub path: String,
+    /// Solutions shown as grids, for people (a terminal): each puzzle's
+    /// line number and status, then its solution's rows.
+    pub grid: bool,
 }
 
 impl Options {
@@ -71,11 +74,15 @@ impl Options {
         };
         let path = super::input_name(args.input.as_deref());
         let limit = args.limit.map_or(DEFAULT_LIMIT, |n| n as usize);
+        // One line per puzzle is the contract for scripts (tests,
+        // benchmarks, fuzzing): kept whenever the output is not a terminal.
+        let grid = mode == Mode::Solution && !args.line && std::io::stdout().is_terminal();
         Options {
             mode,
             limit,
             shape: args.shape,
             path,
+            grid,
         }
     }
 }
@@ -227,6 +234,7 @@ fn format_error(e: &ParseError, line: usize, opts: &Options) -> String {
             report.line = Some(line);
             report.to_json_line()
         }
+        _ if opts.grid => format!("invalid: {e}\n\n"),
         _ => format!("invalid: {e}\n"),
     }
 }
@@ -263,6 +271,7 @@ fn format_clash(puzzle: &Board, clash: &Clash, line: usize, opts: &Options) -> S
             puzzle_report(puzzle, line, opts, None, Some(clash.to_string()), 0.0).to_json_line()
         }
         Mode::Count => format!("0 {}\n", puzzle.to_line()),
+        _ if opts.grid => format!("{}no solution ({clash})\n\n", grid_header(line, opts)),
         _ => format!("no solution ({clash})\n"),
     }
 }
@@ -271,11 +280,33 @@ fn format_solved(puzzle: &Board, s: &Solved, line: usize, opts: &Options, ms: f6
     match opts.mode {
         Mode::Json => puzzle_report(puzzle, line, opts, Some(s), None, ms).to_json_line(),
         Mode::Count => format!("{} {}\n", s.count, puzzle.to_line()),
+        Mode::Solution if opts.grid => {
+            let header = grid_header(line, opts);
+            match (s.count, &s.solution) {
+                (1, Some(sol)) => {
+                    let pretty = Board::parse(sol, puzzle.shape)
+                        .map_or_else(|_| format!("{sol}\n"), |b| b.to_pretty());
+                    format!("{header}solved\n{pretty}\n")
+                }
+                (0, _) | (_, None) => format!("{header}no solution\n\n"),
+                (n, _) => format!("{header}multiple solutions ({n})\n\n"),
+            }
+        }
         Mode::Solution | Mode::All => match (s.count, &s.solution) {
             (1, Some(sol)) => format!("{sol}\n"),
             (0, _) | (_, None) => "no solution\n".to_string(),
             (n, _) => format!("multiple solutions ({n})\n"),
         },
+    }
+}
+
+/// `line 3: `, which puzzle of the input a grid answers (nothing for a
+/// puzzle given as the argument, the only one).
+fn grid_header(line: usize, opts: &Options) -> String {
+    if opts.path == "argument" {
+        String::new()
+    } else {
+        format!("line {line}: ")
     }
 }
 
@@ -364,7 +395,11 @@ pub fn run_args(
     input: impl BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<ExitCode> {
-    if let Some(path) = args.input.as_deref().filter(|p| p.as_os_str() != "-") {
+    let file = args
+        .input
+        .as_deref()
+        .filter(|p| p.as_os_str() != "-" && super::puzzle_argument(Some(p)).is_none());
+    if let Some(path) = file {
         check_text_input(path)?;
     }
     let opts = Options::from_args(args);
@@ -387,6 +422,7 @@ mod tests {
             limit,
             shape: None,
             path: "-".into(),
+            grid: false,
         }
     }
 

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::photo::Outcome;
+use super::plural;
 use crate::report::Status;
 
 /// Most places listed under "needs a look"; the rest are counted. A book
@@ -130,15 +131,6 @@ impl Summary {
             }
         }
         s
-    }
-}
-
-/// `1 grid`, `6 grids`.
-pub fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
     }
 }
 

@@ -48,6 +48,74 @@ fn error(line: usize, column: usize, reason: String) -> ParseError {
     }
 }
 
+/// The mark `read` puts right after a cell it is unsure of (`7?`): shown
+/// to people, skipped when the grid is read back.
+pub const UNSURE_MARK: char = '?';
+
+/// Characters that only set cells apart in a square's rows (and in a
+/// Samurai's spaced rows): spaces, tabs, commas and box rules.
+pub fn is_cell_separator(c: char) -> bool {
+    matches!(c, ' ' | '\t' | ',' | '|')
+}
+
+/// A line made only of box rules (`------+-------+------`, `+---+`):
+/// between the bands of a square's rows, never a row itself.
+pub fn is_rule_line(line: &str) -> bool {
+    line.chars()
+        .all(|c| matches!(c, '-' | '+' | '|' | '=' | ' ' | '\t'))
+}
+
+/// The cell characters of a square's line with their 0-based positions in
+/// it: separators and the unsure mark after a cell skipped. A mark that
+/// follows no cell is an error (position, reason).
+fn cell_chars(line: &str) -> Result<Vec<(usize, char)>, (usize, String)> {
+    let mut out = Vec::new();
+    let mut after_cell = false;
+    for (i, c) in line.chars().enumerate() {
+        if is_cell_separator(c) || (c == UNSURE_MARK && after_cell) {
+            after_cell = false;
+        } else if c == UNSURE_MARK {
+            return Err((i, format!("unexpected {UNSURE_MARK:?}: it marks the cell before it as unsure, and follows no cell here")));
+        } else {
+            out.push((i, c));
+            after_cell = true;
+        }
+    }
+    Ok(out)
+}
+
+/// The cells of a spaced row: at least two, each one character set apart
+/// from the next by separators or by an unsure mark. `None` when the row is
+/// not spaced (a compact row such as `53..7....`, or a Samurai row whose
+/// spaces are outside positions).
+pub fn spaced_cells(line: &str) -> Option<Vec<(usize, char)>> {
+    let mut out: Vec<(usize, char)> = Vec::new();
+    // Whether the last character was a cell (a mark or a separator may
+    // follow it, not another cell).
+    let mut after_cell = false;
+    for (i, c) in line.chars().enumerate() {
+        if is_cell_separator(c) || (c == UNSURE_MARK && after_cell) {
+            // The mark takes the place of the space after its cell.
+            after_cell = false;
+        } else if after_cell {
+            return None;
+        } else {
+            out.push((i, c));
+            after_cell = true;
+        }
+    }
+    (out.len() >= 2).then_some(out)
+}
+
+/// `1 cell`, `3 cells`.
+pub(crate) fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 impl Board {
     /// An empty board of this shape.
     pub fn empty(shape: Shape) -> Board {
@@ -59,12 +127,20 @@ impl Board {
 
     /// Parses one puzzle: either one line holding all `side * side` positions
     /// (a Samurai's outside positions as `#` or spaces), or `side` lines of
-    /// `side` positions each. Blank lines around the puzzle are ignored. In
-    /// the row form of a square, spaces, tabs and `|` between cells are
-    /// ignored and separator lines made of `-`, `+`, `|`, `=` and spaces are
-    /// skipped, so [`Board::to_pretty`] output parses back. In the row form of
-    /// a Samurai, every character counts, outside positions may be `#`, a space
-    /// or an empty-cell mark, and trailing outside positions may be left off.
+    /// `side` positions each. Blank lines around the puzzle are ignored.
+    ///
+    /// In a square, spaces, tabs, commas and `|` between cells are ignored
+    /// (`5 3 . . 7 . . . .`, `5,3,0,0,7,0,0,0,0`), as is the unsure mark `?`
+    /// right after a cell (`7?`), and in the row form separator lines made
+    /// of `-`, `+`, `|`, `=` and spaces are skipped, so [`Board::to_pretty`]
+    /// and [`Board::to_pretty_marked`] output parses back.
+    ///
+    /// A Samurai row is read one of two ways. Spaced, as
+    /// [`Board::to_pretty`] writes it (every cell one character, set apart
+    /// by spaces, commas or `|`): it lists the cells of that row inside the
+    /// five grids, in order (18, 21 or 9 of them). Otherwise every character
+    /// counts: outside positions may be `#`, a space or an empty-cell mark,
+    /// and trailing outside positions may be left off.
     ///
     /// Errors give the 1-based line within `text` and column within that line
     /// (0 when the fault is not at one character) and the reason.
@@ -94,10 +170,16 @@ impl Board {
         let expected = shape.cell_count();
         let skipped = line.chars().take_while(|c| c.is_whitespace()).count();
         let body = line.trim();
-        let count = body.chars().count();
+        let square = matches!(shape, Shape::Square { .. });
+        let cells: Vec<(usize, char)> = if square {
+            cell_chars(body).map_err(|(i, reason)| error(number, skipped + i + 1, reason))?
+        } else {
+            body.chars().enumerate().collect()
+        };
+        let count = cells.len();
         let mut board = Board::empty(shape);
-        for (i, c) in body.chars().enumerate() {
-            let column = skipped + i + 1;
+        for (i, &(at, c)) in cells.iter().enumerate() {
+            let column = skipped + at + 1;
             if i == expected {
                 return Err(error(
                     number,
@@ -128,15 +210,11 @@ impl Board {
     /// The row form: `lines` are the non-blank lines with their numbers.
     fn parse_rows(lines: &[(usize, &str)], shape: Shape) -> Result<Board, ParseError> {
         let side = shape.side();
-        let is_separator = |line: &str| {
-            line.chars()
-                .all(|c| matches!(c, '-' | '+' | '|' | '=' | ' ' | '\t'))
-        };
         let rows: Vec<(usize, &str)> = match shape {
             Shape::Square { .. } => lines
                 .iter()
                 .copied()
-                .filter(|(_, line)| !is_separator(line))
+                .filter(|(_, line)| !is_rule_line(line))
                 .collect(),
             Shape::Samurai => lines.to_vec(),
         };
@@ -154,13 +232,21 @@ impl Board {
             return Err(error(line, 0, reason));
         }
         let mut board = Board::empty(shape);
+        let square = matches!(shape, Shape::Square { .. });
         for (r, &(number, line)) in rows.iter().enumerate() {
-            let mut c = 0;
-            for (i, ch) in line.chars().enumerate() {
-                let square = matches!(shape, Shape::Square { .. });
-                if square && matches!(ch, ' ' | '\t' | '|') {
+            if !square {
+                if let Some(cells) = spaced_cells(line) {
+                    board.read_spaced_samurai_row(r, number, &cells)?;
                     continue;
                 }
+            }
+            let chars: Vec<(usize, char)> = if square {
+                cell_chars(line).map_err(|(i, reason)| error(number, i + 1, reason))?
+            } else {
+                line.chars().enumerate().collect()
+            };
+            let mut c = 0;
+            for &(i, ch) in &chars {
                 if c == side {
                     if !square && line.chars().skip(i).all(char::is_whitespace) {
                         break;
@@ -193,6 +279,40 @@ impl Board {
             }
         }
         Ok(board)
+    }
+
+    /// Row `r` of a Samurai in the spaced form: `cells` (column in the line,
+    /// character) are the row's cells inside the five grids, in order.
+    fn read_spaced_samurai_row(
+        &mut self,
+        r: usize,
+        number: usize,
+        cells: &[(usize, char)],
+    ) -> Result<(), ParseError> {
+        let side = self.shape.side();
+        let inside: Vec<usize> = (0..side)
+            .map(|c| r * side + c)
+            .filter(|&i| self.shape.contains(i))
+            .collect();
+        if cells.len() != inside.len() {
+            return Err(error(
+                number,
+                0,
+                format!(
+                    "row {} has {}, a Samurai's row {} has {} (the cells inside its grids)",
+                    r + 1,
+                    plural(cells.len(), "cell"),
+                    r + 1,
+                    inside.len()
+                ),
+            ));
+        }
+        for (&index, &(at, ch)) in inside.iter().zip(cells) {
+            self.cells[index] = self
+                .read_position(index, ch)
+                .map_err(|reason| error(number, at + 1, reason))?;
+        }
+        Ok(())
     }
 
     /// The value of character `c` at layout position `index`, or why it is wrong there.
@@ -238,7 +358,22 @@ impl Board {
     /// `1 2 3 | 4 5 6 | 7 8 9` for 9x9); a Samurai shows the five
     /// grids with spaces outside them and a gap between 3x3 boxes.
     pub fn to_pretty(&self) -> String {
+        self.to_pretty_marked(&[])
+    }
+
+    /// [`Board::to_pretty`] with the unsure mark `?` right after each cell
+    /// whose position is `true` in `marked` (`7?. . | ...`), in the space
+    /// that otherwise follows it, so that the grid keeps its width and
+    /// still parses back.
+    pub fn to_pretty_marked(&self, marked: &[bool]) -> String {
         let side = self.shape.side();
+        let mark = |i: usize| {
+            if marked.get(i) == Some(&true) {
+                UNSURE_MARK
+            } else {
+                ' '
+            }
+        };
         let mut out = String::new();
         match self.shape {
             Shape::Square {
@@ -254,12 +389,15 @@ impl Board {
                         out.push_str(&separator.join("+"));
                         out.push('\n');
                     }
+                    let mut line = String::new();
                     for c in 0..side {
-                        if c > 0 {
-                            out.push_str(if c % box_cols == 0 { " | " } else { " " });
+                        if c > 0 && c % box_cols == 0 {
+                            line.push_str("| ");
                         }
-                        out.push(self.position_char(r * side + c, ' '));
+                        line.push(self.position_char(r * side + c, ' '));
+                        line.push(mark(r * side + c));
                     }
+                    out.push_str(line.trim_end());
                     out.push('\n');
                 }
             }
@@ -270,10 +408,12 @@ impl Board {
                     }
                     let mut line = String::new();
                     for c in 0..side {
-                        if c > 0 {
-                            line.push_str(if c % 3 == 0 { "   " } else { " " });
+                        if c > 0 && c % 3 == 0 {
+                            line.push_str("  ");
                         }
-                        line.push(self.position_char(r * side + c, ' '));
+                        let i = r * side + c;
+                        line.push(self.position_char(i, ' '));
+                        line.push(if self.shape.contains(i) { mark(i) } else { ' ' });
                     }
                     out.push_str(line.trim_end());
                     out.push('\n');

@@ -1,12 +1,21 @@
 //! Reading puzzle files: a stream of puzzles, each one line or a block of lines.
 //!
-//! Accepted per puzzle (blank lines and comment lines between puzzles are
-//! skipped):
+//! Accepted per puzzle (blank lines, comment lines and lines of box rules
+//! such as `+-------+` between puzzles are skipped):
 //! - one line holding every cell: 81 characters for 9x9, 256 for 16x16, 625
 //!   for 25x25, 441 for Samurai (16 for a 4x4);
 //! - a block of rows: 9 lines of 9 characters, N lines of N for NxN (when
 //!   `--shape` says so), or 21 lines of up to 21 characters for Samurai (spaces
-//!   or `#` outside the five grids; trailing spaces may be missing).
+//!   or `#` outside the five grids; trailing spaces may be missing);
+//! - the same with the cells of a square set apart by spaces, commas or `|`
+//!   (`5 3 . | . 7 . | . . .`, `5,3,0,0,7,0,0,0,0`), as people type them and
+//!   as the tool displays grids: then the cells are counted, not the
+//!   characters, so a row of 9 cells is a 9x9 row (and 16 a 16x16 row)
+//!   whatever its width, and rule lines between bands are skipped. A
+//!   Samurai displayed the same way (each row listing its cells inside the
+//!   five grids, 18 in the first row, blank lines between bands) is read
+//!   too. A `?` right after a cell (`read`'s mark of an unsure cell) is
+//!   skipped.
 //!
 //! A *comment* is a line whose first non-space character is `#`, except a
 //! line that could be a one-line Samurai: exactly 441 characters, all of
@@ -28,7 +37,9 @@
 
 use std::io::BufRead;
 
-use crate::board::{Board, ParseError};
+use crate::board::{
+    is_cell_separator, is_rule_line, plural, spaced_cells, Board, ParseError, UNSURE_MARK,
+};
 use crate::shape::Shape;
 
 /// Longest line read, in bytes (without its line ending). The longest
@@ -40,6 +51,13 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// Characters of a one-line Samurai puzzle.
 const SAMURAI_LINE: usize = 441;
+
+/// Cells in the first row of a Samurai (its two top grids' rows): a spaced
+/// first row of this many cells starts a Samurai.
+const SAMURAI_FIRST_ROW: usize = 18;
+
+/// Side of a Samurai's layout, and so the most characters a row has.
+const SAMURAI_SIDE: usize = 21;
 
 /// A puzzle read from the input, or why it could not be read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,10 +203,30 @@ pub struct PuzzleReader<R> {
 
 /// How a puzzle is laid out, decided from its first line.
 enum Layout {
-    /// `rows` lines of at most `width` characters (1 row: the one-line form).
+    /// `rows` lines of at most `width` cells each (see [`row_width`]; 1
+    /// row: the one-line form).
     Rows(Shape, usize, usize),
     /// The line fits no form of the fixed shape.
     Mismatch(ParseError),
+}
+
+/// How wide a row of `shape` is: its cells for a square (separators and
+/// unsure marks not counted), and for a Samurai its cells when spaced, else
+/// its characters (spaces there are outside positions).
+fn row_width(line: &str, shape: Shape) -> usize {
+    match shape {
+        Shape::Square { .. } => cell_count(line),
+        Shape::Samurai => {
+            spaced_cells(line).map_or_else(|| line.trim_end().chars().count(), |c| c.len())
+        }
+    }
+}
+
+/// The characters of a line that are not separators or unsure marks.
+fn cell_count(line: &str) -> usize {
+    line.chars()
+        .filter(|&c| !is_cell_separator(c) && c != UNSURE_MARK)
+        .count()
 }
 
 impl<R: BufRead> PuzzleReader<R> {
@@ -200,23 +238,37 @@ impl<R: BufRead> PuzzleReader<R> {
         }
     }
 
-    /// Reads `rows - 1` more lines after `first` and returns them joined with
-    /// `\n`, or an error for a block that ends early. A row that cannot be
-    /// part of the block (blank, too wide, not text) ends it and is given
-    /// back, so that it is read again as the start of what follows.
+    /// Reads `rows - 1` more rows after `first` and returns them joined with
+    /// `\n`, or an error for a block that ends early. Rule lines between a
+    /// square's bands are kept but not counted, and so are the blank lines
+    /// between a spaced Samurai's bands. A row that cannot be part of the
+    /// block (blank, too wide, not text) ends it and is given back, so that
+    /// it is read again as the start of what follows.
     fn read_block(
         &mut self,
         first: String,
+        shape: Shape,
         rows: usize,
         width: usize,
     ) -> std::io::Result<Result<String, ParseError>> {
+        let square = matches!(shape, Shape::Square { .. });
+        let gaps = shape == Shape::Samurai && spaced_cells(&first).is_some();
         let mut text = first;
-        for row in 1..rows {
+        let mut row = 1;
+        while row < rows {
             let more = self.lines.advance()?;
+            if more && self.lines.kind == LineKind::Text {
+                let line = &self.lines.text;
+                if (square && !self.lines.is_blank() && is_rule_line(line))
+                    || (gaps && self.lines.is_blank())
+                {
+                    continue;
+                }
+            }
             let fits = more
                 && self.lines.kind == LineKind::Text
                 && !self.lines.is_blank()
-                && self.lines.text.trim_end().chars().count() <= width;
+                && row_width(&self.lines.text, shape) <= width;
             if !fits {
                 if more && !self.lines.is_blank() {
                     self.lines.give_back();
@@ -225,12 +277,14 @@ impl<R: BufRead> PuzzleReader<R> {
                     line: 1,
                     column: 0,
                     reason: format!(
-                        "puzzle ends after {row} rows, expected {rows} rows of {width}"
+                        "puzzle ends after {}, expected {rows} rows of {width}",
+                        plural(row, "row")
                     ),
                 }));
             }
             text.push('\n');
             text.push_str(&self.lines.text);
+            row += 1;
         }
         Ok(Ok(text))
     }
@@ -238,39 +292,9 @@ impl<R: BufRead> PuzzleReader<R> {
     /// Works out the shape and layout of a puzzle from its first line: how
     /// many rows its block has (1 for a one-line puzzle) and their width.
     fn layout(&self, first: &str) -> Layout {
-        let len = first.trim_end().chars().count();
-        let trimmed_len = first.trim().chars().count();
         match &self.shape {
-            Some(shape) => {
-                let side = shape.side();
-                if trimmed_len == shape.cell_count() || len == shape.cell_count() {
-                    Layout::Rows(*shape, 1, shape.cell_count())
-                } else if len <= side {
-                    Layout::Rows(*shape, side, side)
-                } else {
-                    // Neither a whole puzzle nor a row: say so, rather than
-                    // take the following lines as the rest of a block.
-                    Layout::Mismatch(ParseError {
-                        line: 1,
-                        column: 0,
-                        reason: format!(
-                            "{trimmed_len} characters: a {} puzzle is one line of {} or {side} rows of {side}",
-                            shape.name(),
-                            shape.cell_count()
-                        ),
-                    })
-                }
-            }
-            None => match trimmed_len {
-                9 => Layout::Rows(Shape::classic(), 9, 9),
-                16..=21 if len > 16 => Layout::Rows(Shape::Samurai, 21, 21),
-                n => match Shape::detect(n) {
-                    Some(shape) => Layout::Rows(shape, 1, n),
-                    // Unknown length: most files are 9x9 lines, so let the
-                    // 9x9 parser explain what is wrong with it.
-                    None => Layout::Rows(Shape::classic(), 1, 81),
-                },
-            },
+            Some(shape) => fixed_layout(first, *shape),
+            None => detected_layout(first),
         }
     }
 
@@ -280,6 +304,79 @@ impl<R: BufRead> PuzzleReader<R> {
         trimmed.starts_with('#')
             && !(matches!(self.shape, None | Some(Shape::Samurai))
                 && could_be_samurai_line(trimmed))
+    }
+}
+
+/// The layout of a puzzle of the given shape starting with `first`.
+fn fixed_layout(first: &str, shape: Shape) -> Layout {
+    let side = shape.side();
+    let len = first.trim_end().chars().count();
+    let trimmed_len = first.trim().chars().count();
+    let (whole, width, what) = match shape {
+        Shape::Square { .. } => {
+            let cells = cell_count(first);
+            (cells == shape.cell_count(), cells, "cells")
+        }
+        Shape::Samurai => (
+            trimmed_len == shape.cell_count() || len == shape.cell_count(),
+            row_width(first, shape),
+            "characters",
+        ),
+    };
+    if whole {
+        Layout::Rows(shape, 1, shape.cell_count())
+    } else if width <= side {
+        Layout::Rows(shape, side, side)
+    } else {
+        // Neither a whole puzzle nor a row: say so, rather than take the
+        // following lines as the rest of a block.
+        Layout::Mismatch(ParseError {
+            line: 1,
+            column: 0,
+            reason: format!(
+                "{width} {what}: a {} puzzle is one line of {} or {side} rows of {side}",
+                shape.name(),
+                shape.cell_count()
+            ),
+        })
+    }
+}
+
+/// The shape and layout of a puzzle starting with `first`, from its length
+/// (see the module notes).
+fn detected_layout(first: &str) -> Layout {
+    let one_line = |shape: Shape| Layout::Rows(shape, 1, shape.cell_count());
+    let by_cells = |cells: usize| match Shape::square(cells) {
+        Some(shape) => Layout::Rows(shape, cells, cells),
+        None => one_line(Shape::detect(cells).unwrap_or_else(Shape::classic)),
+    };
+    if let Some(cells) = spaced_cells(first) {
+        return if cells.len() == SAMURAI_FIRST_ROW {
+            Layout::Rows(Shape::Samurai, SAMURAI_SIDE, SAMURAI_SIDE)
+        } else {
+            by_cells(cells.len())
+        };
+    }
+    let len = first.trim_end().chars().count();
+    let trimmed = first.trim();
+    if trimmed.chars().any(is_cell_separator) {
+        // Cells in groups (`53. .7. ...`, `530|070|000`), or a Samurai's
+        // first row with spaces outside its grids.
+        let cells = cell_count(first);
+        let samurai =
+            cells == SAMURAI_FIRST_ROW && len == SAMURAI_SIDE && !trimmed.contains([',', '|']);
+        return if samurai {
+            Layout::Rows(Shape::Samurai, SAMURAI_SIDE, SAMURAI_SIDE)
+        } else {
+            by_cells(cells)
+        };
+    }
+    match trimmed.chars().count() {
+        9 => Layout::Rows(Shape::classic(), 9, 9),
+        16..=21 if len > 16 => Layout::Rows(Shape::Samurai, SAMURAI_SIDE, SAMURAI_SIDE),
+        // Unknown length: most files are 9x9 lines, so let the 9x9 parser
+        // explain what is wrong with it.
+        n => one_line(Shape::detect(n).unwrap_or_else(Shape::classic)),
     }
 }
 
@@ -308,17 +405,19 @@ impl<R: BufRead> Iterator for PuzzleReader<R> {
                     puzzle: Err(e),
                 }));
             }
-            if self.lines.is_blank() || self.is_comment() {
+            if self.lines.is_blank() || self.is_comment() || is_rule_line(&self.lines.text) {
                 continue;
             }
             let first = std::mem::take(&mut self.lines.text);
             let text = match self.layout(&first) {
                 Layout::Mismatch(e) => Err(e),
                 Layout::Rows(shape, 1, _) => Ok((shape, first.trim().to_string())),
-                Layout::Rows(shape, rows, width) => match self.read_block(first, rows, width) {
-                    Err(e) => return Some(Err(e)),
-                    Ok(block) => block.map(|t| (shape, t)),
-                },
+                Layout::Rows(shape, rows, width) => {
+                    match self.read_block(first, shape, rows, width) {
+                        Err(e) => return Some(Err(e)),
+                        Ok(block) => block.map(|t| (shape, t)),
+                    }
+                }
             };
             // Errors carry the line within the puzzle; make it the input's.
             let puzzle = text
@@ -422,7 +521,10 @@ impl<R: BufRead> SicilyReader<R> {
                 let e = ParseError {
                     line: start,
                     column: 0,
-                    reason: format!("puzzle ends after {row} rows, expected 9 rows of 9"),
+                    reason: format!(
+                        "puzzle ends after {}, expected 9 rows of 9",
+                        plural(row, "row")
+                    ),
                 };
                 return Ok(Some(Entry {
                     line: start,
@@ -575,7 +677,7 @@ mod tests {
     #[test]
     fn error_in_a_block_names_its_row() {
         let mut rows: Vec<String> = (0..9).map(|r| P[r * 9..r * 9 + 9].to_string()).collect();
-        rows[4].replace_range(2..3, "?");
+        rows[4].replace_range(2..3, "x");
         let text = format!("\n{}\n", rows.join("\n"));
         let entries = read(&text, None);
         let e = entries[0].puzzle.clone().unwrap_err();
@@ -643,7 +745,7 @@ mod tests {
         for (i, e) in entries.iter().enumerate() {
             assert_eq!(e.line, i + 1);
             assert!(
-                error(e).contains("441 characters: a 9x9 puzzle is one line of 81"),
+                error(e).contains("441 cells: a 9x9 puzzle is one line of 81"),
                 "{}",
                 error(e)
             );
@@ -667,6 +769,104 @@ mod tests {
         }
         // A commented-out puzzle (one character longer) stays a comment.
         assert!(read(&format!("#{}\n", empty_samurai_line()), None).is_empty());
+    }
+
+    /// A solved board of `shape` from the shared benchmark files' kind:
+    /// the test's own puzzle solved (9x9), or every cell filled in by the
+    /// solver (others).
+    fn full(shape: Shape) -> Board {
+        let start = if shape == Shape::classic() {
+            Board::parse(P, shape).unwrap()
+        } else {
+            Board::empty(shape)
+        };
+        crate::solve(&start, 1).unwrap().first().unwrap().clone()
+    }
+
+    #[test]
+    fn what_people_type_and_paste_is_read() {
+        let puzzle = Board::parse(P, Shape::classic()).unwrap();
+        let rows: Vec<String> = (0..9).map(|r| P[r * 9..r * 9 + 9].to_string()).collect();
+        let spaced: Vec<String> = rows
+            .iter()
+            .map(|r| r.chars().map(String::from).collect::<Vec<_>>().join(" "))
+            .collect();
+        let commas: Vec<String> = rows
+            .iter()
+            .map(|r| {
+                r.replace('.', "0")
+                    .chars()
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let grouped: Vec<String> = rows
+            .iter()
+            .map(|r| format!("{} {} {}", &r[..3], &r[3..6], &r[6..]))
+            .collect();
+        let one_spaced = spaced.join(" ");
+        let bordered = format!(
+            "+-------+-------+-------+\n{}\n+-------+-------+-------+\n",
+            puzzle
+                .to_pretty()
+                .lines()
+                .filter(|l| !l.starts_with('-'))
+                .map(|l| format!("| {l} |"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        for text in [
+            spaced.join("\n"),
+            commas.join("\n"),
+            grouped.join("\n"),
+            one_spaced,
+            puzzle.to_pretty(),
+            bordered,
+        ] {
+            let entries = read(&format!("{text}\n\n{P}\n"), None);
+            assert_eq!(entries.len(), 2, "{text}\n{entries:?}");
+            assert_eq!(entries[0].puzzle, Ok(puzzle.clone()), "{text}");
+            assert_eq!(entries[1].puzzle, Ok(puzzle.clone()), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_tools_own_displays_read_back_in_every_shape() {
+        for shape in [
+            Shape::classic(),
+            Shape::square(16).unwrap(),
+            Shape::square(25).unwrap(),
+            Shape::Samurai,
+        ] {
+            let mut board = full(shape);
+            // Some cells emptied, some marked as unsure.
+            let mut marked = vec![false; board.cells.len()];
+            for i in (0..board.cells.len()).step_by(7) {
+                board.cells[i] = 0;
+                marked[(i + 3) % board.cells.len()] = true;
+            }
+            for text in [board.to_pretty(), board.to_pretty_marked(&marked)] {
+                let input = format!("# a comment\n{text}\n{text}");
+                let entries = read(&input, None);
+                assert_eq!(entries.len(), 2, "{}: {entries:?}", shape.name());
+                for e in &entries {
+                    assert_eq!(e.puzzle, Ok(board.clone()), "{}\n{text}", shape.name());
+                }
+                // With the shape given too.
+                let entries = read(&input, Some(shape));
+                assert!(entries.iter().all(|e| e.puzzle == Ok(board.clone())));
+            }
+        }
+    }
+
+    #[test]
+    fn a_mark_that_follows_no_cell_is_an_error() {
+        let text = format!("5 3 ? . 7 . . . .\n{}", "1 . . . . . . . .\n".repeat(8));
+        let entries = read(&text, None);
+        let e = entries[0].puzzle.clone().unwrap_err();
+        assert_eq!((e.line, e.column), (1, 5), "{e}");
+        assert!(e.reason.contains("follows no cell"), "{e}");
     }
 
     #[test]
@@ -702,7 +902,7 @@ mod tests {
             .unwrap();
         assert_eq!(entries.len(), 3);
         assert!(entries[0].puzzle.is_ok());
-        assert!(error(&entries[1]).contains("ends after 1 rows"));
+        assert!(error(&entries[1]).contains("ends after 1 row,"));
         assert!(error(&entries[2]).contains("ends after 2 of the 3 puzzles"));
         assert_eq!(entries[2].line, 0, "about the input, not a puzzle");
         let text = format!("three\n{rows}");

@@ -315,6 +315,15 @@ impl GridReading {
         self.layout.cut()
     }
 
+    /// Each cell's most likely value: the grid as read, before any
+    /// decision or correction.
+    pub fn as_read(&self) -> Board {
+        Board {
+            shape: self.shape(),
+            cells: self.cells.iter().map(|e| e.best().0).collect(),
+        }
+    }
+
     /// The first part's 81 tiles and probabilities for a classic grid
     /// (what `eval` measures and dumps).
     pub fn classic_part(&self) -> Option<&PartReading> {

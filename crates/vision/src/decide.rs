@@ -44,7 +44,7 @@ use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 use crate::classify::kind_probs;
 use crate::data::CLASSES;
 use crate::data::{CellEvidence, Change, Check, Decision, Verdict, MAX_CHANGES};
-use crate::kind::mostly_printed;
+use crate::kind::{may_be_mostly_printed, mostly_printed};
 
 /// A cell whose most likely value has at least this probability is read as
 /// that value and never changed by a repair. The model is trained with
@@ -197,8 +197,10 @@ impl Decision {
         }
     }
 
-    /// The `--set` arguments that would settle an unsure reading, one per
-    /// cell to check (setting the value the best answer assumes).
+    /// The `--set` values that would settle an unsure reading (`r3c4=7`),
+    /// one per cell to check, each with the value the likeliest reading
+    /// gives it: what to check, and what the cell most likely shows. The
+    /// person gives what it really shows.
     pub fn settle(&self) -> Vec<String> {
         let Verdict::Unsure(checks) = &self.verdict else {
             return Vec::new();
@@ -207,7 +209,7 @@ impl Decision {
             .iter()
             .map(|c| {
                 format!(
-                    "--set {}={}",
+                    "{}={}",
                     self.givens.shape.cell_name(c.cell),
                     snap_solver::digit_char(c.assumed)
                 )
@@ -268,9 +270,11 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
             _ => CellEvidence::certain(0, digits),
         })
         .collect();
+    let mut given = vec![false; evidence.len()];
     for &(cell, value) in overrides {
         if cell < evidence.len() && shape.contains(cell) && value as usize <= digits {
             evidence[cell] = CellEvidence::certain(value, digits);
+            given[cell] = true;
         }
     }
     let read = Board {
@@ -291,7 +295,7 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
-        return without_answer(read, entries, as_read, &alternatives, &evidence);
+        return without_answer(read, entries, as_read, &alternatives, &evidence, &given);
     };
     // Posterior weights, relative to the best hypothesis.
     let weight = |v: &Valid| (best.cost - v.cost).exp();
@@ -310,29 +314,35 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
     let answer_grid = mostly_printed(&best.givens);
     let neutral = answer_neutral(&evidence, &best, answer_grid);
     let confidence = (agreeing / total * within_reach(&evidence, &read, &neutral)).clamp(0.0, 1.0);
-    let empty_in_answer_grid: Vec<Check> = if answer_grid {
+    // A cell the person set empty is empty: the grid is a puzzle nearly
+    // filled in, not an answer grid with a digit missed.
+    let empty_in_answer_grid: Vec<usize> = if answer_grid {
         (0..best.givens.cells.len())
-            .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0)
-            .map(|cell| {
-                let assumed = solution_digit(&best.outcome, cell);
-                Check {
-                    cell,
-                    assumed,
-                    probability: evidence[cell].p(assumed),
-                }
-            })
+            .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0 && !given[c])
             .collect()
     } else {
         Vec::new()
     };
+    let several_as_read = matches!(as_read, Ok(Outcome::Multiple { .. }));
+    let mut doubts = doubtful(&evidence, &best.givens, &neutral);
+    doubts.extend(hidden_doubts(
+        &best.givens,
+        &evidence,
+        &entries,
+        several_as_read,
+        &given,
+    ));
     let verdict = if !empty_in_answer_grid.is_empty() {
         // A printed answer grid with cells read as empty: never "solved"
-        // (its right status is complete); the cells to check are those.
-        Verdict::Unsure(empty_in_answer_grid)
+        // (its right status is complete); the cells to check are those,
+        // and any other whose reading could change it.
+        let mut cells = empty_in_answer_grid;
+        cells.extend(doubts);
+        Verdict::Unsure(answer_grid_checks(cells, &best, &evidence))
     } else if confidence >= SOLVED_CONFIDENCE {
         Verdict::Solved
     } else {
-        Verdict::Unsure(checks(&best, &found, &evidence))
+        Verdict::Unsure(checks(&best, &found, &evidence, &doubts))
     };
     Decision {
         read,
@@ -341,7 +351,7 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
         entries,
         outcome: best.outcome,
         confidence,
-        several_as_read: matches!(as_read, Ok(Outcome::Multiple { .. })),
+        several_as_read,
         verdict,
     }
 }
@@ -547,11 +557,30 @@ fn search(
     found
 }
 
-/// The cells that decide between the best answer and its rivals: where a
-/// rival reading with another solution differs from the best, and the
-/// best's own changes. With no rival (the broken-puzzle hypothesis is what
-/// competes), the changed cells, or the least sure cells when nothing changed.
-fn checks(best: &Valid, found: &[Valid], evidence: &[CellEvidence]) -> Vec<Check> {
+/// The cells whose reading could change the answer: every unsure cell
+/// (below [`SURE`]) that is not [`answer_neutral`]. Once each of them is
+/// known (`--set`), whatever the others hold leaves one answer (a neutral
+/// cell only adds a clue the answer already has, or leaves it out), and
+/// the chance that the truth is out of the search's reach is gone with
+/// them: so naming fewer would leave a correction that settles nothing.
+fn doubtful(evidence: &[CellEvidence], board: &Board, neutral: &[bool]) -> Vec<usize> {
+    (0..board.cells.len())
+        .filter(|&i| board.shape.contains(i) && neutral.get(i) != Some(&true))
+        .filter(|&i| evidence[i].best().1 < SURE)
+        .collect()
+}
+
+/// The cells to check: those that decide between the best answer and its
+/// rivals (where a rival reading with another solution differs from the
+/// best, and the best's own changes), and every cell whose reading could
+/// change the answer (`doubts`, see [`doubtful`]). With none of these (the
+/// broken-puzzle hypothesis is what competes), the least sure cells.
+fn checks(
+    best: &Valid,
+    found: &[Valid],
+    evidence: &[CellEvidence],
+    doubts: &[usize],
+) -> Vec<Check> {
     let mut cells: Vec<usize> = best.changes.iter().map(|c| c.cell).collect();
     for rival in found[1..].iter().filter(|v| v.outcome != best.outcome) {
         for (i, (&a, &b)) in rival
@@ -566,16 +595,75 @@ fn checks(best: &Valid, found: &[Valid], evidence: &[CellEvidence]) -> Vec<Check
             }
         }
     }
+    cells.extend(doubts);
     if cells.is_empty() {
         cells = least_sure(evidence, &best.givens, 3);
     }
     cells.sort_unstable();
+    cells.dedup();
     cells
         .into_iter()
         .map(|cell| Check {
             cell,
             assumed: best.givens.cells[cell],
             probability: evidence[cell].p(best.givens.cells[cell]),
+        })
+        .collect()
+}
+
+/// Cells read with certainty whose reading can still change the answer,
+/// to check besides the unsure ones when a grid is unsure (else a person
+/// sets every cell named and is asked again, about these):
+///
+/// - the pen entries of a reading with several solutions: a printed clue
+///   taken for handwriting (a large glyph) is what would single one out;
+/// - every empty cell of a grid that may be a printed answer grid (see
+///   [`may_be_mostly_printed`]): a digit missed there is what keeps it
+///   from being complete, and the grid is then judged as one.
+///
+/// Cells the person set (`given`) are known, never in doubt.
+fn hidden_doubts(
+    board: &Board,
+    evidence: &[CellEvidence],
+    entries: &[(usize, u8)],
+    several_as_read: bool,
+    given: &[bool],
+) -> Vec<usize> {
+    let mut cells: Vec<usize> = Vec::new();
+    if several_as_read {
+        cells.extend(entries.iter().map(|&(cell, _)| cell));
+    }
+    if may_be_mostly_printed(board, evidence) {
+        cells.extend(
+            (0..board.cells.len()).filter(|&c| board.shape.contains(c) && board.cells[c] == 0),
+        );
+    }
+    cells.retain(|&c| given.get(c) != Some(&true));
+    cells
+}
+
+/// The checks of a printed answer grid read with `cells` in doubt: each
+/// assumed to hold the answer's digit where it was read as empty, and its
+/// reading elsewhere.
+fn answer_grid_checks(
+    mut cells: Vec<usize>,
+    best: &Valid,
+    evidence: &[CellEvidence],
+) -> Vec<Check> {
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+        .into_iter()
+        .map(|cell| {
+            let assumed = match best.givens.cells[cell] {
+                0 => solution_digit(&best.outcome, cell),
+                v => v,
+            };
+            Check {
+                cell,
+                assumed,
+                probability: evidence[cell].p(assumed),
+            }
         })
         .collect()
 }
@@ -599,6 +687,7 @@ fn without_answer(
     as_read: Result<Outcome, Clash>,
     alternatives: &[Alternative],
     evidence: &[CellEvidence],
+    given: &[bool],
 ) -> Decision {
     let several_as_read = matches!(as_read, Ok(Outcome::Multiple { .. }));
     let outcome = as_read.clone().unwrap_or(Outcome::NoSolution);
@@ -629,7 +718,18 @@ fn without_answer(
         // the unsure cells.
         Verdict::NoSolution(why)
     } else {
-        let cells = least_sure(evidence, &read, 4);
+        // No reading within reach has one answer: any unsure cell may be
+        // the one misread, so each is to be checked.
+        let mut cells = least_sure(evidence, &read, usize::MAX);
+        cells.extend(hidden_doubts(
+            &read,
+            evidence,
+            &entries,
+            several_as_read,
+            given,
+        ));
+        cells.sort_unstable();
+        cells.dedup();
         Verdict::Unsure(
             cells
                 .into_iter()
@@ -880,6 +980,28 @@ mod tests {
     }
 
     #[test]
+    fn a_clue_read_as_pen_is_named_beside_the_unsure_cells() {
+        // As above, and an unsure cell elsewhere: the pen cell is named
+        // too, so that setting every cell named settles the grid.
+        let g = board(PUZZLE);
+        let first = g.cells.iter().position(|&v| v != 0).unwrap();
+        let mut read = g.clone();
+        read.cells[first] = 0;
+        let mut e = confident(&read);
+        e[first].entry = Some((g.cells[first], 0.97));
+        set(&mut e[80], &[(0, 0.6), (3, 0.4)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        let cells: Vec<usize> = checks.iter().map(|c| c.cell).collect();
+        assert!(cells.contains(&first) && cells.contains(&80), "{cells:?}");
+        let truth: Vec<(usize, u8)> = cells.iter().map(|&c| (c, g.cells[c])).collect();
+        let settled = decide(Shape::classic(), &e, &truth);
+        assert_eq!(settled.verdict, Verdict::Solved);
+    }
+
+    #[test]
     fn an_unlikely_repair_is_unsure_not_solved() {
         // Several solutions as read; the one repair that makes it unique is
         // a digit the classifier gave 2 % in a cell it read as empty.
@@ -1030,6 +1152,77 @@ mod tests {
         }
         let d = decide(Shape::classic(), &e, &[]);
         assert!(d.confidence < SOLVED_CONFIDENCE, "{}", d.confidence);
+    }
+
+    /// A small deterministic generator for the settling test (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn setting_every_cell_to_check_to_what_it_shows_settles_the_grid() {
+        // A puzzle (or its printed answer grid) read with a few cells in
+        // doubt, each between what is printed and a misreading; after the
+        // cells named are set to what is printed, the grid is solved (or
+        // complete), never unsure again.
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut unsure = 0;
+        for case in 0..300 {
+            let truth = if case % 4 == 3 {
+                solution()
+            } else {
+                board(PUZZLE)
+            };
+            let mut e = confident(&truth);
+            for _ in 0..2 + rng.below(9) {
+                let cell = rng.below(81);
+                let printed = truth.cells[cell];
+                let other = match rng.below(3) {
+                    0 if printed != 0 => 0,
+                    _ => 1 + rng.below(9) as u8,
+                };
+                if other == printed {
+                    continue;
+                }
+                let p = 0.3 + 0.6 * rng.below(100) as f32 / 100.0;
+                set(&mut e[cell], &[(printed, p), (other, 1.0 - p)]);
+            }
+            let d = decide(Shape::classic(), &e, &[]);
+            let Verdict::Unsure(checks) = &d.verdict else {
+                continue;
+            };
+            unsure += 1;
+            let sets: Vec<(usize, u8)> = checks
+                .iter()
+                .map(|c| (c.cell, truth.cells[c.cell]))
+                .collect();
+            let settled = decide(Shape::classic(), &e, &sets);
+            assert!(
+                !matches!(settled.verdict, Verdict::Unsure(_)),
+                "case {case}: {:?} after {sets:?} ({:?})",
+                settled.verdict,
+                d.verdict
+            );
+            if settled.verdict == Verdict::Solved {
+                let want = if case % 4 == 3 {
+                    truth.clone()
+                } else {
+                    solution()
+                };
+                assert_eq!(settled.solution(), Some(&want), "case {case}");
+            }
+        }
+        assert!(
+            unsure > 30,
+            "only {unsure} unsure cases: the test tests little"
+        );
     }
 
     #[test]

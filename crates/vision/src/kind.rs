@@ -9,7 +9,8 @@
 
 use snap_solver::Board;
 
-use crate::data::{Decision, GridReading, MAX_CHANGES};
+use crate::data::{CellEvidence, Decision, GridReading, MAX_CHANGES};
+use crate::decide::SURE;
 
 /// A grid with fewer printed clues than the cells over this is not a
 /// puzzle (an empty notes table beside a puzzle, a grid of a person's own
@@ -88,6 +89,17 @@ pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
     }
 }
 
+/// What `grid` is as read, before any decision or correction: cut by the
+/// edge, a table, or else a puzzle (a printed answer grid included). A
+/// page's grids are numbered on this, so that a correction never
+/// renumbers the grids it names.
+pub fn kind_as_read(grid: &GridReading) -> GridKind {
+    if grid.cut() {
+        return GridKind::Cut;
+    }
+    table_kind(&grid.as_read()).unwrap_or(GridKind::Puzzle)
+}
+
 /// The kind of table a reading is when it is no puzzle (or answer grid):
 /// too few printed clues, or some unit holding one digit more than once
 /// and [`MAX_CHANGES`] times. `None` for a puzzle.
@@ -138,6 +150,20 @@ pub(crate) fn mostly_printed(givens: &Board) -> bool {
         (n + 1, k + usize::from(givens.cells[c] != 0))
     });
     clues as f32 >= ANSWER_GRID_CLUES * cells as f32
+}
+
+/// Whether `board` may be a printed answer grid (see [`mostly_printed`]) once
+/// its unsure cells are known: its clues and its cells read as empty
+/// without certainty (each may be a digit missed) reach
+/// [`ANSWER_GRID_CLUES`] of its cells.
+pub(crate) fn may_be_mostly_printed(board: &Board, evidence: &[CellEvidence]) -> bool {
+    let shape = board.shape;
+    let inside = (0..board.cells.len()).filter(|&c| shape.contains(c));
+    let (cells, may_be_clues) = inside.fold((0, 0), |(n, k), c| {
+        let clue = board.cells[c] != 0 || evidence[c].p(0) < SURE;
+        (n + 1, k + usize::from(clue))
+    });
+    may_be_clues as f32 >= ANSWER_GRID_CLUES * cells as f32
 }
 
 #[cfg(test)]

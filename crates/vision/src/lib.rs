@@ -81,6 +81,7 @@ mod decide;
 mod decode;
 mod evidence;
 mod geometry;
+mod guide;
 mod kind;
 mod layout;
 mod locate;
@@ -95,12 +96,13 @@ mod tests;
 
 // Reading a photo or a page.
 pub use data::{CellEvidence, GridReading, PartReading};
+pub use guide::{Corners, Guide};
 pub use pipeline::{Page, ReadError, Reader, Timings};
 
 // Deciding a puzzle and what a grid is.
 pub use data::{Change, Check, Decision, Verdict};
 pub use decide::{SOLVED_CONFIDENCE, SURE};
-pub use kind::{grid_kind, GridKind};
+pub use kind::{grid_kind, kind_as_read, GridKind};
 pub use pipeline::decide_grid;
 
 // Drawing on the photo.

@@ -22,6 +22,7 @@ use crate::decide;
 use crate::decode::{self, DecodeError, Decoded};
 use crate::evidence;
 use crate::geometry::{Homography, Quad, CELL_PX};
+use crate::guide::{self, Guide};
 use crate::layout;
 use crate::locate;
 use crate::rectify;
@@ -97,6 +98,9 @@ pub enum ReadError {
     /// The digit model failed.
     #[error("{0}")]
     Model(#[from] OcrError),
+    /// The corners a person gave cannot be a grid of this image.
+    #[error("{0}")]
+    Guide(String),
 }
 
 /// A photo or page read: every puzzle on it, in reading order.
@@ -117,6 +121,7 @@ pub struct Reader {
     model_file: Option<Classifier>,
     debug_dir: Option<PathBuf>,
     colour_ahead: bool,
+    guide: Guide,
 }
 
 impl Reader {
@@ -144,6 +149,7 @@ impl Reader {
             model_file,
             debug_dir: debug_dir.map(Path::to_path_buf),
             colour_ahead: false,
+            guide: Guide::default(),
         })
     }
 
@@ -164,6 +170,14 @@ impl Reader {
     /// being needed anyway (unless no grid is found).
     pub fn with_colour_ahead(mut self, colour_ahead: bool) -> Reader {
         self.colour_ahead = colour_ahead;
+        self
+    }
+
+    /// What a person says about the puzzles (`--shape`, `--corners`): with
+    /// corners the grid is not searched for; with a shape every puzzle is
+    /// read as that shape (see [`guide::as_shape`]).
+    pub fn with_guide(mut self, guide: Guide) -> Reader {
+        self.guide = guide;
         self
     }
 
@@ -215,6 +229,20 @@ impl Reader {
         mut timings: Timings,
         debug: Option<&Path>,
     ) -> Result<(Vec<GridReading>, Timings), ReadError> {
+        if let Some(corners) = self.guide.corners {
+            let (w, h) = photo.gray.dimensions();
+            let layout =
+                guide::layout_from_corners(corners, self.guide.shape, w, h, photo.exif_orientation)
+                    .map_err(ReadError::Guide)?;
+            let mut t = Instant::now();
+            let read = self.read_layout(photo, &layout, debug, &mut timings, &mut t)?;
+            let mut grids: Vec<GridReading> = read.into_iter().collect();
+            if grids.is_empty() {
+                return Err(ReadError::NoGrid);
+            }
+            evidence::merge_page(&mut grids);
+            return Ok((grids, timings));
+        }
         let t = Instant::now();
         // A dark theme draws its grid in light lines on dark ground: search
         // its negative, where the lines are dark as on paper (and the image
@@ -243,7 +271,10 @@ impl Reader {
             // Best effort: debug images must never turn a result into an error.
             let _ = debug::write_search(dir, &dbg);
         }
-        let layouts = layout::compose(&found_of(&located));
+        let mut layouts = layout::compose(&found_of(&located));
+        if let Some(shape) = self.guide.shape {
+            layouts = guide::as_shape(layouts, shape);
+        }
         if layouts.is_empty() {
             if let Some(dir) = debug {
                 let _ = debug::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
