@@ -413,23 +413,24 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error>
                 name: "standard input".to_string(),
                 source,
             })?;
-            if is_text(&bytes) {
-                units.push(broken(text_reason(path)));
-                continue;
-            }
+            // A PDF's first bytes are text too: it is known first.
             if !is_pdf_bytes(&bytes) {
-                units.push(Unit::Stdin(Arc::new(bytes)));
+                if is_text(&bytes) {
+                    units.push(broken(text_reason(path)));
+                } else {
+                    units.push(Unit::Stdin(Arc::new(bytes)));
+                }
                 continue;
             }
             PdfDoc::from_bytes(bytes, path)
         } else {
             let head = head(path).unwrap_or_default();
-            if is_text(&head) {
-                units.push(broken(text_reason(path)));
-                continue;
-            }
             if !is_pdf_bytes(&head) {
-                units.push(Unit::Photo(path.clone()));
+                if is_text(&head) {
+                    units.push(broken(text_reason(path)));
+                } else {
+                    units.push(Unit::Photo(path.clone()));
+                }
                 continue;
             }
             PdfDoc::open(path)
