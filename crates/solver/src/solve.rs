@@ -6,7 +6,8 @@
 //!   at every node, probing of two-candidate cells and look-ahead branching
 //!   (5x faster than Dancing Links on the 16x16 set), except squares of
 //!   25x25 and up, which go to a SAT solver (`sat`): hard ones need its
-//!   clause learning.
+//!   clause learning (without the `sat` feature they stay with the
+//!   candidate solver).
 //! - Everything else (Samurai, small squares) goes to Dancing Links
 //!   ([`ExactCover`]): one matrix row per (cell, candidate digit), one column
 //!   per cell ("the cell holds a digit") and one per (unit, digit) ("the unit
@@ -16,6 +17,7 @@ use crate::board::Board;
 use crate::candidates::Candidates;
 use crate::dlx::ExactCover;
 use crate::propagate;
+#[cfg(feature = "sat")]
 use crate::sat;
 use crate::shape::{digit_char, Shape};
 
@@ -130,6 +132,7 @@ pub fn solve(puzzle: &Board, limit: usize) -> Result<Outcome, Clash> {
             let count = propagate::count(&classic_cells(puzzle), limit, &mut first);
             Outcome::of(count, (count > 0).then(|| classic_board(&first)))
         }
+        #[cfg(feature = "sat")]
         Shape::Square { size, .. } if size >= sat::MIN_SIZE => {
             let (count, first) = sat::solve(puzzle, limit);
             Outcome::of(count, first)
@@ -165,6 +168,7 @@ pub fn for_each_solution(
         ));
     }
     if let Shape::Square { size, .. } = puzzle.shape {
+        #[cfg(feature = "sat")]
         if size >= sat::MIN_SIZE {
             return Ok(sat::for_each(puzzle, limit, each));
         }
