@@ -69,7 +69,8 @@
 //! ```
 //!
 //! A PDF page is rendered into the same pixels as a decoded photo, and a
-//! book's pages are written back out with the answers drawn in.
+//! book's pages are written back out with the answers drawn in (with the
+//! default `pdf` feature).
 
 #![warn(missing_docs, unreachable_pub, unnameable_types)]
 
@@ -86,7 +87,9 @@ mod kind;
 mod layout;
 mod locate;
 mod overlay;
+#[cfg(feature = "pdf")]
 mod pdf;
+#[cfg(feature = "pdf")]
 mod pdf_answers;
 mod pipeline;
 mod rectify;
@@ -110,10 +113,12 @@ pub use overlay::{caption, draw_digits, mark_cells, shade_cells, strike_candidat
 
 // Photos and PDF pages, and their limits.
 pub use decode::{decode, file_kind, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS};
+#[cfg(feature = "pdf")]
 pub use pdf::{
     PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE, MAX_PDF_BYTES,
     MAX_RENDER_PIXELS, POINTS_PER_INCH,
 };
+#[cfg(feature = "pdf")]
 pub use pdf_answers::{answered_pdf, PageAnswers, PartAnswers};
 
 // What the classifier saw.

@@ -10,7 +10,12 @@
 //! and this one only passes plain data along.
 
 use std::path::{Path, PathBuf};
+// The clock the stages are timed by: std's, except on wasm32 in a browser,
+// where std's panics (no clock) and the browser's stands in for it.
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 use image::GrayImage;
 
@@ -139,6 +144,7 @@ impl Reader {
             None => {
                 // Detached: the plan lands in `Classifier::embedded`'s
                 // once-cell, and an error there is met again at first use.
+                #[cfg(feature = "threads")]
                 std::thread::spawn(|| Classifier::embedded().is_ok());
                 None
             }
@@ -167,7 +173,8 @@ impl Reader {
     /// drawn: the colour is needed only then, after the whole reading, so
     /// decoding it meanwhile takes it off the photo's wall time where a
     /// core is free; in a busy batch it costs nothing extra, the decode
-    /// being needed anyway (unless no grid is found).
+    /// being needed anyway (unless no grid is found). Without the `threads`
+    /// feature the colour is decoded when it is first needed.
     pub fn with_colour_ahead(mut self, colour_ahead: bool) -> Reader {
         self.colour_ahead = colour_ahead;
         self
@@ -207,7 +214,7 @@ impl Reader {
         timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
-        let (grids, timings) = if self.colour_ahead {
+        let (grids, timings) = if self.colour_ahead && cfg!(feature = "threads") {
             std::thread::scope(|s| {
                 s.spawn(|| photo.rgb().width());
                 self.read_grids(&photo, timings, debug)
