@@ -476,7 +476,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
     }
     if args.dirs.len() > 1 {
         let text = if args.json {
-            crate::report::json_line(&all.report())
+            snap_answer::report::json_line(&all.report())
         } else {
             all.text()
         };

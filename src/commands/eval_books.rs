@@ -20,12 +20,11 @@ use serde::Serialize;
 use snap_solver::{Board, Shape};
 use snap_vision::{ReadError, Reader, DEFAULT_DPI, POINTS_PER_INCH};
 
-use super::answer::{self, GridResult};
-use super::corrections::PageCorrections;
 use super::eval_measures::{self, Answer, Calibration};
 use super::inputs;
 use crate::error::Error;
-use crate::report::Status;
+use snap_answer::answer::{self, GridResult};
+use snap_answer::report::Status;
 
 /// One grid of a truth file.
 #[derive(Debug, Clone)]
@@ -173,9 +172,8 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
                     page: unit.page(),
                     dpi,
                 };
-                let none = PageCorrections::default();
                 // Without corrections no grid can fail to take one.
-                let grids = answer::grids(&page_read, &place, &options, &none).unwrap_or_default();
+                let grids = answer::grids(&page_read, &place, &options, &[]).unwrap_or_default();
                 // Truth boxes are in points for a PDF page, pixels for an image.
                 let to_truth = dpi.map_or(1.0, |dpi| POINTS_PER_INCH / dpi);
                 score_page(&mut figures, &truth, &mut matched, page, &grids, to_truth);
@@ -361,7 +359,7 @@ pub fn run(
     for source in sources {
         let figures = evaluate(reader, source)?;
         let line = if json {
-            crate::report::json_line(&figures)
+            snap_answer::report::json_line(&figures)
         } else {
             text(&figures)
         };

@@ -24,7 +24,7 @@ use snap_vision::Timings;
 
 use crate::cli::{Format, SolveArgs};
 use crate::exit_codes::ExitCode;
-use crate::report::{Report, Status};
+use snap_answer::report::{Report, Status};
 
 /// Puzzles solved between two writes: large enough to keep every thread
 /// busy, small enough that memory stays constant on huge inputs.
@@ -159,7 +159,7 @@ fn run_all<R: BufRead>(
             Ok(p) => p,
             Err(e) => {
                 out.write_all(format_error(e, entry.line, opts).as_bytes())?;
-                code = code.merge(Status::Error.exit_code());
+                code = code.merge(ExitCode::from(Status::Error));
                 continue;
             }
         };
@@ -187,7 +187,7 @@ fn run_all<R: BufRead>(
             }
             Ok(n) => Status::from_count(n),
         };
-        code = code.merge(status.exit_code());
+        code = code.merge(ExitCode::from(status));
     }
     out.flush()?;
     Ok(code)
@@ -224,7 +224,7 @@ fn answer(entry: &Entry, opts: &Options) -> (String, ExitCode) {
             format_solved(p, s, entry.line, opts, ms),
         ),
     };
-    (text, status.exit_code())
+    (text, ExitCode::from(status))
 }
 
 fn format_error(e: &ParseError, line: usize, opts: &Options) -> String {
@@ -324,7 +324,7 @@ pub fn run_sicily(input: impl BufRead, out: &mut dyn Write) -> std::io::Result<E
             // The header and a missing tail are about the input, not a puzzle.
             Err(e) if entry.line == 0 => {
                 writeln!(out, "invalid: {e}")?;
-                code = code.merge(Status::Error.exit_code());
+                code = code.merge(ExitCode::from(Status::Error));
                 continue;
             }
             Err(e) => {
@@ -333,7 +333,7 @@ pub fn run_sicily(input: impl BufRead, out: &mut dyn Write) -> std::io::Result<E
                     out.write_all(b"\n")?;
                 }
                 writeln!(out, "Puzzle {number} is invalid: {e}")?;
-                code = code.merge(Status::Error.exit_code());
+                code = code.merge(ExitCode::from(Status::Error));
                 continue;
             }
         };
@@ -358,7 +358,7 @@ pub fn run_sicily(input: impl BufRead, out: &mut dyn Write) -> std::io::Result<E
                 writeln!(out, "Puzzle {number} has {count} solutions")?
             }
         }
-        code = code.merge(Status::from_count(outcome.count()).exit_code());
+        code = code.merge(ExitCode::from(Status::from_count(outcome.count())));
     }
     out.flush()?;
     Ok(code)

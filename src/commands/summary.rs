@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::photo::Outcome;
 use super::plural;
-use crate::report::Status;
+use snap_answer::report::Status;
 
 /// Most places listed under "needs a look"; the rest are counted. A book
 /// with hundreds of problems has a problem of its own (a wrong `--dpi`, a

@@ -3,15 +3,18 @@
 
 use image::RgbImage;
 use snap_solver::overrides::Target;
-use snap_solver::{Board, Shape};
+use snap_solver::Board;
 use snap_vision::{
     decide_grid, draw_digits, grid_kind, kind_as_read, mark_cells, Decision, GridKind, GridReading,
     Page, PartReading, Timings, Verdict,
 };
 
-use super::corrections::PageCorrections;
-use super::shell_word;
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
+use crate::shell_word;
+
+/// Why a page with grids has nothing to report: every grid found was empty
+/// or no puzzle (see [`numbered`]).
+pub const NO_PUZZLE: &str = "no Sudoku puzzle found (only empty or unreadable grids)";
 
 /// Most cells to check for which the advice lists one `--set` each; with
 /// more, correcting the grid as text is quicker (`read`, edit, `--givens`),
@@ -40,7 +43,7 @@ pub struct Place<'a> {
 
 impl Place<'_> {
     /// How the page is named in messages: `book.pdf page 3`, `photo.jpg`.
-    fn label(&self) -> String {
+    pub fn label(&self) -> String {
         match self.page {
             Some(p) => format!("{} page {p}", self.name),
             None => self.name.to_string(),
@@ -51,6 +54,8 @@ impl Place<'_> {
 /// One grid's result.
 #[derive(Debug, Clone)]
 pub struct GridResult {
+    /// Its grid's index in the page's grids.
+    pub index: usize,
     /// Its status.
     pub status: Status,
     /// The reading and decision (for drawing), `None` for a partial grid.
@@ -74,37 +79,45 @@ pub struct GridResult {
 /// names. A page whose only grids are no puzzle as read keeps its first
 /// whole one, so that it can still be corrected (`--givens`).
 pub fn numbered(page: &Page) -> Vec<&GridReading> {
-    let reported: Vec<&GridReading> = page
-        .grids
-        .iter()
-        .filter(|g| kind_as_read(g).is_reported())
+    numbered_indices(page)
+        .into_iter()
+        .map(|i| &page.grids[i])
+        .collect()
+}
+
+/// The indices in the page's grids of [`numbered`]'s grids.
+fn numbered_indices(page: &Page) -> Vec<usize> {
+    let kinds: Vec<GridKind> = page.grids.iter().map(kind_as_read).collect();
+    let reported: Vec<usize> = (0..kinds.len())
+        .filter(|&i| kinds[i].is_reported())
         .collect();
     if reported.is_empty() {
-        return page
-            .grids
-            .iter()
-            .filter(|g| kind_as_read(g) != GridKind::Cut)
+        return (0..kinds.len())
+            .filter(|&i| kinds[i] != GridKind::Cut)
             .take(1)
             .collect();
     }
     reported
 }
 
-/// Decides every grid of a page, with the page's hand corrections; an
-/// error when a correction does not fit the page's grids.
+/// Decides every grid of a page with a person's corrections: `cells[k]`
+/// are the cells set in grid `k + 1` of the page as [`numbered`] numbers
+/// them (layout positions and values, later ones winning; grids past the
+/// end of `cells` get none). An error when a correction is for a grid cut
+/// by the frame, which is not read.
 pub fn grids(
     page: &Page,
     place: &Place,
     options: &Options,
-    corrections: &PageCorrections,
+    cells: &[Vec<(usize, u8)>],
 ) -> Result<Vec<GridResult>, String> {
-    let numbered = numbered(page);
-    let shapes: Vec<Shape> = numbered.iter().map(|g| g.shape()).collect();
+    let numbered = numbered_indices(page);
     let label = place.label();
-    let cells = corrections.per_grid(&shapes, &label)?;
     let mut out = Vec::new();
-    for (k, (grid, overrides)) in numbered.iter().zip(&cells).enumerate() {
+    for (k, &index) in numbered.iter().enumerate() {
+        let grid = &page.grids[index];
         let number = k + 1;
+        let overrides = cells.get(k).map_or(&[][..], Vec::as_slice);
         let cut = kind_as_read(grid) == GridKind::Cut;
         if cut && !overrides.is_empty() {
             return Err(format!(
@@ -130,7 +143,7 @@ pub fn grids(
             page: place.page,
             grid: (numbered.len() > 1).then_some(number),
         };
-        out.push(if kind == GridKind::Cut {
+        let mut result = if kind == GridKind::Cut {
             partial(grid, place.name, fields, &page.timings)
         } else {
             decided(
@@ -143,7 +156,9 @@ pub fn grids(
                 options,
                 &scope,
             )
-        });
+        };
+        result.index = index;
+        out.push(result);
     }
     // A photo of one puzzle reads as it always has: `photo.jpg: solved ...`.
     if let [only] = out.as_mut_slice() {
@@ -163,6 +178,7 @@ fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timing
     report.photo = Some(fields);
     report.ms = timings.clone();
     GridResult {
+        index: 0,
         status: Status::Partial,
         decision: None,
         wrong_entries: Vec::new(),
@@ -287,6 +303,7 @@ fn decided(
     );
     let answer_grid = kind.holds_answers(&d);
     GridResult {
+        index: 0,
         status,
         decision: Some(d),
         wrong_entries,
@@ -477,11 +494,9 @@ impl PartMarks {
 /// entries to ring. Empty when nothing is to be drawn.
 pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
     let mut out = Vec::new();
-    let mut grids = page.grids.iter().enumerate();
     for result in results {
-        // Results skip grids that are not puzzles; match them back by quad.
-        let quad = result.report.photo.as_ref().and_then(|f| f.quad);
-        let Some((g, grid)) = grids.by_ref().find(|(_, g)| Some(g.quad().corners) == quad) else {
+        let g = result.index;
+        let Some(grid) = page.grids.get(g) else {
             continue;
         };
         let Some(d) = &result.decision else { continue };
@@ -539,14 +554,30 @@ pub fn draw(page: &mut Page, marks: &[PartMarks]) -> Option<RgbImage> {
         return None;
     }
     let mut image = page.photo.take_rgb();
+    draw_marks(&mut image, page, marks);
+    Some(as_viewed(page, image))
+}
+
+/// As [`draw`], on a copy of the page's colour pixels: the page keeps them
+/// (the web page draws again after every correction).
+pub fn draw_copy(page: &Page, marks: &[PartMarks]) -> Option<RgbImage> {
+    if marks.is_empty() {
+        return None;
+    }
+    let mut image = page.photo.rgb().clone();
+    draw_marks(&mut image, page, marks);
+    Some(as_viewed(page, image))
+}
+
+/// Draws `marks` onto `image`, the page's pixels as stored.
+fn draw_marks(image: &mut RgbImage, page: &Page, marks: &[PartMarks]) {
     for m in marks {
         let Some(part) = m.part(page) else { continue };
         // The homography comes from a valid quad, so it inverts; if it
         // somehow does not, the part is left undrawn rather than failing.
-        let _ = draw_digits(&mut image, part, &m.digits);
-        let _ = mark_cells(&mut image, part, &m.rings);
+        let _ = draw_digits(image, part, &m.digits);
+        let _ = mark_cells(image, part, &m.rings);
     }
-    Some(as_viewed(page, image))
 }
 
 /// An answer drawn on `page`'s stored pixels, turned the way a viewer shows
@@ -555,15 +586,22 @@ pub fn draw(page: &mut Page, marks: &[PartMarks]) -> Option<RgbImage> {
 /// is turned as the user sees the photo; otherwise pixels keep their stored
 /// orientation (several photos carry stale tags).
 pub fn as_viewed(page: &Page, image: RgbImage) -> RgbImage {
-    let turns = exif_turns(page);
-    if turns == 0 || !page.grids.iter().all(|g| g.quarter_turns == turns) {
-        return image;
-    }
-    match turns {
+    match viewed_turns(page) {
+        0 => image,
         1 => image::imageops::rotate90(&image),
         2 => image::imageops::rotate180(&image),
         _ => image::imageops::rotate270(&image),
     }
+}
+
+/// The clockwise quarter turns [`as_viewed`] gives `page`'s images: the
+/// EXIF tag's when every grid had to be turned as it says, else none.
+pub fn viewed_turns(page: &Page) -> u8 {
+    let turns = exif_turns(page);
+    if turns == 0 || !page.grids.iter().all(|g| g.quarter_turns == turns) {
+        return 0;
+    }
+    turns
 }
 
 /// The clockwise quarter turns the EXIF tag asks for (0 when absent).

@@ -4,9 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use snap_solver::logic::{self, Placement, Step};
 use snap_vision::Timings;
-
-use crate::exit_codes::ExitCode;
 
 /// What became of one grid or input (DESIGN.md's `status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,22 +46,6 @@ impl Status {
             Status::NoGrid => "no_grid",
             Status::Stuck => "stuck",
             Status::Error => "error",
-        }
-    }
-
-    /// The exit code this status asks for (DESIGN.md: 0 solved, 1 not solved, 2 unreadable).
-    pub fn exit_code(self) -> ExitCode {
-        match self {
-            // A printed answer grid is nothing to solve: fine when it is valid
-            // (an invalid one carries an error and is reported as no_solution).
-            Status::Solved | Status::Complete => ExitCode::Success,
-            Status::Unsure
-            | Status::Partial
-            | Status::NoSolution
-            | Status::MultipleSolutions
-            | Status::NoGrid
-            | Status::Stuck => ExitCode::NotSolved,
-            Status::Error => ExitCode::Error,
         }
     }
 
@@ -182,6 +165,26 @@ pub struct StepReport {
     pub eliminations: Vec<CellDigit>,
     /// The step in plain words.
     pub reason: String,
+}
+
+impl StepReport {
+    /// A logic step as data.
+    pub fn of(step: &Step) -> StepReport {
+        let cells = |list: &[Placement]| {
+            list.iter()
+                .map(|p| CellDigit {
+                    cell: logic::cell_name(p.cell),
+                    digit: p.digit,
+                })
+                .collect()
+        };
+        StepReport {
+            technique: step.technique.name(),
+            placements: cells(&step.placements),
+            eliminations: cells(&step.eliminations),
+            reason: step.describe(),
+        }
+    }
 }
 
 /// A digit in a named cell: `{"cell": "r4c7", "digit": 3}`.
