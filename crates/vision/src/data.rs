@@ -11,7 +11,7 @@
 
 use snap_solver::{Board, Outcome, Shape};
 
-use crate::geometry::{Homography, Quad};
+use crate::geometry::{Homography, Quad, CELL_PX};
 
 // Locate and layout: the square grids of a page and the puzzles they make.
 
@@ -265,6 +265,14 @@ pub struct PartReading {
 }
 
 impl PartReading {
+    /// Where the line crossing at `row`, `col` (each `0..=n`) of the
+    /// upright part lies in the photo's pixels: cell (r, c)'s corners are
+    /// the crossings (r, c), (r, c + 1), (r + 1, c + 1) and (r + 1, c).
+    pub fn corner(&self, row: usize, col: usize) -> (f32, f32) {
+        self.grid_to_photo
+            .map((col * CELL_PX) as f32, (row * CELL_PX) as f32)
+    }
+
     /// The index, in reading order of this part, of layout position `cell`
     /// of a puzzle `side` cells wide ([`GridReading::side`]); `None` when
     /// the part does not hold it (a Samurai's other grids).

@@ -161,11 +161,18 @@ impl Reader {
 
     /// The digit model: the file's, or the embedded one (waiting for its
     /// load if that has not finished).
-    fn classifier(&self) -> Result<Classifier, ReadError> {
+    fn classifier(&self) -> Result<Classifier, OcrError> {
         match &self.model_file {
             Some(classifier) => Ok(classifier.clone()),
-            None => Classifier::embedded().map_err(ReadError::Model),
+            None => Classifier::embedded(),
         }
+    }
+
+    /// Loads the digit model now (where threads cannot load it ahead, the
+    /// web page does so when it opens, so that its first photo does not
+    /// wait for it); an error when it cannot be loaded.
+    pub fn load_model(&self) -> Result<(), OcrError> {
+        self.classifier().map(|_| ())
     }
 
     /// Whether a JPEG's colour pixels are decoded on a second thread while
