@@ -9,13 +9,11 @@
 use image::RgbImage;
 use serde::Serialize;
 
-use snap_answer::answer::{self, GridResult, Options};
+use snap_answer::answer::{self, GridResult, Options, Place};
 use snap_answer::hint;
 use snap_answer::report::{HintReport, Report, Status};
 use snap_solver::digit_char;
-use snap_vision::cells::CELL_PX;
-use snap_vision::classify::{Classifier, OcrError};
-use snap_vision::pipeline::{Page, ReadError, Reader};
+use snap_vision::{OcrError, Page, ReadError, Reader, Verdict};
 // std's clock panics in a browser; web-time is the browser's there and
 // std's elsewhere.
 use web_time::Instant;
@@ -143,7 +141,7 @@ impl Session {
     /// Loads the digit model now, so that the first photo does not wait
     /// for it.
     pub fn warm_up(&self) -> Result<(), OcrError> {
-        Classifier::embedded().map(|_| ())
+        self.reader.load_model()
     }
 
     /// Reads a photo's bytes (`name` is what its reports are called) and
@@ -206,7 +204,7 @@ impl Session {
     pub fn answer_image(&self) -> Option<RgbImage> {
         let page = self.page.as_ref()?;
         let results = self.results(false);
-        answer::draw_copy(page, &results).or_else(|| self.photo_image())
+        answer::draw_copy(page, &answer::marks(page, &results)).or_else(|| self.photo_image())
     }
 
     /// The photo alone, turned as shown. `None` before a photo was read.
@@ -254,15 +252,31 @@ impl Session {
             return Vec::new();
         };
         let options = Options {
-            grid_overrides: self
-                .corrections
-                .iter()
-                .map(|&(grid, cell, value)| (grid, vec![(cell, value)]))
-                .collect(),
             check,
-            ..Options::default()
+            several_inputs: false,
         };
-        answer::grids(page, &self.name, None, None, &options)
+        let place = Place {
+            name: &self.name,
+            page: None,
+            dpi: None,
+        };
+        // Corrections are kept by the grid's index in the page; the
+        // decision takes them by the grid's number on the page.
+        let numbered = answer::numbered(page);
+        let cells: Vec<Vec<(usize, u8)>> = numbered
+            .iter()
+            .map(|grid| {
+                let index = page.grids.iter().position(|g| std::ptr::eq(g, *grid));
+                self.corrections
+                    .iter()
+                    .filter(|c| Some(c.0) == index)
+                    .map(|&(_, cell, value)| (cell, value))
+                    .collect()
+            })
+            .collect();
+        // A grid cut by the frame is never shown with cells, so it never
+        // takes a correction: deciding cannot fail.
+        answer::grids(page, &place, &options, &cells).unwrap_or_default()
     }
 
     /// The view of `results`.
@@ -329,9 +343,7 @@ impl Session {
                     }
                     placed[index] = true;
                     let corner = |dr: usize, dc: usize| {
-                        let (x, y) = part
-                            .grid_to_photo
-                            .map(((c + dc) * CELL_PX) as f32, ((r + dr) * CELL_PX) as f32);
+                        let (x, y) = part.corner(r + dr, c + dc);
                         as_viewed_point([x, y], size, turns)
                     };
                     cells.push(CellView {
@@ -345,9 +357,7 @@ impl Session {
         }
         cells.sort_by_key(|c| c.index);
         let check = match result.decision.as_ref().map(|d| &d.verdict) {
-            Some(snap_vision::decide::Verdict::Unsure(checks)) => {
-                checks.iter().map(|c| c.cell).collect()
-            }
+            Some(Verdict::Unsure(checks)) => checks.iter().map(|c| c.cell).collect(),
             _ => Vec::new(),
         };
         let corrected = self
