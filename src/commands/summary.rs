@@ -18,7 +18,7 @@ const MAX_LISTED: usize = 30;
 
 /// Solved grids named in the summary, so that a person sees which inputs
 /// are behind the count; a book's hundreds are in `-v` and `--json`.
-const SOLVED_NAMED: usize = 10;
+const SOLVED_NAMED: usize = 5;
 
 /// The batch summary: inputs, pages, grids found and what became of them,
 /// with the place of everything that needs a look.
