@@ -5,8 +5,8 @@ use image::RgbImage;
 use snap_solver::overrides::Target;
 use snap_solver::Board;
 use snap_vision::{
-    decide_grid, draw_digits, grid_kind, kind_as_read, mark_cells, Decision, GridKind, GridReading,
-    Page, PartReading, Timings, Verdict,
+    decide_grid, draw_digits, grid_kind, kind_as_read, mark_cells, Decision, EntryCheck, GridKind,
+    GridReading, Page, PartReading, Timings, Verdict,
 };
 
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
@@ -60,8 +60,12 @@ pub struct GridResult {
     pub status: Status,
     /// The reading and decision (for drawing), `None` for a partial grid.
     pub decision: Option<Decision>,
-    /// Wrong pen entries (`--check`), layout positions.
+    /// Wrong pen entries (`--check`), layout positions: only entries the
+    /// reading is sure of.
     pub wrong_entries: Vec<usize>,
+    /// Pen entries read in doubt and cells that may hold a faint entry
+    /// (`--check`): named and ringed, never called wrong.
+    pub entries_to_check: Vec<usize>,
     /// A printed answer grid (every cell, or nearly, read as printed), not
     /// a puzzle: checked, never solved, and unsure without a puzzle being
     /// left unsolved.
@@ -182,6 +186,7 @@ fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timing
         status: Status::Partial,
         decision: None,
         wrong_entries: Vec::new(),
+        entries_to_check: Vec::new(),
         answer_grid: false,
         text: format!("{name}{}: partial, {message}\n", grid_label(&report)),
         report,
@@ -226,15 +231,12 @@ fn decided(
         (Verdict::Multiple(_), _) => Status::MultipleSolutions,
     };
     let solution = d.solution().cloned();
-    let wrong_entries: Vec<usize> = match (&solution, options.check) {
-        (Some(s), true) => d
-            .entries
-            .iter()
-            .filter(|&&(cell, digit)| s.cells[cell] != digit)
-            .map(|&(cell, _)| cell)
-            .collect(),
-        _ => Vec::new(),
+    let judged = if options.check {
+        d.check_entries()
+    } else {
+        EntryCheck::default()
     };
+    let wrong_entries: Vec<usize> = judged.wrong.iter().map(|&(cell, _)| cell).collect();
     fields.read = Some(d.read.to_line());
     fields.repairs = d
         .changes
@@ -252,15 +254,28 @@ fn decided(
     fields.entries = d
         .entries
         .iter()
-        .map(|&(cell, digit)| EntryReport {
-            cell: shape.cell_name(cell),
-            digit,
-            correct: (options.check && solution.is_some()).then(|| !wrong_entries.contains(&cell)),
+        .map(|&(cell, digit)| {
+            let judge = solution.as_ref().filter(|_| options.check);
+            EntryReport {
+                cell: shape.cell_name(cell),
+                digit,
+                correct: judge.and_then(|_| {
+                    (!judged.doubt.contains(&cell)).then(|| !wrong_entries.contains(&cell))
+                }),
+                p_wrong: judge.and_then(|s| {
+                    let pen = d.pen.iter().find(|p| p.cell == cell)?;
+                    Some(round4(pen.other_than(s.cells[cell])))
+                }),
+            }
         })
         .collect();
     let checks: Vec<usize> = match &d.verdict {
         Verdict::Unsure(checks) => checks.iter().map(|c| c.cell).collect(),
-        _ => wrong_entries.clone(),
+        _ => wrong_entries
+            .iter()
+            .copied()
+            .chain(judged.to_check())
+            .collect(),
     };
     fields.check = checks.iter().map(|&c| shape.cell_name(c)).collect();
     fields.set = d
@@ -291,22 +306,14 @@ fn decided(
         // An answer grid: valid, or the clash is the error.
         report.solution = None;
     }
-    let text = describe(
-        grid,
-        &d,
-        &report,
-        status,
-        options,
-        &wrong_entries,
-        place,
-        scope,
-    );
+    let text = describe(grid, &d, &report, status, options, &judged, place, scope);
     let answer_grid = kind.holds_answers(&d);
     GridResult {
         index: 0,
         status,
         decision: Some(d),
         wrong_entries,
+        entries_to_check: judged.to_check(),
         answer_grid,
         report,
         text,
@@ -324,7 +331,7 @@ fn describe(
     report: &Report,
     status: Status,
     options: &Options,
-    wrong_entries: &[usize],
+    judged: &EntryCheck,
     place: &Place,
     scope: &Target,
 ) -> String {
@@ -386,7 +393,7 @@ fn describe(
         }
     }
     if options.check {
-        text.push_str(&check_line(d, wrong_entries, shape));
+        text.push_str(&check_line(d, judged, shape));
     }
     let solution = d.solution().filter(|_| status != Status::Complete);
     text.push_str(&side_by_side(&d.givens, solution));
@@ -412,29 +419,58 @@ fn command(place: &Place, start: &str) -> String {
     format!("{start}{}{pages}", shell_word(place.name))
 }
 
-/// `--check`'s verdict on a person's entries.
-fn check_line(d: &Decision, wrong: &[usize], shape: snap_solver::Shape) -> String {
+/// `--check`'s verdict on a person's entries: wrong only where the reading
+/// is sure; entries read in doubt and cells that may hold a faint entry
+/// are named to check, and counted neither as right nor as to go.
+fn check_line(d: &Decision, judged: &EntryCheck, shape: snap_solver::Shape) -> String {
     if d.solution().is_none() {
         return "  check: no sure solution to compare the entries with\n".to_string();
     }
     let open = (0..d.givens.cells.len())
         .filter(|&i| shape.contains(i) && d.givens.cells[i] == 0)
         .count();
-    let names: Vec<String> = wrong
+    let entries = d
+        .entries
         .iter()
-        .map(|&c| {
-            let digit = d.entries.iter().find(|e| e.0 == c).map_or(0, |e| e.1);
-            format!("{} ({} is wrong)", shape.cell_name(c), digit)
-        })
-        .collect();
-    match (names.is_empty(), d.entries.len() == open) {
-        (true, true) => "  complete: all correct\n".to_string(),
-        (true, false) => format!(
-            "  check: {} entries, all correct so far ({} cells to go)\n",
-            d.entries.len(),
-            open - d.entries.len()
-        ),
-        (false, _) => format!("  check: wrong entries: {}\n", names.join(", ")),
+        .filter(|e| d.givens.cells.get(e.0) == Some(&0))
+        .count();
+    let to_go = open.saturating_sub(entries + judged.faint.len());
+    let mut lines = String::new();
+    if !judged.wrong.is_empty() {
+        let names: Vec<String> = judged
+            .wrong
+            .iter()
+            .map(|&(c, digit)| format!("{} ({digit} is wrong)", shape.cell_name(c)))
+            .collect();
+        lines.push_str(&format!("  check: wrong entries: {}\n", names.join(", ")));
+    }
+    if !judged.doubt.is_empty() || !judged.faint.is_empty() {
+        let mut names: Vec<String> = judged
+            .doubt
+            .iter()
+            .map(|&c| {
+                let digit = d.entries.iter().find(|e| e.0 == c).map_or(0, |e| e.1);
+                format!("{} (read as {digit} in doubt)", shape.cell_name(c))
+            })
+            .collect();
+        names.extend(
+            judged
+                .faint
+                .iter()
+                .map(|&c| format!("{} (may hold a faint entry)", shape.cell_name(c))),
+        );
+        lines.push_str(&format!(
+            "  check: entries to look at on the paper: {}\n",
+            names.join(", ")
+        ));
+    }
+    if !lines.is_empty() {
+        return lines;
+    }
+    if to_go == 0 {
+        "  complete: all correct\n".to_string()
+    } else {
+        format!("  check: {entries} entries, all correct so far ({to_go} cells to go)\n")
     }
 }
 
@@ -502,6 +538,7 @@ pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
         let Some(d) = &result.decision else { continue };
         let solution = d.solution().filter(|_| result.status != Status::Complete);
         let mut rings: Vec<usize> = result.wrong_entries.clone();
+        rings.extend(&result.entries_to_check);
         if let Verdict::Unsure(checks) = &d.verdict {
             rings.extend(checks.iter().map(|c| c.cell));
         }
@@ -510,7 +547,8 @@ pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
         if solution.is_none() && rings.is_empty() {
             continue;
         }
-        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        // A person's pen ink, sure or faint, is never drawn over.
+        let entries: Vec<usize> = d.inked();
         let positions = d.givens.cells.len();
         let side = grid.side();
         // A Samurai's corner boxes belong to two of its grids: each cell is

@@ -159,7 +159,8 @@ pub struct Hint {
     advice: Option<Advice>,
     /// Why there is no advice (unsure reading, no or several solutions, ...).
     error: Option<String>,
-    /// Cells to check (an unsure reading), layout positions.
+    /// Cells to check (an unsure reading, or pen entries read in doubt),
+    /// layout positions.
     check: Vec<usize>,
     /// The `--set` arguments that would settle an unsure reading.
     set: Vec<String>,
@@ -208,6 +209,18 @@ impl Hint {
     /// The one line of words.
     pub fn words(&self) -> String {
         match (&self.advice, &self.error) {
+            (Some(advice), _) if !self.check.is_empty() => {
+                let cells: Vec<String> = self
+                    .check
+                    .iter()
+                    .map(|&c| self.shape.cell_name(c))
+                    .collect();
+                format!(
+                    "{}; check {} on the paper (an entry read in doubt, or faint)",
+                    advice.describe(self.shape),
+                    cells.join(", ")
+                )
+            }
             (Some(advice), _) => advice.describe(self.shape),
             (None, Some(error)) if !self.set.is_empty() => {
                 format!("{error}; to settle it: {}", self.set.join(" "))
@@ -282,7 +295,26 @@ pub fn photo_hint(result: &GridResult) -> Hint {
     };
     match (result.status, d.solution()) {
         (Status::Solved, Some(solution)) => {
-            Hint::for_solution(Status::Solved, &d.givens, &d.entries, solution)
+            // Only an entry the reading is sure of is called wrong; one read
+            // in doubt is taken as the solution's digit (so no step is
+            // built on a misreading, nor put in a cell already written in)
+            // and, with a cell that may hold a faint entry, named to check
+            // on the paper, never to erase.
+            let judged = d.check_entries();
+            let sure: Vec<(usize, u8)> = d
+                .entries
+                .iter()
+                .map(|&(cell, digit)| {
+                    if judged.doubt.contains(&cell) {
+                        (cell, solution.cells[cell])
+                    } else {
+                        (cell, digit)
+                    }
+                })
+                .collect();
+            let mut hint = Hint::for_solution(Status::Solved, &d.givens, &sure, solution);
+            hint.check = judged.to_check();
+            hint
         }
         (Status::Complete, _) => {
             let valid = matches!(d.verdict, Verdict::Solved);

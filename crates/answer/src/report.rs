@@ -108,8 +108,9 @@ pub struct PhotoFields {
     /// A person's pen entries (never clues), each with whether it is right
     /// (`--check`; null without it).
     pub entries: Vec<EntryReport>,
-    /// Cells to check when the status is `unsure` (or the wrong entries
-    /// with `--check`).
+    /// Cells to check when the status is `unsure` (with `--check`: the
+    /// wrong entries, the entries read in doubt and the cells that may
+    /// hold a faint entry).
     pub check: Vec<String>,
     /// The `--set` arguments that would settle an unsure reading.
     pub set: Vec<String>,
@@ -138,8 +139,15 @@ pub struct EntryReport {
     pub cell: String,
     /// The digit written.
     pub digit: u8,
-    /// Whether it matches the solution (`--check` only).
+    /// Whether it matches the solution (`--check` only): `false` only when
+    /// the reading is sure it does not; `null` for an entry read in doubt
+    /// (it is in `check`).
     pub correct: Option<bool>,
+    /// The classifier's probability that the cell holds a pen digit other
+    /// than the solution's (`--check` only): from `WRONG_SURE` on, the
+    /// entry is called wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_wrong: Option<f32>,
 }
 
 /// The fields of a logic solve (`solve --explain`, `--method logic`).

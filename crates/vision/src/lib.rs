@@ -103,8 +103,8 @@ pub use guide::{Corners, Guide};
 pub use pipeline::{Page, ReadError, Reader, Timings};
 
 // Deciding a puzzle and what a grid is.
-pub use data::{Change, Check, Decision, Verdict};
-pub use decide::{SOLVED_CONFIDENCE, SURE};
+pub use data::{Change, Check, Decision, EntryCheck, PenCell, Verdict};
+pub use decide::{FAINT_PEN, SOLVED_CONFIDENCE, SURE, WRONG_SURE};
 pub use kind::{grid_kind, kind_as_read, GridKind};
 pub use pipeline::decide_grid;
 
