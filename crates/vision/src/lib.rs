@@ -90,6 +90,7 @@ mod pdf;
 mod pdf_answers;
 mod pipeline;
 mod rectify;
+mod vector;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,508 @@
+//! Reading a PDF page from its drawing instead of its pixels: a page whose
+//! grids are drawn as lines and whose clues are text says exactly where each
+//! grid is and which digit each cell holds, with no search, no cutting and
+//! no classifier on every cell.
+//!
+//! The drawing is read as the renderer draws it (hayro's interpreter, fed to
+//! a device that keeps each operation's mark: `marks`), 9x9 grids are found
+//! in its bars (`lattice`), and the page is read from the drawing only when
+//! every mark is accounted for and the rendered pixels agree:
+//!
+//! - on each grid, every mark is a piece of one of its lines or one clue: a
+//!   glyph of a digit 1-9, filled in ink, upright, inside one cell's centre
+//!   (the part the classifier reads), of a clue's size, alone in its cell; a
+//!   paper-coloured area only as a background drawn first;
+//! - off the grids, nothing that could be another grid: no image, no group
+//!   of lines or shapes that touch one another spanning a grid's size, no
+//!   glyph of a rule-drawing character;
+//! - the grids lie inside the page, apart from one another;
+//! - in the rendered page, every line is ink along its length, every clue
+//!   shows ink, and the rest of every cell is paper;
+//! - each glyph outline (per size) that a clue is drawn with reads, cut from
+//!   the rendered page as the tile of a grid found by the pixels would be, as
+//!   that printed digit to the classifier, surely ([`SURE`]).
+//!
+//! Any doubt, and the page is read from its pixels as any image is: the
+//! reading here is only ever the one the pixels would give, got faster.
+//! Pages turned by `/Rotate`, scans, photos of grids, Samurai and 16x16
+//! grids, digits drawn as paths or in Type 3 fonts, hidden, clipped, light,
+//! masked or blended text all go to the pixels.
+
+mod lattice;
+mod marks;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use hayro::hayro_interpret::hayro_syntax::page::Rotation;
+use hayro::hayro_interpret::util::TransformExt;
+use hayro::hayro_interpret::{interpret_page, Context, InterpreterCache, InterpreterSettings};
+use hayro::kurbo::{Affine, Rect};
+use image::GrayImage;
+
+use crate::cells::{normalise_cell, INNER, INSET};
+use crate::classify::{best, Classifier, OcrError};
+use crate::data::{CellEvidence, Found, GridReading, Layout, Part, PartReading, Tile, CLASSES};
+use crate::decide::SURE;
+use crate::geometry::{bilinear, Homography, Quad, CELL_PX};
+use crate::locate::reading_order;
+use crate::pdf::{PdfDoc, POINTS_PER_INCH};
+
+use lattice::{Lattice, N};
+use marks::{Kind, Mark, Marks};
+
+/// A mark within this many pixels of a grid's outer edge touches the grid.
+const TOUCH_PX: f64 = 1.0;
+
+/// A grid at least this far (pixels) inside the page's edges is whole on
+/// the rendered page.
+const EDGE_PX: f64 = 2.0;
+
+/// A mark may stick out of a line's ink by this much (pixels) and still be
+/// a piece of it: a writer's rounding.
+const LINE_SLACK_PX: f64 = 0.5;
+
+/// Least height of a clue, as a share of its cell's: printed clues fill
+/// half a cell or more; smaller digits are pencil candidates, which the
+/// classifier reads as such.
+const MIN_CLUE_SHARE: f64 = 0.35;
+
+/// Farthest a clue's centre may be from its cell's, as a share of the
+/// cell: clues are centred, a digit in a corner is a candidate.
+const CLUE_CENTRE_SHARE: f64 = 0.15;
+
+/// Smallest grid (pixels a side) the pixel search finds (its candidates'
+/// least side, `locate`'s `MIN_SIDE_PX`, at the finest resolution it
+/// searches a rendered page at): marks off the grids that touch one another
+/// over less than this both ways cannot draw a grid it would find.
+const MIN_GRID_PX: f64 = 40.0;
+
+/// Marks off the grids this close (pixels) are taken to touch when they
+/// are grouped (see [`MIN_GRID_PX`]): lines drawn to meet, rounded.
+const GROUP_PX: f64 = 2.0;
+
+/// Most marks off the grids grouped pair by pair; a page with more shapes
+/// than this off its grids is left to the pixels.
+const MAX_LOOSE_MARKS: usize = 4000;
+
+/// Along a line in the rendered page, the darkest pixel across it is at
+/// most this (0 black, 255 white): a thin line at a low resolution covers
+/// a little over half a pixel, 255 * (1 - 0.6) is about 100.
+const LINE_INK: u8 = 160;
+
+/// A clue shows a pixel at least this dark: ink of [`marks`]' darkest
+/// allowed colour (luma 0.5) covering a whole pixel is 128.
+const CLUE_INK: u8 = 140;
+
+/// Pixels of a cell away from its lines and clue are at least this light:
+/// paper, give or take the renderer's rounding.
+const PAPER: u8 = 230;
+
+/// Pixels kept clear of a line's or a clue's extent when a cell's paper is
+/// checked: anti-aliasing, and hinting, which moves a glyph by up to half a
+/// pixel and its edges by about as much.
+const CLEAR_PX: f64 = 2.0;
+
+/// Characters that draw rules, which text could make a grid of: box
+/// drawing and block elements, the vertical bar and the underscore.
+fn draws_rules(c: char) -> bool {
+    matches!(c, '|' | '_' | '\u{2500}'..='\u{259F}')
+}
+
+/// The puzzles of page `page` (1-based) of `doc`, read from its drawing, in
+/// reading order, or `None` when the page must be read from its pixels
+/// (see the module docs). `gray` is the page as rendered at `dpi`, what the
+/// pixels would be read from; `classifier` checks the clues' glyphs.
+pub(crate) fn read(
+    doc: &PdfDoc,
+    page: usize,
+    dpi: f32,
+    gray: &GrayImage,
+    classifier: &Classifier,
+) -> Result<Option<Vec<GridReading>>, OcrError> {
+    let Some(pdf_page) = page
+        .checked_sub(1)
+        .and_then(|i| doc.syntax().pages().get(i))
+    else {
+        return Ok(None);
+    };
+    if !matches!(pdf_page.rotation(), Rotation::None) {
+        return Ok(None);
+    }
+    // The renderer's transform (`PdfDoc::render_page`): the page's own, then
+    // the scale to `dpi`.
+    let scale = f64::from(dpi / POINTS_PER_INCH);
+    let transform = Affine::scale(scale) * pdf_page.initial_transform(true).to_kurbo();
+    let (w, h) = gray.dimensions();
+    let page_rect = Rect::new(0.0, 0.0, f64::from(w), f64::from(h));
+    let drawn = catch_unwind(AssertUnwindSafe(|| {
+        let cache = InterpreterCache::new();
+        let mut context = Context::new(
+            transform,
+            page_rect,
+            &cache,
+            pdf_page.xref(),
+            InterpreterSettings::default(),
+        );
+        let mut device = Marks::new();
+        interpret_page(pdf_page, &mut context, &mut device);
+        device.marks
+    }));
+    let Ok(marks) = drawn else {
+        return Ok(None);
+    };
+    let Some((lattices, clues)) = account(&marks, page_rect) else {
+        return Ok(None);
+    };
+    if !pixels_agree(gray, &lattices, &clues)
+        || !clues_read_as_drawn(gray, &lattices, &clues, classifier)?
+    {
+        return Ok(None);
+    }
+    Ok(Some(readings(&lattices, &clues)))
+}
+
+/// A clue found in the drawing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Clue {
+    /// 1-9.
+    digit: u8,
+    /// The glyph's extent, page pixels.
+    bounds: Rect,
+    /// Its outline (see [`Kind::Glyph`]).
+    outline: u128,
+}
+
+/// The clues of each grid, row-major.
+type Clues = Vec<[Option<Clue>; N * N]>;
+
+/// The page's grids and their clues when every mark is accounted for (see
+/// the module docs), else `None`.
+fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
+    let bars: Vec<Rect> = marks
+        .iter()
+        .filter(|m| m.kind == Kind::Bar)
+        .map(|m| m.bounds)
+        .collect();
+    let lattices = lattice::grids(&bars);
+    if lattices.is_empty() {
+        return None;
+    }
+    let reach: Vec<Rect> = lattices
+        .iter()
+        .map(|l| l.outer().inflate(TOUCH_PX, TOUCH_PX))
+        .collect();
+    let inside = page.inset(-EDGE_PX);
+    for (i, r) in reach.iter().enumerate() {
+        let whole = inside.contains_rect(lattices[i].outer());
+        if !whole || reach[..i].iter().any(|other| overlap(*r, *other)) {
+            return None;
+        }
+    }
+    let strips: Vec<Vec<Rect>> = lattices.iter().map(Lattice::strips).collect();
+    let mut clues: Clues = vec![[None; N * N]; lattices.len()];
+    let mut started = vec![false; lattices.len()];
+    let mut loose: Vec<Rect> = Vec::new();
+    for mark in marks {
+        let touched: Vec<usize> = (0..lattices.len())
+            .filter(|&g| overlap(mark.bounds, reach[g]))
+            .collect();
+        let Some(&g) = touched.first() else {
+            if !off_grid_ok(mark, &mut loose) {
+                return None;
+            }
+            continue;
+        };
+        if mark.kind == Kind::Paper {
+            // A background: it covers the grids it touches whole, under
+            // everything they are drawn with.
+            let under = touched
+                .iter()
+                .all(|&t| !started[t] && mark.bounds.contains_rect(reach[t]));
+            if !under {
+                return None;
+            }
+            continue;
+        }
+        if touched.len() > 1 {
+            return None;
+        }
+        started[g] = true;
+        match mark.kind {
+            Kind::Bar => {
+                let on_a_line = strips[g].iter().any(|s| {
+                    s.inflate(LINE_SLACK_PX, LINE_SLACK_PX)
+                        .contains_rect(mark.bounds)
+                });
+                if !on_a_line {
+                    return None;
+                }
+            }
+            Kind::Glyph {
+                text: Some(c @ '1'..='9'),
+                outline,
+            } => {
+                let cell = clue_cell(&lattices[g], mark.bounds)?;
+                let slot = &mut clues[g][cell];
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(Clue {
+                    digit: c as u8 - b'0',
+                    bounds: mark.bounds,
+                    outline,
+                });
+            }
+            _ => return None,
+        }
+    }
+    groups_small(&mut loose).then_some((lattices, clues))
+}
+
+/// Whether two rectangles share some area.
+fn overlap(a: Rect, b: Rect) -> bool {
+    a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
+}
+
+/// The cell (row-major) a glyph of extent `bounds` is a clue of: the one
+/// holding its centre, when the glyph lies in the cell's centre part (what
+/// a tile is cut from), clear of the lines, of a clue's size and centred.
+fn clue_cell(grid: &Lattice, bounds: Rect) -> Option<usize> {
+    let centre = bounds.center();
+    let col = (0..N).find(|&c| centre.x >= grid.xs[c] && centre.x < grid.xs[c + 1])?;
+    let row = (0..N).find(|&r| centre.y >= grid.ys[r] && centre.y < grid.ys[r + 1])?;
+    let cell = grid.cell(row, col);
+    let inset_x = cell.width() * INSET as f64 / CELL_PX as f64;
+    let inset_y = cell.height() * INSET as f64 / CELL_PX as f64;
+    let read = cell.inset((-inset_x, -inset_y, -inset_x, -inset_y));
+    let clear = grid.inside(row, col);
+    let off_centre_x = (centre.x - cell.center().x).abs() / cell.width();
+    let off_centre_y = (centre.y - cell.center().y).abs() / cell.height();
+    let fits = read.contains_rect(bounds)
+        && clear.contains_rect(bounds)
+        && bounds.height() >= MIN_CLUE_SHARE * cell.height()
+        && off_centre_x <= CLUE_CENTRE_SHARE
+        && off_centre_y <= CLUE_CENTRE_SHARE;
+    fits.then_some(row * N + col)
+}
+
+/// Whether a mark off the grids leaves them the only grids of the page:
+/// lines and shapes are kept in `loose` to be grouped at the end
+/// ([`groups_small`]); text is fine unless it draws rules or is a large
+/// glyph of no known character; an image never is (a scan, a picture of a
+/// grid).
+fn off_grid_ok(mark: &Mark, loose: &mut Vec<Rect>) -> bool {
+    match mark.kind {
+        Kind::Image => false,
+        Kind::Bar | Kind::Other { .. } => {
+            loose.push(mark.bounds);
+            loose.len() <= MAX_LOOSE_MARKS
+        }
+        Kind::Glyph { text: Some(c), .. } => !draws_rules(c),
+        Kind::Glyph { text: None, .. } => {
+            mark.bounds.width().max(mark.bounds.height()) < MIN_GRID_PX
+        }
+        Kind::Invisible | Kind::Paper => true,
+    }
+}
+
+/// Whether the marks in `loose`, grouped with the ones they touch (within
+/// [`GROUP_PX`]), make only groups smaller than a grid ([`MIN_GRID_PX`])
+/// one way or the other.
+fn groups_small(loose: &mut [Rect]) -> bool {
+    let n = loose.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..n {
+        let a = loose[i].inflate(GROUP_PX, GROUP_PX);
+        for j in i + 1..n {
+            if overlap(a, loose[j]) {
+                let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
+                parent[ri] = rj;
+            }
+        }
+    }
+    let mut extent: Vec<Option<Rect>> = vec![None; n];
+    for i in 0..n {
+        let r = root(&mut parent, i);
+        extent[r] = Some(extent[r].map_or(loose[i], |e| e.union(loose[i])));
+    }
+    extent
+        .iter()
+        .flatten()
+        .all(|e| e.width() < MIN_GRID_PX || e.height() < MIN_GRID_PX)
+}
+
+/// Whether the rendered page shows what the drawing says (see the module
+/// docs): each line ink along its length, each clue some ink, the rest of
+/// each cell paper.
+fn pixels_agree(gray: &GrayImage, lattices: &[Lattice], clues: &Clues) -> bool {
+    let dark = |x0: f64, y0: f64, x1: f64, y1: f64| -> Option<u8> {
+        pixels(gray, Rect::new(x0, y0, x1, y1)).min()
+    };
+    lattices.iter().zip(clues).all(|(grid, clues)| {
+        let outer = grid.outer();
+        let lines_inked = (0..=N).all(|k| {
+            let (x, hx) = (grid.xs[k], grid.x_half[k] + 0.5);
+            let (y, hy) = (grid.ys[k], grid.y_half[k] + 0.5);
+            let down = (outer.y0.ceil() as i64..outer.y1.floor() as i64).all(|row| {
+                let row = row as f64;
+                dark(x - hx, row, x + hx, row + 1.0).is_some_and(|v| v <= LINE_INK)
+            });
+            let across = (outer.x0.ceil() as i64..outer.x1.floor() as i64).all(|col| {
+                let col = col as f64;
+                dark(col, y - hy, col + 1.0, y + hy).is_some_and(|v| v <= LINE_INK)
+            });
+            down && across
+        });
+        let cells_clean = (0..N * N).all(|i| {
+            let paper = grid.inside(i / N, i % N).inset(-CLEAR_PX);
+            let clue = clues[i].map(|c| c.bounds.inflate(CLEAR_PX, CLEAR_PX));
+            let inked =
+                clue.is_none_or(|b| dark(b.x0, b.y0, b.x1, b.y1).is_some_and(|v| v <= CLUE_INK));
+            inked
+                && pixel_cells(gray, paper)
+                    .filter(|&(x, y)| {
+                        !clue.is_some_and(|b| overlap(b, Rect::new(x, y, x + 1.0, y + 1.0)))
+                    })
+                    .all(|(x, y)| gray.get_pixel(x as u32, y as u32).0[0] >= PAPER)
+        });
+        lines_inked && cells_clean
+    })
+}
+
+/// The pixels (column, row) lying whole inside `r`, within the image.
+fn pixel_cells(gray: &GrayImage, r: Rect) -> impl Iterator<Item = (f64, f64)> {
+    let (w, h) = gray.dimensions();
+    let x0 = r.x0.ceil().max(0.0) as u32;
+    let y0 = r.y0.ceil().max(0.0) as u32;
+    let x1 = (r.x1.floor().max(0.0) as u32).min(w);
+    let y1 = (r.y1.floor().max(0.0) as u32).min(h);
+    (y0..y1).flat_map(move |y| (x0..x1).map(move |x| (f64::from(x), f64::from(y))))
+}
+
+/// The values of the pixels that `r` touches, within the image.
+fn pixels(gray: &GrayImage, r: Rect) -> impl Iterator<Item = u8> + '_ {
+    let (w, h) = gray.dimensions();
+    let x0 = r.x0.floor().max(0.0) as u32;
+    let y0 = r.y0.floor().max(0.0) as u32;
+    let x1 = (r.x1.ceil().max(0.0) as u32).min(w);
+    let y1 = (r.y1.ceil().max(0.0) as u32).min(h);
+    (y0..y1).flat_map(move |y| (x0..x1).map(move |x| gray.get_pixel(x, y).0[0]))
+}
+
+/// Whether each glyph the clues are drawn with reads, to the classifier, as
+/// the digit its text says, surely: one tile per outline and size, cut from
+/// the rendered page as from a rectified grid (48 pixels a cell, the tile
+/// spec's inset and normalisation, see `cells`).
+fn clues_read_as_drawn(
+    gray: &GrayImage,
+    lattices: &[Lattice],
+    clues: &Clues,
+    classifier: &Classifier,
+) -> Result<bool, OcrError> {
+    let mut seen: Vec<(u128, i64)> = Vec::new();
+    let mut tiles: Vec<Tile> = Vec::new();
+    let mut digits: Vec<u8> = Vec::new();
+    for (grid, clues) in lattices.iter().zip(clues) {
+        for (i, clue) in clues.iter().enumerate() {
+            let Some(clue) = clue else { continue };
+            let key = (clue.outline, clue.bounds.height().round() as i64);
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            tiles.push(cell_tile(gray, grid.cell(i / N, i % N)));
+            digits.push(clue.digit);
+        }
+    }
+    if tiles.is_empty() {
+        return Ok(true);
+    }
+    let read = classifier.classify(&tiles)?;
+    Ok(read.iter().zip(&digits).all(|(row, &digit)| {
+        let (class, p) = best(row);
+        class == usize::from(digit) && p >= SURE
+    }))
+}
+
+/// The tile of the cell whose box (between its lines' centres) is `cell`.
+fn cell_tile(gray: &GrayImage, cell: Rect) -> Tile {
+    let step_x = cell.width() / CELL_PX as f64;
+    let step_y = cell.height() / CELL_PX as f64;
+    let mut v = [0.0f32; INNER * INNER];
+    for j in 0..INNER {
+        for i in 0..INNER {
+            // Pixel centres sit at +0.5; `bilinear` samples index space.
+            let x = cell.x0 + ((INSET + i) as f64 + 0.5) * step_x - 0.5;
+            let y = cell.y0 + ((INSET + j) as f64 + 0.5) * step_y - 0.5;
+            let g = (bilinear(gray, x as f32, y as f32) + 0.5)
+                .clamp(0.0, 255.0)
+                .floor();
+            v[j * INNER + i] = 1.0 - g / 255.0;
+        }
+    }
+    normalise_cell(&v)
+}
+
+/// The grids as the pipeline's readings, in reading order: one upright 9x9
+/// part each, every cell read with certainty.
+fn readings(lattices: &[Lattice], clues: &Clues) -> Vec<GridReading> {
+    let quads: Vec<Quad> = lattices
+        .iter()
+        .map(|l| {
+            let o = l.outer();
+            let (x0, y0, x1, y1) = (o.x0 as f32, o.y0 as f32, o.x1 as f32, o.y1 as f32);
+            Quad::new([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+        })
+        .collect();
+    reading_order(&quads)
+        .into_iter()
+        .filter_map(|g| {
+            let quad = quads[g];
+            let grid_to_photo = Homography::square_to_quad((N * CELL_PX) as f64, &quad)?;
+            let values: Vec<u8> = clues[g].iter().map(|c| c.map_or(0, |c| c.digit)).collect();
+            let classes = values
+                .iter()
+                .map(|&v| {
+                    let mut row = [0.0f32; CLASSES];
+                    row[usize::from(v)] = 1.0;
+                    row
+                })
+                .collect();
+            let found = Found {
+                quad,
+                n: N,
+                cut: false,
+            };
+            Some(GridReading {
+                layout: Layout {
+                    shape: snap_solver::Shape::classic(),
+                    parts: vec![Part {
+                        found,
+                        origin: (0, 0),
+                    }],
+                },
+                quarter_turns: 0,
+                orientations_tried: 1,
+                parts: vec![PartReading {
+                    grid_to_photo,
+                    n: N,
+                    origin: (0, 0),
+                    tiles: Vec::new(),
+                    classes,
+                    negative: false,
+                }],
+                cells: values
+                    .iter()
+                    .map(|&v| CellEvidence::certain(v, N))
+                    .collect(),
+            })
+        })
+        .collect()
+}
