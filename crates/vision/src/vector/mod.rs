@@ -30,6 +30,8 @@
 
 mod lattice;
 mod marks;
+#[cfg(test)]
+mod tests;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -61,10 +63,11 @@ const EDGE_PX: f64 = 2.0;
 /// a piece of it: a writer's rounding.
 const LINE_SLACK_PX: f64 = 0.5;
 
-/// Least height of a clue, as a share of its cell's: printed clues fill
-/// half a cell or more; smaller digits are pencil candidates, which the
-/// classifier reads as such.
-const MIN_CLUE_SHARE: f64 = 0.35;
+/// Least height of a clue, as a share of its cell's: books print clues
+/// from about 0.3 of a cell (the shared vector books) to 0.7; smaller
+/// glyphs are notes. Whether a glyph reads as a printed digit rather than
+/// a pencil candidate is the classifier's to say (`clues_read_as_drawn`).
+const MIN_CLUE_SHARE: f64 = 0.2;
 
 /// Farthest a clue's centre may be from its cell's, as a share of the
 /// cell: clues are centred, a digit in a corner is a candidate.
@@ -108,6 +111,48 @@ fn draws_rules(c: char) -> bool {
     matches!(c, '|' | '_' | '\u{2500}'..='\u{259F}')
 }
 
+/// Why a page is left to its pixels: the first doubt met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Doubt {
+    /// The document has no such page.
+    NoPage,
+    /// The page is turned by `/Rotate`.
+    Turned,
+    /// The interpreter failed on the page.
+    Unreadable,
+    /// No 9x9 grid is drawn with lines.
+    NoGrid,
+    /// A grid reaches the page's edge.
+    AtEdge,
+    /// Two grids touch or overlap (a Samurai's, or a grid in a grid).
+    GridsTouch,
+    /// Paper is painted over some of a grid's marks, or over part of it.
+    PaperOver,
+    /// One mark touches two grids.
+    Shared,
+    /// A line piece off the grid's lines (a line past the frame, a
+    /// stroke across a cell).
+    OffTheLines,
+    /// A digit glyph that is not a clue's: off centre, too small, on a
+    /// line, or a second glyph in a cell.
+    NotAClue,
+    /// On a grid, a mark that is neither a line nor a digit glyph, or a
+    /// digit drawn in a way that may change its look; the mark's kind.
+    Foreign(&'static str),
+    /// An image on the page.
+    Image,
+    /// Text of rule-drawing characters, or a large glyph of no known
+    /// character, off the grids.
+    RuleText,
+    /// Off the grids, lines or shapes touching one another over a grid's
+    /// size, or too many to group.
+    Shapes,
+    /// The rendered page does not show what the drawing says; what.
+    Pixels(&'static str),
+    /// A clue's glyph does not read surely as its digit.
+    Glyph,
+}
+
 /// The puzzles of page `page` (1-based) of `doc`, read from its drawing, in
 /// reading order, or `None` when the page must be read from its pixels
 /// (see the module docs). `gray` is the page as rendered at `dpi`, what the
@@ -119,14 +164,25 @@ pub(crate) fn read(
     gray: &GrayImage,
     classifier: &Classifier,
 ) -> Result<Option<Vec<GridReading>>, OcrError> {
+    Ok(reading(doc, page, dpi, gray, classifier)?.ok())
+}
+
+/// [`read`], saying why a page is left to the pixels.
+pub(crate) fn reading(
+    doc: &PdfDoc,
+    page: usize,
+    dpi: f32,
+    gray: &GrayImage,
+    classifier: &Classifier,
+) -> Result<Result<Vec<GridReading>, Doubt>, OcrError> {
     let Some(pdf_page) = page
         .checked_sub(1)
         .and_then(|i| doc.syntax().pages().get(i))
     else {
-        return Ok(None);
+        return Ok(Err(Doubt::NoPage));
     };
     if !matches!(pdf_page.rotation(), Rotation::None) {
-        return Ok(None);
+        return Ok(Err(Doubt::Turned));
     }
     // The renderer's transform (`PdfDoc::render_page`): the page's own, then
     // the scale to `dpi`.
@@ -148,17 +204,19 @@ pub(crate) fn read(
         device.marks
     }));
     let Ok(marks) = drawn else {
-        return Ok(None);
+        return Ok(Err(Doubt::Unreadable));
     };
-    let Some((lattices, clues)) = account(&marks, page_rect) else {
-        return Ok(None);
+    let (lattices, clues) = match account(&marks, page_rect) {
+        Ok(found) => found,
+        Err(doubt) => return Ok(Err(doubt)),
     };
-    if !pixels_agree(gray, &lattices, &clues)
-        || !clues_read_as_drawn(gray, &lattices, &clues, classifier)?
-    {
-        return Ok(None);
+    if let Err(doubt) = pixels_agree(gray, &lattices, &clues) {
+        return Ok(Err(doubt));
     }
-    Ok(Some(readings(&lattices, &clues)))
+    if !clues_read_as_drawn(gray, &lattices, &clues, classifier)? {
+        return Ok(Err(Doubt::Glyph));
+    }
+    Ok(Ok(readings(&lattices, &clues)))
 }
 
 /// A clue found in the drawing.
@@ -176,8 +234,8 @@ struct Clue {
 type Clues = Vec<[Option<Clue>; N * N]>;
 
 /// The page's grids and their clues when every mark is accounted for (see
-/// the module docs), else `None`.
-fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
+/// the module docs), else the first doubt.
+fn account(marks: &[Mark], page: Rect) -> Result<(Vec<Lattice>, Clues), Doubt> {
     let bars: Vec<Rect> = marks
         .iter()
         .filter(|m| m.kind == Kind::Bar)
@@ -185,7 +243,7 @@ fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
         .collect();
     let lattices = lattice::grids(&bars);
     if lattices.is_empty() {
-        return None;
+        return Err(Doubt::NoGrid);
     }
     let reach: Vec<Rect> = lattices
         .iter()
@@ -193,9 +251,11 @@ fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
         .collect();
     let inside = page.inset(-EDGE_PX);
     for (i, r) in reach.iter().enumerate() {
-        let whole = inside.contains_rect(lattices[i].outer());
-        if !whole || reach[..i].iter().any(|other| overlap(*r, *other)) {
-            return None;
+        if !inside.contains_rect(lattices[i].outer()) {
+            return Err(Doubt::AtEdge);
+        }
+        if reach[..i].iter().any(|other| overlap(*r, *other)) {
+            return Err(Doubt::GridsTouch);
         }
     }
     let strips: Vec<Vec<Rect>> = lattices.iter().map(Lattice::strips).collect();
@@ -207,9 +267,7 @@ fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
             .filter(|&g| overlap(mark.bounds, reach[g]))
             .collect();
         let Some(&g) = touched.first() else {
-            if !off_grid_ok(mark, &mut loose) {
-                return None;
-            }
+            off_grid(mark, &mut loose)?;
             continue;
         };
         if mark.kind == Kind::Paper {
@@ -219,12 +277,12 @@ fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
                 .iter()
                 .all(|&t| !started[t] && mark.bounds.contains_rect(reach[t]));
             if !under {
-                return None;
+                return Err(Doubt::PaperOver);
             }
             continue;
         }
         if touched.len() > 1 {
-            return None;
+            return Err(Doubt::Shared);
         }
         started[g] = true;
         match mark.kind {
@@ -234,17 +292,17 @@ fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
                         .contains_rect(mark.bounds)
                 });
                 if !on_a_line {
-                    return None;
+                    return Err(Doubt::OffTheLines);
                 }
             }
             Kind::Glyph {
                 text: Some(c @ '1'..='9'),
                 outline,
             } => {
-                let cell = clue_cell(&lattices[g], mark.bounds)?;
+                let cell = clue_cell(&lattices[g], mark.bounds).ok_or(Doubt::NotAClue)?;
                 let slot = &mut clues[g][cell];
                 if slot.is_some() {
-                    return None;
+                    return Err(Doubt::NotAClue);
                 }
                 *slot = Some(Clue {
                     digit: c as u8 - b'0',
@@ -252,10 +310,17 @@ fn account(marks: &[Mark], page: Rect) -> Option<(Vec<Lattice>, Clues)> {
                     outline,
                 });
             }
-            _ => return None,
+            Kind::Glyph { .. } => return Err(Doubt::Foreign("glyph of no digit")),
+            Kind::Invisible => return Err(Doubt::Foreign("invisible text")),
+            Kind::Image => return Err(Doubt::Foreign("image")),
+            Kind::Other { why } => return Err(Doubt::Foreign(why)),
+            Kind::Paper => unreachable!("paper is taken above"),
         }
     }
-    groups_small(&mut loose).then_some((lattices, clues))
+    if !groups_small(&mut loose) {
+        return Err(Doubt::Shapes);
+    }
+    Ok((lattices, clues))
 }
 
 /// Whether two rectangles share some area.
@@ -290,18 +355,23 @@ fn clue_cell(grid: &Lattice, bounds: Rect) -> Option<usize> {
 /// ([`groups_small`]); text is fine unless it draws rules or is a large
 /// glyph of no known character; an image never is (a scan, a picture of a
 /// grid).
-fn off_grid_ok(mark: &Mark, loose: &mut Vec<Rect>) -> bool {
+fn off_grid(mark: &Mark, loose: &mut Vec<Rect>) -> Result<(), Doubt> {
     match mark.kind {
-        Kind::Image => false,
+        Kind::Image => Err(Doubt::Image),
         Kind::Bar | Kind::Other { .. } => {
             loose.push(mark.bounds);
-            loose.len() <= MAX_LOOSE_MARKS
+            if loose.len() > MAX_LOOSE_MARKS {
+                return Err(Doubt::Shapes);
+            }
+            Ok(())
         }
-        Kind::Glyph { text: Some(c), .. } => !draws_rules(c),
-        Kind::Glyph { text: None, .. } => {
-            mark.bounds.width().max(mark.bounds.height()) < MIN_GRID_PX
+        Kind::Glyph { text: Some(c), .. } if draws_rules(c) => Err(Doubt::RuleText),
+        Kind::Glyph { text: None, .. }
+            if mark.bounds.width().max(mark.bounds.height()) >= MIN_GRID_PX =>
+        {
+            Err(Doubt::RuleText)
         }
-        Kind::Invisible | Kind::Paper => true,
+        Kind::Glyph { .. } | Kind::Invisible | Kind::Paper => Ok(()),
     }
 }
 
@@ -340,12 +410,12 @@ fn groups_small(loose: &mut [Rect]) -> bool {
 
 /// Whether the rendered page shows what the drawing says (see the module
 /// docs): each line ink along its length, each clue some ink, the rest of
-/// each cell paper.
-fn pixels_agree(gray: &GrayImage, lattices: &[Lattice], clues: &Clues) -> bool {
+/// each cell paper; else what it does not.
+fn pixels_agree(gray: &GrayImage, lattices: &[Lattice], clues: &Clues) -> Result<(), Doubt> {
     let dark = |x0: f64, y0: f64, x1: f64, y1: f64| -> Option<u8> {
         pixels(gray, Rect::new(x0, y0, x1, y1)).min()
     };
-    lattices.iter().zip(clues).all(|(grid, clues)| {
+    for (grid, clues) in lattices.iter().zip(clues) {
         let outer = grid.outer();
         let lines_inked = (0..=N).all(|k| {
             let (x, hx) = (grid.xs[k], grid.x_half[k] + 0.5);
@@ -360,20 +430,26 @@ fn pixels_agree(gray: &GrayImage, lattices: &[Lattice], clues: &Clues) -> bool {
             });
             down && across
         });
-        let cells_clean = (0..N * N).all(|i| {
+        if !lines_inked {
+            return Err(Doubt::Pixels("a line is not ink"));
+        }
+        for (i, clue) in clues.iter().enumerate() {
+            let clue = clue.map(|c| c.bounds.inflate(CLEAR_PX, CLEAR_PX));
+            if clue.is_some_and(|b| dark(b.x0, b.y0, b.x1, b.y1).is_none_or(|v| v > CLUE_INK)) {
+                return Err(Doubt::Pixels("a clue shows no ink"));
+            }
             let paper = grid.inside(i / N, i % N).inset(-CLEAR_PX);
-            let clue = clues[i].map(|c| c.bounds.inflate(CLEAR_PX, CLEAR_PX));
-            let inked =
-                clue.is_none_or(|b| dark(b.x0, b.y0, b.x1, b.y1).is_some_and(|v| v <= CLUE_INK));
-            inked
-                && pixel_cells(gray, paper)
-                    .filter(|&(x, y)| {
-                        !clue.is_some_and(|b| overlap(b, Rect::new(x, y, x + 1.0, y + 1.0)))
-                    })
-                    .all(|(x, y)| gray.get_pixel(x as u32, y as u32).0[0] >= PAPER)
-        });
-        lines_inked && cells_clean
-    })
+            let clean = pixel_cells(gray, paper)
+                .filter(|&(x, y)| {
+                    !clue.is_some_and(|b| overlap(b, Rect::new(x, y, x + 1.0, y + 1.0)))
+                })
+                .all(|(x, y)| gray.get_pixel(x as u32, y as u32).0[0] >= PAPER);
+            if !clean {
+                return Err(Doubt::Pixels("ink in a cell off its clue"));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The pixels (column, row) lying whole inside `r`, within the image.
@@ -397,7 +473,8 @@ fn pixels(gray: &GrayImage, r: Rect) -> impl Iterator<Item = u8> + '_ {
 }
 
 /// Whether each glyph the clues are drawn with reads, to the classifier, as
-/// the digit its text says, surely: one tile per outline and size, cut from
+/// the digit its text says, surely: one tile per outline and size (a
+/// glyph may be scaled either way), cut from
 /// the rendered page as from a rectified grid (48 pixels a cell, the tile
 /// spec's inset and normalisation, see `cells`).
 fn clues_read_as_drawn(
@@ -406,13 +483,14 @@ fn clues_read_as_drawn(
     clues: &Clues,
     classifier: &Classifier,
 ) -> Result<bool, OcrError> {
-    let mut seen: Vec<(u128, i64)> = Vec::new();
+    let mut seen: Vec<(u128, i64, i64)> = Vec::new();
     let mut tiles: Vec<Tile> = Vec::new();
     let mut digits: Vec<u8> = Vec::new();
     for (grid, clues) in lattices.iter().zip(clues) {
         for (i, clue) in clues.iter().enumerate() {
             let Some(clue) = clue else { continue };
-            let key = (clue.outline, clue.bounds.height().round() as i64);
+            let size = clue.bounds.size();
+            let key = (clue.outline, size.width.round() as i64, size.height.round() as i64);
             if seen.contains(&key) {
                 continue;
             }
