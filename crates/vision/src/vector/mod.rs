@@ -317,7 +317,7 @@ fn account(marks: &[Mark], page: Rect) -> Result<(Vec<Lattice>, Clues), Doubt> {
             Kind::Paper => unreachable!("paper is taken above"),
         }
     }
-    if !groups_small(&mut loose) {
+    if !groups_small(&loose) {
         return Err(Doubt::Shapes);
     }
     Ok((lattices, clues))
@@ -378,7 +378,7 @@ fn off_grid(mark: &Mark, loose: &mut Vec<Rect>) -> Result<(), Doubt> {
 /// Whether the marks in `loose`, grouped with the ones they touch (within
 /// [`GROUP_PX`]), make only groups smaller than a grid ([`MIN_GRID_PX`])
 /// one way or the other.
-fn groups_small(loose: &mut [Rect]) -> bool {
+fn groups_small(loose: &[Rect]) -> bool {
     let n = loose.len();
     let mut parent: Vec<usize> = (0..n).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -490,7 +490,11 @@ fn clues_read_as_drawn(
         for (i, clue) in clues.iter().enumerate() {
             let Some(clue) = clue else { continue };
             let size = clue.bounds.size();
-            let key = (clue.outline, size.width.round() as i64, size.height.round() as i64);
+            let key = (
+                clue.outline,
+                size.width.round() as i64,
+                size.height.round() as i64,
+            );
             if seen.contains(&key) {
                 continue;
             }

@@ -320,3 +320,58 @@ fn the_fixture_book_reads_from_its_drawing_as_from_its_pixels() {
         }
     }
 }
+
+#[test]
+fn pixels_that_disagree_with_the_drawing_leave_the_page_to_them() {
+    // What the device could miss shows in the render: the same page read
+    // against pixels changed afterwards.
+    let doc = PdfDoc::from_bytes(pdf(&(lines() + &clues(None)), None, ""), Path::new("t.pdf"))
+        .expect("a PDF");
+    let rendered = doc.render_page(1, DPI).expect("renders");
+    let classifier = Classifier::embedded().expect("the model");
+    let px = f64::from(DPI / 72.0);
+    let at = |x: f32, y_from_top: f32| {
+        (
+            (f64::from(x) * px).round() as u32,
+            (f64::from(y_from_top) * px).round() as u32,
+        )
+    };
+    let cases: [(&str, (f32, f32), u8); 3] = [
+        // A dot of ink in the empty cell r1c3.
+        (
+            "ink in a cell off its clue",
+            (X + 2.5 * CELL, PAGE - TOP + 0.5 * CELL),
+            0,
+        ),
+        // The 5 of r1c1 gone.
+        (
+            "a clue shows no ink",
+            (X + 0.5 * CELL, PAGE - TOP + 0.5 * CELL),
+            255,
+        ),
+        // A gap in the line between r1c4 and r1c5, across its width.
+        (
+            "a line is not ink",
+            (X + 4.0 * CELL, PAGE - TOP + 0.5 * CELL),
+            255,
+        ),
+    ];
+    for (what, (x, y), value) in cases {
+        let mut gray = rendered.image.gray.clone();
+        let (cx, cy) = at(x, y);
+        let reach = if value == 0 {
+            1
+        } else {
+            (0.3 * CELL * DPI / 72.0) as u32
+        };
+        for yy in cy - reach..=cy + reach {
+            for xx in cx - reach..=cx + reach {
+                gray.put_pixel(xx, yy, image::Luma([value]));
+            }
+        }
+        let read = reading(&doc, 1, rendered.dpi, &gray, &classifier).expect("classifies");
+        assert_eq!(read.err(), Some(Doubt::Pixels(what)));
+    }
+    let untouched = reading(&doc, 1, rendered.dpi, &rendered.image.gray, &classifier);
+    assert!(untouched.expect("classifies").is_ok());
+}
