@@ -224,12 +224,15 @@ fn lattice(
     Some(grid)
 }
 
+/// A bar seen along its line: (across from, across to, along from, along
+/// to), in pixels.
+type Piece = (f64, f64, f64, f64);
+
 /// The bars as lines: horizontal ones (wider than tall), then vertical.
 fn lines(bars: &[Rect]) -> (Vec<Line>, Vec<Line>) {
-    let mut horizontal: Vec<(f64, f64, f64, f64)> = Vec::new();
-    let mut vertical: Vec<(f64, f64, f64, f64)> = Vec::new();
+    let mut horizontal: Vec<Piece> = Vec::new();
+    let mut vertical: Vec<Piece> = Vec::new();
     for b in bars {
-        // (across from, across to, along from, along to)
         if b.width() >= b.height() {
             horizontal.push((b.y0, b.y1, b.x0, b.x1));
         } else {
@@ -239,11 +242,13 @@ fn lines(bars: &[Rect]) -> (Vec<Line>, Vec<Line>) {
     (group(horizontal), group(vertical))
 }
 
-/// Bars (across from, across to, along from, along to) grouped into lines
-/// by their centres, each line's runs joined.
-fn group(mut bars: Vec<(f64, f64, f64, f64)>) -> Vec<Line> {
+/// A line being gathered: (across from, across to, its pieces' spans).
+type Gathered = (f64, f64, Vec<(f64, f64)>);
+
+/// Pieces grouped into lines by their centres, each line's runs joined.
+fn group(mut bars: Vec<Piece>) -> Vec<Line> {
     bars.sort_by(|a, b| (a.0 + a.1).total_cmp(&(b.0 + b.1)));
-    let mut lines: Vec<(f64, f64, Vec<(f64, f64)>)> = Vec::new();
+    let mut lines: Vec<Gathered> = Vec::new();
     for (a0, a1, l0, l1) in bars {
         let centre = (a0 + a1) / 2.0;
         match lines.last_mut() {

@@ -399,19 +399,19 @@ fn groups_small(loose: &[Rect]) -> bool {
         }
         i
     }
-    for i in 0..n {
-        let a = loose[i].inflate(GROUP_PX, GROUP_PX);
-        for j in i + 1..n {
-            if overlap(a, loose[j]) {
+    for (i, a) in loose.iter().enumerate() {
+        let a = a.inflate(GROUP_PX, GROUP_PX);
+        for (j, b) in loose.iter().enumerate().skip(i + 1) {
+            if overlap(a, *b) {
                 let (ri, rj) = (root(&mut parent, i), root(&mut parent, j));
                 parent[ri] = rj;
             }
         }
     }
     let mut extent: Vec<Option<Rect>> = vec![None; n];
-    for i in 0..n {
+    for (i, mark) in loose.iter().enumerate() {
         let r = root(&mut parent, i);
-        extent[r] = Some(extent[r].map_or(loose[i], |e| e.union(loose[i])));
+        extent[r] = Some(extent[r].map_or(*mark, |e| e.union(*mark)));
     }
     extent
         .iter()
