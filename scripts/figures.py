@@ -563,6 +563,47 @@ def batch(ctx):
     return out
 
 
+@section("performance", "book", "A 500-page book, against the release before", needs_shared=False)
+def book(ctx):
+    """scripts/bench-book.sh: the whole job on PDF books, this build against SNAP_OLD."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        if not os.environ.get("SNAP_OLD"):
+            raise Unavailable("set SNAP_OLD to the release binary to compare with (and SNAP_OLD_REV to its commit)")
+    text = ctx.run(["scripts/bench-book.sh"])
+    rows, notes, stages = [], [], []
+    for line in text.splitlines():
+        m = re.match(r"book (\S+): (\d+) pages; median wall old ([\d.]+) s, new ([\d.]+) s \(([\d.]+) pages/s\), "
+                     r"speed-up ([\d.]+)x; median cpu old ([\d.]+) s, new ([\d.]+) s, ([\d.]+)x less", line)
+        if m:
+            rows.append([f"`{m[1]}`", m[2], f"{m[3]} s", f"**{m[4]} s**", f"**{m[6]}x**", f"{m[7]} s", f"{m[8]} s",
+                         f"{m[9]}x"])
+        m = re.match(r"results (\S+): (\d+) grids, (.*)", line)
+        if m:
+            rows[-1].append(f"{m[2]} grids, {m[3]}")
+        m = re.match(r"stages (\S+) (old|new) \(ms a page, median\): (.*)", line)
+        if m:
+            stages.append(f"- `{m[1]}`, {m[2]}: {m[3]}")
+        if line.startswith("  page "):
+            notes.append(f"- `{line.strip()}`")
+    if not rows:
+        raise Unavailable("bench-book.sh printed no medians")
+    rounds = len(re.findall(r"^book \S+ round", text, re.M)) // max(len(rows), 1)
+    old = os.environ.get("SNAP_OLD_REV", "SNAP_OLD")
+    out = ctx.header("SNAP_OLD=... SNAP_OLD_REV=... scripts/figures.py performance --section book",
+                     "runs `scripts/bench-book.sh`")
+    out += (f"The whole job (`--json --out-dir`: the solved book and the answer key) on every core, the release"
+            f" build of `{old}` (old) and this one (new) alternating, {rounds} rounds; medians. CPU is user + system"
+            " time. Results compare the JSON lines of both, `ms` left out:\n\n")
+    out += table(["book", "pages", "wall, old", "wall, new", "speed-up", "CPU, old", "CPU, new", "less CPU",
+                  "results"], rows)
+    if notes:
+        out += "\nGrids whose results differ:\n\n" + "\n".join(notes) + "\n"
+    if stages:
+        out += "\nPer page, per stage (JSON `ms`, median over the pages, one round):\n\n" + "\n".join(stages) + "\n"
+    return out
+
+
 @section("performance", "solver", "9x9 solver against tdoku and the peer")
 def solver(ctx):
     """scripts/bench-vs-tdoku.sh: puzzles per second on every 9x9 set."""

@@ -119,7 +119,7 @@ impl Unit {
                 timings.lap("render", start);
                 let debug = debug_dir.map(|d| d.join(self.output_stem()));
                 reader
-                    .read_decoded(rendered.image, timings, debug.as_deref())
+                    .read_pdf_page(doc, rendered, timings, debug.as_deref())
                     .map(|page| (page, dpi))
                     .map_err(|e| (dpi, e))
             }

@@ -307,9 +307,12 @@ pub struct PartReading {
     pub n: usize,
     /// (row, column) of the part's top-left cell in the puzzle's layout.
     pub origin: (usize, usize),
-    /// The tiles, upright, row-major, as the classifier saw them.
+    /// The tiles, upright, row-major, as the classifier saw them; none
+    /// for a grid read from a PDF page's drawing (no cell was cut).
     pub tiles: Vec<Tile>,
-    /// The classifier's probabilities per tile, same order.
+    /// The classifier's probabilities per tile, same order; for a grid
+    /// read from a PDF page's drawing, per cell, certainty of what the
+    /// drawing holds (empty, or the printed digit).
     pub classes: Vec<[f32; CLASSES]>,
     /// Read from its negative (light print on a dark screen): its inks are
     /// a screen's colours seen in gray, not paper's, so no mark of it is
@@ -345,7 +348,7 @@ pub struct GridReading {
     /// Clockwise quarter turns that make the stored grid upright.
     pub quarter_turns: u8,
     /// How many orientations were classified before one was chosen (1 for
-    /// most photos; up to 4).
+    /// most photos, and for a page read from its drawing; up to 4).
     pub orientations_tried: u8,
     /// The parts as read, in the layout's order.
     pub parts: Vec<PartReading>,

@@ -29,7 +29,9 @@
 //!   every puzzle found, in reading order, as a [`GridReading`] made of
 //!   square [`PartReading`]s (one, or five for a Samurai) and a
 //!   [`CellEvidence`] per cell; [`Timings`] per stage; [`ReadError`] when
-//!   no grid is found or the input is not an image.
+//!   no grid is found or the input is not an image. A rendered PDF page
+//!   goes to [`Reader::read_pdf_page`], which reads it from its drawing
+//!   when it can.
 //! - **Deciding**: [`decide_grid`] turns a reading into a [`Decision`] (the
 //!   puzzle, its repairs, the solver's outcome, a calibrated confidence and
 //!   a [`Verdict`]), with cells the user corrects; [`grid_kind`] says what
@@ -69,8 +71,11 @@
 //! ```
 //!
 //! A PDF page is rendered into the same pixels as a decoded photo, and a
-//! book's pages are written back out with the answers drawn in (with the
-//! default `pdf` feature).
+//! book's pages are written back out with the answers drawn in. A page
+//! whose grids are drawn as lines with text clues is read from its drawing
+//! instead ([`Reader::read_pdf_page`]), exactly, with the rendered pixels
+//! as the check: any doubt and the page is read from its pixels (PDF
+//! pages and the drawing, with the default `pdf` feature).
 
 #![warn(missing_docs, unreachable_pub, unnameable_types)]
 
@@ -93,6 +98,8 @@ mod pdf;
 mod pdf_answers;
 mod pipeline;
 mod rectify;
+#[cfg(feature = "pdf")]
+mod vector;
 
 #[cfg(test)]
 mod tests;

@@ -30,7 +30,11 @@ use crate::geometry::{Homography, Quad, CELL_PX};
 use crate::guide::{self, Guide};
 use crate::layout;
 use crate::locate;
+#[cfg(feature = "pdf")]
+use crate::pdf::{PageImage, PdfDoc};
 use crate::rectify;
+#[cfg(feature = "pdf")]
+use crate::vector;
 
 /// Time spent in each stage, in milliseconds, in the order they first ran.
 ///
@@ -234,6 +238,45 @@ impl Reader {
             grids,
             timings,
         })
+    }
+
+    /// Reads page `rendered.page` of `doc`, rendered as `rendered`;
+    /// `timings` holds the stages already run. A page whose grids are
+    /// drawn as lines with text clues, every mark accounted for and the
+    /// rendered pixels agreeing, is read from its drawing (the `vector`
+    /// stage: exact, and a few milliseconds); any other page, and every
+    /// page when a guide is given or debug images are asked for (they show
+    /// the pixel stages), as [`read_decoded`](Self::read_decoded) reads
+    /// the rendered pixels.
+    #[cfg(feature = "pdf")]
+    pub fn read_pdf_page(
+        &self,
+        doc: &PdfDoc,
+        rendered: PageImage,
+        mut timings: Timings,
+        debug: Option<&Path>,
+    ) -> Result<Page, ReadError> {
+        if debug.is_none() && self.guide.is_empty() {
+            let start = Instant::now();
+            let classifier = self.classifier()?;
+            let read = vector::read(
+                doc,
+                rendered.page,
+                rendered.dpi,
+                &rendered.image.gray,
+                &classifier,
+            )
+            .map_err(ReadError::Model)?;
+            timings.lap("vector", start);
+            if let Some(grids) = read {
+                return Ok(Page {
+                    photo: rendered.image,
+                    grids,
+                    timings,
+                });
+            }
+        }
+        self.read_decoded(rendered.image, timings, debug)
     }
 
     /// Every puzzle of `photo` read, with `timings` extended by the stages.

@@ -42,6 +42,11 @@ use verify::{verify, Spec, Verdict, SIZES};
 
 use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
+/// The reading order of grids on a page, for grids found otherwise (a PDF
+/// page's drawing) to be numbered as the search numbers them.
+#[cfg(feature = "pdf")]
+pub(crate) use page::reading_order;
+
 /// Longest side of the image the search runs on.
 pub(crate) const WORK_MAX_SIDE: u32 = 800;
 

@@ -56,7 +56,7 @@ fn bands(quads: &[Quad], axis: usize) -> Vec<Vec<usize>> {
 }
 
 /// The reading order of `quads`: indices into it (see the module docs).
-pub(super) fn reading_order(quads: &[Quad]) -> Vec<usize> {
+pub(crate) fn reading_order(quads: &[Quad]) -> Vec<usize> {
     let rows = bands(quads, 1);
     let columns = bands(quads, 0);
     let by_columns = columns.len() >= 2 && rows.iter().all(|r| r.len() == 1);
