@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use snap_solver::files;
 use snap_solver::{Board, Shape};
 use snap_vision::{ReadError, Reader, DEFAULT_DPI, POINTS_PER_INCH};
 
@@ -54,7 +55,7 @@ fn read_truth(path: &Path) -> Result<Vec<TruthGrid>, Error> {
             format!("line {line}: {what}"),
         ),
     };
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Input {
+    let text = files::read_text(path, &super::eval::TRUTH_FILE).map_err(|source| Error::Input {
         name: path.display().to_string(),
         source,
     })?;

@@ -177,7 +177,9 @@ fn with_text_input(
         }
         Some(path) if path.as_os_str() != "-" => {
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|e| open_error(e, path))?;
+            // A regular file or a FIFO (streamed by design), never a device
+            // or a folder: checked before the file is opened.
+            let file = snap_solver::files::open_stream(path).map_err(|e| open_error(e, path))?;
             command(&mut BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
         }
         _ => {

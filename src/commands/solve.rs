@@ -364,44 +364,12 @@ pub fn run_sicily(input: impl BufRead, out: &mut dyn Write) -> std::io::Result<E
     Ok(code)
 }
 
-/// `solve FILE` reads a regular file or a FIFO (by design: `solve
-/// <(generator)` streams, waiting for the writer as `cat` would). Anything
-/// else is refused with its kind named: a device such as `/dev/zero` would
-/// never end, and a folder holds no lines.
-fn check_text_input(path: &std::path::Path) -> std::io::Result<()> {
-    let kind = std::fs::metadata(path)?.file_type();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return Ok(());
-        }
-    }
-    if kind.is_file() {
-        return Ok(());
-    }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "not a regular file or FIFO ({}); solve reads files, FIFOs and standard input",
-            snap_vision::file_kind(&kind)
-        ),
-    ))
-}
-
 /// Runs `solve` as the command line asked: the chosen format over the input.
 pub fn run_args(
     args: &SolveArgs,
     input: impl BufRead,
     out: &mut dyn Write,
 ) -> std::io::Result<ExitCode> {
-    let file = args
-        .input
-        .as_deref()
-        .filter(|p| p.as_os_str() != "-" && super::puzzle_argument(Some(p)).is_none());
-    if let Some(path) = file {
-        check_text_input(path)?;
-    }
     let opts = Options::from_args(args);
     match args.format {
         Format::Sicily => run_sicily(input, out),
@@ -501,23 +469,6 @@ mod tests {
         assert_eq!(v["status"], "solved");
         assert_eq!(v["givens"], UNIQUE);
         assert_eq!(code, ExitCode::Success);
-    }
-
-    #[test]
-    fn text_input_is_a_file_or_a_fifo() {
-        let dir = tempfile::tempdir().unwrap();
-        let err = check_text_input(dir.path()).unwrap_err();
-        assert!(err.to_string().contains("(a folder)"), "{err}");
-        let file = dir.path().join("p.txt");
-        std::fs::write(&file, UNIQUE).unwrap();
-        assert!(check_text_input(&file).is_ok());
-        let fifo = dir.path().join("fifo");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap();
-        assert!(made.success());
-        assert!(check_text_input(&fifo).is_ok(), "a FIFO is read, by design");
     }
 
     #[test]

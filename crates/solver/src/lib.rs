@@ -30,6 +30,7 @@ pub mod bench;
 mod board;
 mod candidates;
 mod dlx;
+pub mod files;
 pub mod generate;
 pub mod grade;
 pub mod logic;

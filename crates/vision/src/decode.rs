@@ -6,12 +6,13 @@
 //! rotations of the grid) and only uses the tag as a hint.
 
 use std::fmt;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use image::metadata::Orientation;
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
+use snap_solver::files::{self, FileLimit};
 use zune_core::bytestream::ZCursor;
 use zune_core::colorspace::ColorSpace;
 use zune_core::options::DecoderOptions;
@@ -308,75 +309,19 @@ pub(crate) fn negative(gray: &GrayImage) -> GrayImage {
     out
 }
 
+/// What a photo file is read as (see [`snap_solver::files`]): a regular
+/// file of at most [`MAX_FILE_BYTES`].
+pub(crate) const PHOTO_FILE: FileLimit = FileLimit {
+    noun: "photo file",
+    plural: "photos",
+    max_bytes: MAX_FILE_BYTES,
+};
+
 /// Reads a photo file whole, with bounds: only a regular file (a FIFO with
 /// no writer would block forever, a device such as `/dev/zero` never ends),
 /// and at most [`MAX_FILE_BYTES`]. Both are checked before the file is read.
-///
-/// The kind is checked on the path before opening (opening a FIFO for
-/// reading blocks until a writer comes) and again on the open file.
 pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    check_kind(&std::fs::metadata(path)?)?;
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    check_kind(&meta)?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_big(meta.len()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
-/// An error unless `meta` is a regular file's.
-fn check_kind(meta: &std::fs::Metadata) -> std::io::Result<()> {
-    if meta.is_file() {
-        return Ok(());
-    }
-    let kind = file_kind(&meta.file_type());
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!("not a regular file ({kind}); photos are read from regular files only"),
-    ))
-}
-
-/// What a file that is not a regular file is, in words.
-pub fn file_kind(file_type: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_char_device() || file_type.is_block_device() {
-            return "a device";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-    }
-    if file_type.is_dir() {
-        "a folder"
-    } else if file_type.is_symlink() {
-        "a symbolic link"
-    } else if file_type.is_file() {
-        "a regular file"
-    } else {
-        "a special file"
-    }
-}
-
-fn too_big(len: u64) -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "file is {} MiB; the largest photo file read is {} MiB",
-            len >> 20,
-            MAX_FILE_BYTES >> 20
-        ),
-    )
+    files::read(path, &PHOTO_FILE)
 }
 
 fn map_err(e: image::ImageError) -> DecodeError {

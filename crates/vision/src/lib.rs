@@ -119,7 +119,7 @@ pub use pipeline::decide_grid;
 pub use overlay::{caption, draw_digits, mark_cells, shade_cells, strike_candidates, OverlayError};
 
 // Photos and PDF pages, and their limits.
-pub use decode::{decode, file_kind, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS};
+pub use decode::{decode, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS};
 #[cfg(feature = "pdf")]
 pub use pdf::{
     PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE, MAX_PDF_BYTES,
