@@ -30,6 +30,13 @@ use snap_answer::report::{Report, Status};
 /// busy, small enough that memory stays constant on huge inputs.
 const CHUNK: usize = 4096;
 
+/// Cells of the puzzles solved between two writes, at most: a chunk of
+/// large puzzles ends sooner, so that what a chunk holds (its puzzles and
+/// their answers, each a few times its cells) stays near 10 MB whatever
+/// their shape: 4096 9x9 puzzles are 330,000 cells, 4096 25x25 ones
+/// would be 2.6 million.
+const CHUNK_CELLS: usize = 1 << 20;
+
 /// Limit used by the Sicily format: its judge promises fewer than 10,000
 /// solutions per puzzle and wants the exact count.
 const SICILY_LIMIT: usize = 10_000;
@@ -108,10 +115,15 @@ pub fn run(
     loop {
         chunk.clear();
         let mut read_error = None;
-        for entry in reader.by_ref().take(CHUNK) {
-            match entry {
-                Ok(e) => chunk.push(e),
-                Err(e) => {
+        let mut cells = 0;
+        while chunk.len() < CHUNK && cells < CHUNK_CELLS {
+            match reader.next() {
+                None => break,
+                Some(Ok(e)) => {
+                    cells += e.puzzle.as_ref().map_or(1, |p| p.cells.len());
+                    chunk.push(e);
+                }
+                Some(Err(e)) => {
                     read_error = Some(e);
                     break;
                 }

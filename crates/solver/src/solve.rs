@@ -69,6 +69,11 @@ impl Outcome {
     }
 }
 
+/// Clashing pairs a message names; the rest are counted. A puzzle typed
+/// wrong has one or two, and a line of one repeated letter has thousands
+/// (a 25x25 of `A`s, 17,000 pairs and 560 KB of text per line).
+pub const CLASHES_NAMED: usize = 5;
+
 /// Givens that already break a rule: solving is pointless.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("givens clash: {}", self.describe())]
@@ -96,12 +101,14 @@ impl Clash {
         })
     }
 
-    /// `r1c1 and r1c2 are both 4; ...`
+    /// `r1c1 and r1c2 are both 4; ...`, the first [`CLASHES_NAMED`] pairs
+    /// and how many more.
     fn describe(&self) -> String {
         let parts: Vec<String> = self
             .pairs
             .iter()
             .zip(&self.digits)
+            .take(CLASHES_NAMED)
             .map(|(&(a, b), &d)| {
                 format!(
                     "{} and {} are both {}",
@@ -111,7 +118,11 @@ impl Clash {
                 )
             })
             .collect();
-        parts.join("; ")
+        let more = self.pairs.len().saturating_sub(CLASHES_NAMED);
+        match more {
+            0 => parts.join("; "),
+            _ => format!("{}; and {more} more", parts.join("; ")),
+        }
     }
 }
 
@@ -461,6 +472,25 @@ mod tests {
         assert!(!wrong.is_solution_of(&puzzle));
         assert!(!puzzle.is_solution_of(&puzzle));
         assert_eq!(solve(&puzzle, 0).unwrap().count(), 1, "limit 0 reads as 1");
+    }
+
+    #[test]
+    fn a_clash_message_names_a_few_pairs_and_counts_the_rest() {
+        // Nine 9s in row 1: 36 pairs (those sharing a box are row pairs).
+        let board = Board::parse(
+            &format!("{}{}", "9".repeat(9), ".".repeat(72)),
+            Shape::classic(),
+        )
+        .unwrap();
+        let clash = solve(&board, 2).unwrap_err();
+        assert_eq!(clash.pairs.len(), 36);
+        let message = clash.to_string();
+        assert!(
+            message.starts_with("givens clash: r1c1 and r1c2 are both 9; r1c1 and r1c3"),
+            "{message}"
+        );
+        assert!(message.ends_with("; and 31 more"), "{message}");
+        assert_eq!(message.matches("are both").count(), CLASHES_NAMED);
     }
 
     #[test]
