@@ -50,6 +50,10 @@ pub enum DecodeError {
         /// Height in pixels as declared by the file.
         height: u32,
     },
+    /// The decoder needs more memory than an image of [`MAX_PIXELS`] may
+    /// use (a GIF frame larger than its screen, a size past the decoder's
+    /// own limits); the size itself is not known here.
+    TooLarge,
 }
 
 impl fmt::Display for DecodeError {
@@ -59,9 +63,22 @@ impl fmt::Display for DecodeError {
             DecodeError::Unsupported(s) => write!(f, "unsupported image format: {s}"),
             DecodeError::Truncated => write!(f, "truncated image data"),
             DecodeError::Corrupt(s) => write!(f, "corrupt image data: {s}"),
+            // The decoder reports a side of 0 when the header is damaged
+            // or states more than it can hold (a 16384-pixel WebP).
+            DecodeError::BadDimensions { width, height } if *width == 0 || *height == 0 => write!(
+                f,
+                "image header gives {width}x{height} pixels: a zero side, so the header is \
+                 damaged or states a size the decoder cannot hold"
+            ),
             DecodeError::BadDimensions { width, height } => write!(
                 f,
                 "image is {width}x{height}; accepted sizes are 1x1 up to {} megapixels",
+                MAX_PIXELS / 1_000_000
+            ),
+            DecodeError::TooLarge => write!(
+                f,
+                "image too large to decode: it needs more memory than an image of {} megapixels \
+                 may use",
                 MAX_PIXELS / 1_000_000
             ),
         }
@@ -328,10 +345,7 @@ fn map_err(e: image::ImageError) -> DecodeError {
     use image::ImageError as E;
     match e {
         E::Unsupported(u) => DecodeError::Unsupported(u.to_string()),
-        E::Limits(_) => DecodeError::BadDimensions {
-            width: 0,
-            height: 0,
-        },
+        E::Limits(_) => DecodeError::TooLarge,
         E::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => DecodeError::Truncated,
         other => from_message(other.to_string()),
     }
@@ -343,10 +357,7 @@ fn map_jpeg_err(e: zune_jpeg::errors::DecodeErrors) -> DecodeError {
     use zune_jpeg::errors::DecodeErrors as E;
     match e {
         E::Unsupported(u) => DecodeError::Unsupported(format!("{u:?}")),
-        E::LargeDimensions(_) => DecodeError::BadDimensions {
-            width: 0,
-            height: 0,
-        },
+        E::LargeDimensions(_) => DecodeError::TooLarge,
         other => from_message(other.to_string()),
     }
 }
