@@ -164,15 +164,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     }
     let format = image::guess_format(bytes)
         .map_err(|_| DecodeError::Unsupported("unrecognised file signature".into()))?;
-    if !matches!(
-        format,
-        ImageFormat::Jpeg
-            | ImageFormat::Png
-            | ImageFormat::WebP
-            | ImageFormat::Bmp
-            | ImageFormat::Tiff
-            | ImageFormat::Gif
-    ) {
+    if !is_read(format) {
         return Err(DecodeError::Unsupported(format!("{format:?}")));
     }
     // zune-jpeg conceals a cut-off scan (it fills the rest grey and returns
@@ -201,6 +193,25 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
         other => other.to_rgb8(),
     };
     Ok(Decoded::from_rgb(rgb, exif_orientation, format))
+}
+
+/// True when `bytes` start with the signature of a format [`decode`]
+/// reads: such a file is a photo, whatever text its own bytes hold later.
+pub fn has_photo_signature(bytes: &[u8]) -> bool {
+    image::guess_format(bytes).is_ok_and(is_read)
+}
+
+/// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.
+fn is_read(format: ImageFormat) -> bool {
+    matches!(
+        format,
+        ImageFormat::Jpeg
+            | ImageFormat::Png
+            | ImageFormat::WebP
+            | ImageFormat::Bmp
+            | ImageFormat::Tiff
+            | ImageFormat::Gif
+    )
 }
 
 /// An error unless `width` x `height` is an accepted size.

@@ -41,7 +41,8 @@
 //! - **Drawing**: [`draw_digits`], [`mark_cells`], [`shade_cells`] and
 //!   [`strike_candidates`] draw onto the photo in the grid's perspective,
 //!   [`caption`] adds lines of text under it.
-//! - **Photos and PDF pages**: [`decode`] and [`read_file`] with their
+//! - **Photos and PDF pages**: [`decode`] and [`read_file`] (and
+//!   [`has_photo_signature`], which tells a photo by its first bytes) with their
 //!   limits ([`MAX_FILE_BYTES`], [`MAX_PIXELS`]); [`PdfDoc`] renders a
 //!   book's pages one at a time ([`DEFAULT_DPI`], [`DPI_RANGE`],
 //!   [`MAX_RENDER_PIXELS`], [`MAX_PDF_BYTES`]) and [`PageRange`] parses
@@ -119,7 +120,9 @@ pub use pipeline::decide_grid;
 pub use overlay::{caption, draw_digits, mark_cells, shade_cells, strike_candidates, OverlayError};
 
 // Photos and PDF pages, and their limits.
-pub use decode::{decode, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS};
+pub use decode::{
+    decode, has_photo_signature, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS,
+};
 #[cfg(feature = "pdf")]
 pub use pdf::{
     PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE, MAX_PDF_BYTES,
