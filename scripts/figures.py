@@ -362,6 +362,52 @@ def books(ctx):
     return out
 
 
+@section("accuracy", "check", "Checking a person's pen entries (--check)")
+def check(ctx):
+    """models/eval/check_verdicts.py on the Kubiesa photos (tuned on the 15
+    training puzzles, held out: 5) and on simulated worked photos
+    (models/eval/pen_photos.py: seeds 0-59 tuned on, 1000-1059 held out)."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("fixtures", "kubiesa", "train")
+        ctx.need_shared("puzzles", "puzzles2_17_clue.txt")
+    sets = [("kubiesa", "train", "Kubiesa phone photos, 15 puzzles (tuned on)"),
+            ("kubiesa", "held", "Kubiesa phone photos, 5 puzzles held out"),
+            ("pen", (0, 60), "simulated worked photos, seeds 0-59 (tuned on)"),
+            ("pen", (1000, 60), "simulated worked photos, seeds 1000-1059, held out")]
+    rows = []
+    for kind, which, label in sets:
+        if kind == "kubiesa":
+            cmd, key = ["models/eval/check_verdicts.py", "kubiesa", which, "--json"], f"kubiesa-{which}"
+        else:
+            first, count = which
+            folder = ROOT / "target" / "figures" / f"pen-photos-{first}"
+            if ctx.raw is None and not folder.exists():
+                ctx.run(["models/eval/pen_photos.py", folder, first, count], key=f"make-{first}")
+            cmd, key = ["models/eval/check_verdicts.py", folder, "--json"], f"pen-{first}"
+        t = json.loads(ctx.run(cmd, key=key))
+        rows.append([label, t["photos"], f"{t['solved']}/{t['photos']}", f"**{t['wrong_answers']}**",
+                     t["entries"], t["truly_wrong"], f"**{t['false_wrong']}**",
+                     f"{t['caught']}/{t['truly_wrong']} ({pct(t['caught'], t['truly_wrong'])})",
+                     t["wrong_named_to_check"], t["right_named_to_check"],
+                     f"{t['drawn_over']} ({t['faint_drawn_over']} of {t['faint']} faint)"])
+    out = ctx.header("scripts/figures.py accuracy --section check",
+                     "runs `models/eval/check_verdicts.py` on the Kubiesa photos and on "
+                     "`models/eval/pen_photos.py` photos", timed=False)
+    out += table(["photos", "count", "solved right", "wrong answers", "pen entries", "truly wrong",
+                  "right entries called wrong", "wrong entries called wrong (recall)",
+                  "wrong entries named to check", "right entries named to check",
+                  "pen entries drawn over"], rows)
+    out += ("\nAn entry is called wrong only when the classifier gives a pen digit other than the"
+            " solution's at least `WRONG_SURE` (crates/vision/src/decide.rs); one read as another"
+            " digit with less is named to check, and a cell read without an entry whose pen mass is"
+            " at least `FAINT_PEN` is named to check and never drawn over. Both were set on the"
+            " rows marked \"tuned on\" only. Counts are over the photos solved right; the Kubiesa"
+            " labels give the digit in each cell, printed or written, so their truly wrong entries"
+            " are the person's own mistakes.\n")
+    return out
+
+
 # --------------------------------------------------------------------------
 # Performance
 

@@ -1,5 +1,7 @@
 //! The process exit codes of DESIGN.md, and how many inputs merge into one.
 
+use snap_answer::report::Status;
+
 /// What a run ended with. Ordered so that the worst outcome of many inputs wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExitCode {
@@ -29,6 +31,24 @@ impl ExitCode {
     /// Combines the results of two inputs: the worse one wins.
     pub fn merge(self, other: ExitCode) -> ExitCode {
         self.max(other)
+    }
+}
+
+/// The exit code a status asks for (DESIGN.md: 0 solved, 1 not solved, 2 unreadable).
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> ExitCode {
+        match status {
+            // A printed answer grid is nothing to solve: fine when it is valid
+            // (an invalid one carries an error and is reported as no_solution).
+            Status::Solved | Status::Complete => ExitCode::Success,
+            Status::Unsure
+            | Status::Partial
+            | Status::NoSolution
+            | Status::MultipleSolutions
+            | Status::NoGrid
+            | Status::Stuck => ExitCode::NotSolved,
+            Status::Error => ExitCode::Error,
+        }
     }
 }
 

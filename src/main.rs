@@ -9,7 +9,6 @@ mod exit_codes;
 mod jpeg;
 mod limits;
 mod output;
-mod report;
 mod shard;
 
 use clap::Parser;

@@ -193,7 +193,7 @@ fn check_regular(path: &Path) -> Result<(), WriteError> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if !meta.file_type().is_file() => Err(WriteError::NotRegular(
             path.to_path_buf(),
-            snap_vision::file_kind(&meta.file_type()),
+            snap_solver::files::file_kind(&meta.file_type()),
         )),
         _ => Ok(()),
     }

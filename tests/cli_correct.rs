@@ -400,9 +400,10 @@ fn advice_names_the_input_when_the_run_reads_several() {
     let set = v["set"][0].as_str().unwrap();
     let prefix = format!("--set {}:g{}:r", p(&unsure), v["grid"]);
     assert!(set.starts_with(&prefix), "{set}");
-    // The batch summary names what needs a look.
+    // The batch summary names the inputs behind its counts.
     let text = stdout(&run_in(&["--no-image", p(&unsure), p(&other)], &dir));
     assert!(text.contains("2 inputs: "), "{text}");
+    assert!(text.contains(&format!("solved: {}", p(&other))), "{text}");
     assert!(
         text.contains(&format!("  {} grid {}: unsure", p(&unsure), v["grid"])),
         "{text}"

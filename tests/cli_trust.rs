@@ -417,6 +417,31 @@ fn pen_entries_on_a_real_photo_are_never_clues() {
 
 /// The photo point at cell coordinates (u, v) of cell `index` (0..1 across
 /// and down the cell) of the grid with outline `quad`.
+#[test]
+fn check_names_a_right_entry_read_in_doubt_and_never_calls_it_wrong() {
+    // A real phone photo (a Kubiesa puzzle): the pen 7 at r3c8, which the
+    // solution has, is read as a 1 with 0.78 on another digit than 7.
+    let dir = scratch("cli_trust-check-doubt");
+    let photo = fixture("kubiesa-02_26-doubt.jpg");
+    let out = run_in(&["--check", "--no-image", p(&photo)], &dir);
+    let text = stdout(&out);
+    assert!(!text.contains("wrong"), "{text}");
+    assert!(text.contains("r3c8 (read as 1 in doubt)"), "{text}");
+    let out = run_in(&["--check", "--json", "--no-image", p(&photo)], &dir);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["status"], "solved", "{v}");
+    let entries = v["entries"].as_array().unwrap();
+    assert!(entries.iter().all(|e| e["correct"] != false), "{v}");
+    let r3c8 = entries.iter().find(|e| e["cell"] == "r3c8").unwrap();
+    assert!(r3c8["correct"].is_null(), "{v}");
+    assert_eq!(v["check"], serde_json::json!(["r3c8"]));
+    // `hint` names it to check, never to erase.
+    let out = run_in(&["hint", "--no-image", p(&photo)], &dir);
+    let text = stdout(&out);
+    assert!(!text.contains("erase"), "{text}");
+    assert!(text.contains("check r3c8 on the paper"), "{text}");
+}
+
 fn cell_point(quad: &Quad, index: usize, (u, v): (f32, f32)) -> (f32, f32) {
     let h = Homography::square_to_quad(9.0, quad).unwrap();
     h.map((index % 9) as f32 + u, (index / 9) as f32 + v)
@@ -430,21 +455,26 @@ fn check_names_exactly_the_two_wrong_pen_entries_and_rings_them() {
     let photo = fixture("pen-complete.jpg");
     let out = run_in(&["--check", p(&photo), "-o", "answer.png"], &dir);
     let text = stdout(&out);
+    // The classifier gives them 0.83 and 0.94 on another digit than the
+    // solution's: not sure enough to call wrong, so named to check.
     assert!(
-        text.contains("check: wrong entries: r2c4 (9 is wrong), r7c5 (6 is wrong)\n"),
+        text.contains(
+            "check: entries to look at on the paper: r2c4 (read as 9 in doubt), \
+             r7c5 (read as 6 in doubt)\n"
+        ),
         "{text}"
     );
     let out = run_in(&["--check", "--json", "--no-image", p(&photo)], &dir);
     let v = &json_lines(&out)[0];
     assert_eq!(v["status"], "solved", "{v}");
-    let wrong: Vec<&str> = v["entries"]
+    let not_right: Vec<&str> = v["entries"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["correct"] == false)
+        .filter(|e| e["correct"] != true)
         .map(|e| e["cell"].as_str().unwrap())
         .collect();
-    assert_eq!(wrong, ["r2c4", "r7c5"], "{v}");
+    assert_eq!(not_right, ["r2c4", "r7c5"], "{v}");
     assert_eq!(v["check"], serde_json::json!(["r2c4", "r7c5"]));
     assert_eq!(
         v["entries"].as_array().unwrap().len(),

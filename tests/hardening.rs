@@ -449,7 +449,7 @@ fn a_shape_mismatch_answers_every_line() {
     assert_eq!(lines.len(), 4, "{stdout}");
     for (i, l) in lines.iter().enumerate() {
         assert!(
-            l.starts_with(&format!("invalid: line {}: 441 characters", i + 1)),
+            l.starts_with(&format!("invalid: line {}: 441 cells", i + 1)),
             "{l}"
         );
     }

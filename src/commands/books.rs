@@ -22,7 +22,6 @@ use serde::{Deserialize, Serialize};
 use snap_solver::{Board, Shape};
 use snap_vision::{answered_pdf, PageAnswers, PdfDoc};
 
-use super::answer::GridResult;
 use super::inputs::{self, Unit};
 use super::photo::{self, Job, Outcome, Printer};
 use super::plural;
@@ -32,7 +31,8 @@ use crate::book::{self, KeyEntry};
 use crate::cli::PhotoArgs;
 use crate::exit_codes::ExitCode;
 use crate::output::{self, WriteError};
-use crate::report::Status;
+use snap_answer::answer::GridResult;
+use snap_answer::report::Status;
 
 /// A solved grid of a PDF page, for the answer key.
 #[derive(Debug, Clone, Serialize, Deserialize)]

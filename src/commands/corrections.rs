@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 use snap_solver::overrides::{parse_corrections, Correction};
 use snap_solver::{Board, PuzzleReader, Shape};
 
+use snap_answer::answer::{self, Place};
+use snap_vision::Page;
+
 use super::inputs::Unit;
 use super::{plural, shell_word};
 use crate::error::Error;
@@ -118,6 +121,14 @@ impl PageCorrections {
             out.push(format!("--givens {:?} {}", g.grid, puzzles.join(" ")));
         }
         out
+    }
+
+    /// The cells each grid of `page` gets, by [`answer::numbered`]'s
+    /// numbering; `place` names the page in messages. Errors say why a
+    /// correction does not fit the page's grids.
+    pub fn cells_for(&self, page: &Page, place: &Place) -> Result<Vec<Vec<(usize, u8)>>, String> {
+        let shapes: Vec<Shape> = answer::numbered(page).iter().map(|g| g.shape()).collect();
+        self.per_grid(&shapes, &place.label())
     }
 
     /// The cells each grid of the page gets (layout positions and values,

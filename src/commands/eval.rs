@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::cli::EvalArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
+use snap_solver::files::{self, FileLimit};
 use snap_solver::{solve, Board, Outcome, Shape, DEFAULT_LIMIT};
 use snap_vision::{corner_error, decide_grid, GridReading, Quad, ReadError, Reader, Tile, Verdict};
 
@@ -75,13 +76,23 @@ struct Totals {
     no_solution_right: usize,
 }
 
+/// What ground truth is read as (see [`snap_solver::files`]): a regular
+/// file of at most 16 MiB. The largest, a book's `truth.tsv` of a line per
+/// grid, is kilobytes; the bound only keeps a wrong path (a device, a huge
+/// file) from being read whole.
+pub const TRUTH_FILE: FileLimit = FileLimit {
+    noun: "ground-truth file",
+    plural: "ground-truth files",
+    max_bytes: 16 << 20,
+};
+
 /// Reads a ground-truth file: 9 lines of 9 (or one line of 81).
 fn read_truth(path: &Path) -> Result<Board, Error> {
     let input = |source| Error::Input {
         name: path.display().to_string(),
         source,
     };
-    let text = std::fs::read_to_string(path).map_err(input)?;
+    let text = files::read_text(path, &TRUTH_FILE).map_err(input)?;
     let cells: String = text.lines().map(str::trim).collect();
     Board::parse(&cells, Shape::classic())
         .map_err(|e| input(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
@@ -133,7 +144,7 @@ fn load_corners(dir: &Path) -> HashMap<String, Quad> {
     let candidates = [dir.join("corners.csv"), dir.join("..").join("corners.csv")];
     let Some(text) = candidates
         .iter()
-        .find_map(|p| std::fs::read_to_string(p).ok())
+        .find_map(|p| files::read_text(p, &TRUTH_FILE).ok())
     else {
         return map;
     };
@@ -168,7 +179,7 @@ fn read_kinds(photo: &Path) -> Result<Option<Vec<Kind>>, Error> {
     if !path.is_file() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&path).map_err(|source| Error::Input {
+    let text = files::read_text(&path, &TRUTH_FILE).map_err(|source| Error::Input {
         name: path.display().to_string(),
         source,
     })?;
@@ -476,7 +487,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode, Error> {
     }
     if args.dirs.len() > 1 {
         let text = if args.json {
-            crate::report::json_line(&all.report())
+            snap_answer::report::json_line(&all.report())
         } else {
             all.text()
         };

@@ -17,15 +17,15 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use snap_solver::files;
 use snap_solver::{Board, Shape};
 use snap_vision::{ReadError, Reader, DEFAULT_DPI, POINTS_PER_INCH};
 
-use super::answer::{self, GridResult};
-use super::corrections::PageCorrections;
 use super::eval_measures::{self, Answer, Calibration};
 use super::inputs;
 use crate::error::Error;
-use crate::report::Status;
+use snap_answer::answer::{self, GridResult};
+use snap_answer::report::Status;
 
 /// One grid of a truth file.
 #[derive(Debug, Clone)]
@@ -55,7 +55,7 @@ fn read_truth(path: &Path) -> Result<Vec<TruthGrid>, Error> {
             format!("line {line}: {what}"),
         ),
     };
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Input {
+    let text = files::read_text(path, &super::eval::TRUTH_FILE).map_err(|source| Error::Input {
         name: path.display().to_string(),
         source,
     })?;
@@ -173,9 +173,8 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
                     page: unit.page(),
                     dpi,
                 };
-                let none = PageCorrections::default();
                 // Without corrections no grid can fail to take one.
-                let grids = answer::grids(&page_read, &place, &options, &none).unwrap_or_default();
+                let grids = answer::grids(&page_read, &place, &options, &[]).unwrap_or_default();
                 // Truth boxes are in points for a PDF page, pixels for an image.
                 let to_truth = dpi.map_or(1.0, |dpi| POINTS_PER_INCH / dpi);
                 score_page(&mut figures, &truth, &mut matched, page, &grids, to_truth);
@@ -361,7 +360,7 @@ pub fn run(
     for source in sources {
         let figures = evaluate(reader, source)?;
         let line = if json {
-            crate::report::json_line(&figures)
+            snap_answer::report::json_line(&figures)
         } else {
             text(&figures)
         };

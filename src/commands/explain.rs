@@ -5,13 +5,13 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use snap_solver::logic::{self, End, Explanation, Placement, Step};
+use snap_solver::logic::{self, End, Explanation};
 use snap_solver::{solve, Board, Outcome, ParseError, PuzzleReader, DEFAULT_LIMIT};
 use snap_vision::Timings;
 
 use crate::cli::{Method, SolveArgs};
 use crate::exit_codes::ExitCode;
-use crate::report::{CellDigit, LogicFields, Report, Status, StepReport};
+use snap_answer::report::{LogicFields, Report, Status, StepReport};
 
 /// What one puzzle gave: printed text and JSON line, and its status.
 struct Answer {
@@ -34,7 +34,7 @@ pub fn run(
             Ok(board) => answer(board, entry.line, &path, args),
             Err(e) => invalid(e, entry.line, &path),
         };
-        code = code.merge(answer.status.exit_code());
+        code = code.merge(ExitCode::from(answer.status));
         if args.json {
             out.write_all(answer.json.to_json_line().as_bytes())?;
         } else {
@@ -109,7 +109,7 @@ fn answer(board: &Board, line: usize, path: &str, args: &SolveArgs) -> Answer {
     }
     let steps = args
         .explain
-        .then(|| explanation.steps.iter().map(step_report).collect());
+        .then(|| explanation.steps.iter().map(StepReport::of).collect());
     let (logic_end, summary) = summary(&explanation);
     json.logic = Some(LogicFields {
         logic: logic_end,
@@ -201,24 +201,6 @@ fn summary(explanation: &Explanation) -> (&'static str, String) {
             "contradiction",
             format!("no solution: after {n} steps {}", conflict.describe()),
         ),
-    }
-}
-
-/// A step as JSON data (also `hint --json`'s `step`).
-pub(crate) fn step_report(step: &Step) -> StepReport {
-    let cells = |list: &[Placement]| {
-        list.iter()
-            .map(|p| CellDigit {
-                cell: logic::cell_name(p.cell),
-                digit: p.digit,
-            })
-            .collect()
-    };
-    StepReport {
-        technique: step.technique.name(),
-        placements: cells(&step.placements),
-        eliminations: cells(&step.eliminations),
-        reason: step.describe(),
     }
 }
 

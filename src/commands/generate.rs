@@ -13,7 +13,7 @@ use crate::book::write_puzzle_book;
 use crate::cli::GenerateArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use crate::report::{json_line, GeneratedReport};
+use snap_answer::report::{json_line, GeneratedReport};
 
 /// Candidate puzzles tried in a row for one that passes `--difficulty`
 /// before giving up: extreme 9x9 puzzles are rare among random minimal

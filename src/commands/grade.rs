@@ -9,7 +9,7 @@ use snap_solver::PuzzleReader;
 
 use crate::cli::GradeArgs;
 use crate::exit_codes::ExitCode;
-use crate::report::{json_line, GradeReport};
+use snap_answer::report::{json_line, GradeReport};
 
 /// Grades every puzzle of `input`; a puzzle that cannot be graded (not 9x9,
 /// no or several solutions) prints `ungraded: reason` and makes the exit

@@ -20,7 +20,10 @@ const INPUT_EXTENSIONS: [&str; 9] = [
 ];
 
 /// A PDF file starts with `%PDF-`; readers accept the marker anywhere in
-/// the first 1024 bytes (some files carry junk before it), and so do we.
+/// the first 1024 bytes (some files carry junk before it), and so do we,
+/// unless the file starts with an image signature: an image's own bytes
+/// (a JPEG comment, EXIF text) may hold the marker too, and a signature at
+/// offset 0 is the stronger evidence.
 const PDF_MARKER: &[u8] = b"%PDF-";
 
 /// How far into a file the PDF marker is looked for (see [`PDF_MARKER`]).
@@ -299,7 +302,9 @@ pub fn is_input_name(path: &Path) -> bool {
 
 /// True when the file is a PDF: by its first bytes, whatever its name (a
 /// file that cannot be read, or is not a regular file, is not, and fails
-/// later as a photo with the reason named).
+/// later as a photo with the reason named). A file that starts with the
+/// signature of an image format the photo path reads is a photo, whatever
+/// text follows (see [`PDF_MARKER`]).
 pub fn is_pdf(path: &Path) -> bool {
     head(path).is_some_and(|h| is_pdf_bytes(&h))
 }
@@ -307,6 +312,9 @@ pub fn is_pdf(path: &Path) -> bool {
 /// True when `bytes` start as a PDF does (see [`PDF_MARKER`]): a file is
 /// a PDF by its first bytes, whatever its name.
 fn is_pdf_bytes(bytes: &[u8]) -> bool {
+    if snap_vision::has_photo_signature(bytes) {
+        return false;
+    }
     let window = &bytes[..bytes.len().min(PDF_MARKER_WINDOW)];
     window.windows(PDF_MARKER.len()).any(|w| w == PDF_MARKER)
 }
@@ -413,23 +421,24 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error>
                 name: "standard input".to_string(),
                 source,
             })?;
-            if is_text(&bytes) {
-                units.push(broken(text_reason(path)));
-                continue;
-            }
+            // A PDF's first bytes are text too: it is known first.
             if !is_pdf_bytes(&bytes) {
-                units.push(Unit::Stdin(Arc::new(bytes)));
+                if is_text(&bytes) {
+                    units.push(broken(text_reason(path)));
+                } else {
+                    units.push(Unit::Stdin(Arc::new(bytes)));
+                }
                 continue;
             }
             PdfDoc::from_bytes(bytes, path)
         } else {
             let head = head(path).unwrap_or_default();
-            if is_text(&head) {
-                units.push(broken(text_reason(path)));
-                continue;
-            }
             if !is_pdf_bytes(&head) {
-                units.push(Unit::Photo(path.clone()));
+                if is_text(&head) {
+                    units.push(broken(text_reason(path)));
+                } else {
+                    units.push(Unit::Photo(path.clone()));
+                }
                 continue;
             }
             PdfDoc::open(path)
@@ -503,6 +512,12 @@ mod tests {
         let photo = dir.path().join("photo.pdf");
         std::fs::write(&photo, [0xff, 0xd8, 0xff, 0xe0]).unwrap();
         assert!(!is_pdf(&photo));
+        // A JPEG whose comment holds the marker is still a JPEG.
+        let commented = dir.path().join("commented.jpg");
+        let mut jpeg = vec![0xff, 0xd8, 0xff, 0xfe, 0x00, 0x0b];
+        jpeg.extend_from_slice(b"%PDF-1.4\n");
+        std::fs::write(&commented, jpeg).unwrap();
+        assert!(!is_pdf(&commented));
         assert!(!is_pdf(&dir.path().join("missing.pdf")));
     }
 
@@ -534,7 +549,8 @@ mod tests {
         std::fs::write(&bad, b"%PDF-1.4\nnot really a pdf").unwrap();
         let units = plan(std::slice::from_ref(&bad), None).unwrap();
         assert!(
-            matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("not a readable PDF"))
+            matches!(units.as_slice(), [Unit::Broken { reason, .. }] if reason.contains("not a readable PDF")),
+            "{units:?}"
         );
     }
 

@@ -2,7 +2,6 @@
 //! [`ExitCode`]. Per-input errors are printed with the input's name and the
 //! run goes on; only usage errors stop it early.
 
-pub mod answer;
 pub mod books;
 pub mod corrections;
 pub mod eval;
@@ -21,6 +20,7 @@ pub mod summary;
 
 use std::io::{BufRead, BufReader, Write};
 
+pub use snap_answer::shell_word;
 use snap_solver::bench::{self, BenchMode};
 use snap_vision::{Guide, Reader};
 
@@ -156,20 +156,6 @@ pub fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// An argument as a shell word: quoted when it holds characters a
-/// shell would take apart (a photo's name with spaces), so that advice
-/// naming it can be pasted as printed.
-pub fn shell_word(text: &str) -> String {
-    let plain = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "._/:=,+-@%".contains(c));
-    if plain {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
-
 /// Cells from which an argument that names no file is taken for a puzzle
 /// with cells missing: the fewest clues a 9x9 can have, so that short file
 /// names are never mistaken for one.
@@ -191,7 +177,9 @@ fn with_text_input(
         }
         Some(path) if path.as_os_str() != "-" => {
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|e| open_error(e, path))?;
+            // A regular file or a FIFO (streamed by design), never a device
+            // or a folder: checked before the file is opened.
+            let file = snap_solver::files::open_stream(path).map_err(|e| open_error(e, path))?;
             command(&mut BufReader::new(file), &mut out).map_err(|e| io_error(e, &name))
         }
         _ => {
@@ -297,16 +285,4 @@ struct OutputError(std::io::Error);
 /// True when `e` came from writing standard output.
 fn is_about_output(e: &std::io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<OutputError>())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn words_are_quoted_only_when_a_shell_needs_it() {
-        assert_eq!(shell_word("p108:g2:r1c9=3"), "p108:g2:r1c9=3");
-        assert_eq!(shell_word("my photo.jpg:r1c1=3"), "'my photo.jpg:r1c1=3'");
-        assert_eq!(shell_word("it's.jpg"), r"'it'\''s.jpg'");
-    }
 }

@@ -27,7 +27,6 @@ use serde::{Deserialize, Serialize};
 
 use snap_vision::{PageAnswers, PageRange, PartAnswers, PdfDoc, ReadError, Reader};
 
-use super::answer::{self, GridResult, Place};
 use super::books::{self, Book, KeyRecord};
 use super::corrections::{Corrections, PageCorrections};
 pub use super::inputs::is_image_name;
@@ -38,7 +37,8 @@ use crate::cli::PhotoArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 use crate::output::{self, WriteError};
-use crate::report::{Report, Status};
+use snap_answer::answer::{self, GridResult, Place};
+use snap_answer::report::{Report, Status};
 
 /// Pages handed to each worker thread per group. Results are printed (and
 /// memory freed) group by group; a few pages per thread keep both threads
@@ -602,18 +602,16 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
         dpi,
     };
     let corrections = job.corrections_for(unit.path(), unit.page());
-    let mut grids = match answer::grids(&page, &place, &job.options, &corrections) {
+    let grids = corrections
+        .cells_for(&page, &place)
+        .and_then(|cells| answer::grids(&page, &place, &job.options, &cells));
+    let mut grids = match grids {
         Ok(grids) => grids,
         Err(message) => return (Outcome::failed(unit, dpi, Status::Error, message), None),
     };
     page.timings.lap("solve", start);
     if grids.is_empty() {
-        let failed = Outcome::failed(
-            unit,
-            dpi,
-            Status::NoGrid,
-            "no Sudoku puzzle found (only empty or unreadable grids)".into(),
-        );
+        let failed = Outcome::failed(unit, dpi, Status::NoGrid, answer::NO_PUZZLE.into());
         return (failed, None);
     }
     let mut outcome = Outcome::default();
@@ -784,7 +782,7 @@ fn line_code(line: &Line, pdf_page: bool) -> ExitCode {
     if normal {
         ExitCode::Success
     } else {
-        line.status.exit_code()
+        ExitCode::from(line.status)
     }
 }
 

@@ -5,14 +5,14 @@ use std::io::Write;
 use snap_solver::{solve, Board, Outcome, DEFAULT_LIMIT};
 use snap_vision::{GridReading, Page, ReadError, DEFAULT_DPI, SURE};
 
-use super::answer;
 use super::inputs::Unit;
 use super::plural;
+use snap_answer::answer;
 
 use crate::cli::ReadArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
-use crate::report::{round4, PhotoFields, Report, Status};
+use snap_answer::report::{round4, PhotoFields, Report, Status};
 
 /// A cell whose best value has less probability than this is marked `?`:
 /// the same line as the one the decision stage draws between sure cells

@@ -26,6 +26,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use snap_solver::files::{self, FileLimit};
 
 use crate::output;
 
@@ -88,6 +89,15 @@ impl Stamp {
         })
     }
 }
+
+/// What a record is read as (see [`snap_solver::files`]): a regular file (a
+/// FIFO planted in the folder must not block the batch) of at most 16 MiB
+/// (a page's record is its JSON lines and key, kilobytes).
+const RECORD_FILE: FileLimit = FileLimit {
+    noun: "resume record",
+    plural: "resume records",
+    max_bytes: 16 << 20,
+};
 
 /// What a record must match to be reused.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -221,7 +231,7 @@ impl Records {
 
     /// A record read whole, `None` when missing or damaged.
     fn read<T: for<'de> Deserialize<'de>>(&self, name: &str) -> Option<T> {
-        let bytes = std::fs::read(self.path(name)).ok()?;
+        let bytes = files::read(&self.path(name), &RECORD_FILE).ok()?;
         serde_json::from_slice(&bytes).ok()
     }
 

@@ -8,13 +8,17 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::photo::Outcome;
 use super::plural;
-use crate::report::Status;
+use snap_answer::report::Status;
 
 /// Most places listed under "needs a look"; the rest are counted. A book
 /// with hundreds of problems has a problem of its own (a wrong `--dpi`, a
 /// kind of page the reader does not know), and every grid is in `-v` and
 /// `--json`.
 const MAX_LISTED: usize = 30;
+
+/// Solved grids named in the summary, so that a person sees which inputs
+/// are behind the count; a book's hundreds are in `-v` and `--json`.
+const SOLVED_NAMED: usize = 5;
 
 /// The batch summary: inputs, pages, grids found and what became of them,
 /// with the place of everything that needs a look.
@@ -28,6 +32,8 @@ pub struct Summary {
     pub resumed: usize,
     grids: usize,
     solved: usize,
+    /// The places of the first [`SOLVED_NAMED`] grids solved.
+    solved_places: Vec<String>,
     answer_grids: usize,
     partial: usize,
     not_solved: usize,
@@ -63,7 +69,12 @@ impl Summary {
         for g in &outcome.grids {
             self.grids += 1;
             match g.status {
-                Status::Solved => self.solved += 1,
+                Status::Solved => {
+                    self.solved += 1;
+                    if self.solved_places.len() < SOLVED_NAMED {
+                        self.solved_places.push(g.place.clone());
+                    }
+                }
                 Status::Complete => self.answer_grids += 1,
                 Status::Partial => {
                     self.partial += 1;
@@ -117,6 +128,18 @@ impl Summary {
         for line in &self.books {
             s.push_str(line);
             s.push('\n');
+        }
+        if !self.solved_places.is_empty() {
+            let more = self.solved - self.solved_places.len();
+            let rest = if more > 0 {
+                format!(", and {more} more")
+            } else {
+                String::new()
+            };
+            s.push_str(&format!(
+                "solved: {}{rest}\n",
+                self.solved_places.join(", ")
+            ));
         }
         if !self.look.is_empty() {
             s.push_str(&format!("needs a look ({}):\n", self.look.len()));
@@ -227,6 +250,7 @@ mod tests {
             ),
             "{text}"
         );
+        assert!(text.contains("\nsolved: b.pdf page 1 grid 1\n"), "{text}");
         assert!(text.contains("needs a look (2):\n  b.pdf page 1 grid 2: unsure: check r1c1\n  b.pdf page 1 grid 3: answer grid, unsure: check r4c5\n"), "{text}");
     }
 

@@ -6,6 +6,7 @@
 //! `scripts/bench-vs-peer.sh` can run the two alternately and compare medians.
 //! Only the solving is timed, not the loading.
 
+use crate::files;
 use crate::propagate::{self, Cells};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -47,8 +48,10 @@ pub fn load_puzzles(text: &str) -> Vec<Cells> {
         .collect()
 }
 
+/// A benchmark file's text, read whole (bounded, a regular file only: see
+/// [`files`]); the error names the path.
 fn read(path: &Path) -> io::Result<String> {
-    std::fs::read_to_string(path)
+    files::read_text(path, &files::PUZZLE_FILE)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 

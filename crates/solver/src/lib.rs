@@ -6,7 +6,9 @@
 //! layout. [`solve()`] counts solutions up to a limit and picks the engine:
 //! a bitset fast path for 9x9 (band bitboards, then guessing), a
 //! candidate solver with all-different propagation for 16x16 to 24x24, the
-//! CaDiCaL SAT solver for 25x25 and up, and Dancing Links for the rest.
+//! CaDiCaL SAT solver for 25x25 and up (with the default `sat` feature;
+//! without it they go to the candidate solver), and Dancing Links for the
+//! rest.
 //! [`logic`] solves 9x9 puzzles step by step as a person would, [`grade`]
 //! rates them and [`generate`] makes new ones.
 //!
@@ -28,12 +30,14 @@ pub mod bench;
 mod board;
 mod candidates;
 mod dlx;
+pub mod files;
 pub mod generate;
 pub mod grade;
 pub mod logic;
 pub mod overrides;
 mod propagate;
 mod reader;
+#[cfg(feature = "sat")]
 mod sat;
 mod shape;
 mod solve;

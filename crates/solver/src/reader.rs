@@ -49,6 +49,9 @@ use crate::shape::Shape;
 /// without being kept, and the line becomes an `invalid:` entry.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// The UTF-8 encoding of U+FEFF, the byte order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Characters of a one-line Samurai puzzle.
 const SAMURAI_LINE: usize = 441;
 
@@ -113,10 +116,16 @@ impl<R: BufRead> Lines<R> {
             return Ok(true);
         }
         self.text.clear();
-        let Some(total) = read_bounded_line(&mut self.input, &mut self.bytes)? else {
+        let Some(mut total) = read_bounded_line(&mut self.input, &mut self.bytes)? else {
             return Ok(false);
         };
         self.number += 1;
+        // A UTF-8 byte order mark (editors on Windows write one) opens the
+        // text, it is not part of its first line.
+        if self.number == 1 && self.bytes.starts_with(UTF8_BOM) {
+            self.bytes.drain(..UTF8_BOM.len());
+            total -= UTF8_BOM.len();
+        }
         let stored = self.bytes.len();
         while self.bytes.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
             self.bytes.pop();
@@ -704,6 +713,25 @@ mod tests {
         assert_eq!(error(&entries[1]), "line 2: not UTF-8");
         assert!(entries[2].puzzle.is_ok());
         assert_eq!(entries[2].line, 3);
+    }
+
+    #[test]
+    fn a_byte_order_mark_opens_the_text_and_is_not_a_cell() {
+        let bytes = format!("\u{feff}{P}\n{P}\n").into_bytes();
+        let entries = read_bytes(&bytes, None);
+        assert_eq!(entries.len(), 2);
+        assert!(entries.iter().all(|e| e.puzzle.is_ok()), "{entries:?}");
+        // Only at the very start: elsewhere it is a character like any other.
+        let later = format!("{P}\n\u{feff}{P}\n").into_bytes();
+        assert!(read_bytes(&later, None)[1].puzzle.is_err());
+        let rows: String = (0..9)
+            .map(|r| format!("{}\n", &P[r * 9..r * 9 + 9]))
+            .collect();
+        let sicily = format!("\u{feff}1\n{}", rows.replace('.', "_"));
+        let entries: Vec<Entry> = SicilyReader::new(sicily.as_bytes())
+            .collect::<std::io::Result<_>>()
+            .unwrap();
+        assert!(entries[0].puzzle.is_ok(), "{entries:?}");
     }
 
     #[test]

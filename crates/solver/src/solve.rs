@@ -6,7 +6,8 @@
 //!   at every node, probing of two-candidate cells and look-ahead branching
 //!   (5x faster than Dancing Links on the 16x16 set), except squares of
 //!   25x25 and up, which go to a SAT solver (`sat`): hard ones need its
-//!   clause learning.
+//!   clause learning (without the `sat` feature they stay with the
+//!   candidate solver).
 //! - Everything else (Samurai, small squares) goes to Dancing Links
 //!   ([`ExactCover`]): one matrix row per (cell, candidate digit), one column
 //!   per cell ("the cell holds a digit") and one per (unit, digit) ("the unit
@@ -16,6 +17,7 @@ use crate::board::Board;
 use crate::candidates::Candidates;
 use crate::dlx::ExactCover;
 use crate::propagate;
+#[cfg(feature = "sat")]
 use crate::sat;
 use crate::shape::{digit_char, Shape};
 
@@ -67,6 +69,11 @@ impl Outcome {
     }
 }
 
+/// Clashing pairs a message names; the rest are counted. A puzzle typed
+/// wrong has one or two, and a line of one repeated letter has thousands
+/// (a 25x25 of `A`s, 17,000 pairs and 560 KB of text per line).
+pub const CLASHES_NAMED: usize = 5;
+
 /// Givens that already break a rule: solving is pointless.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("givens clash: {}", self.describe())]
@@ -94,12 +101,14 @@ impl Clash {
         })
     }
 
-    /// `r1c1 and r1c2 are both 4; ...`
+    /// `r1c1 and r1c2 are both 4; ...`, the first [`CLASHES_NAMED`] pairs
+    /// and how many more.
     fn describe(&self) -> String {
         let parts: Vec<String> = self
             .pairs
             .iter()
             .zip(&self.digits)
+            .take(CLASHES_NAMED)
             .map(|(&(a, b), &d)| {
                 format!(
                     "{} and {} are both {}",
@@ -109,7 +118,11 @@ impl Clash {
                 )
             })
             .collect();
-        parts.join("; ")
+        let more = self.pairs.len().saturating_sub(CLASHES_NAMED);
+        match more {
+            0 => parts.join("; "),
+            _ => format!("{}; and {more} more", parts.join("; ")),
+        }
     }
 }
 
@@ -130,6 +143,7 @@ pub fn solve(puzzle: &Board, limit: usize) -> Result<Outcome, Clash> {
             let count = propagate::count(&classic_cells(puzzle), limit, &mut first);
             Outcome::of(count, (count > 0).then(|| classic_board(&first)))
         }
+        #[cfg(feature = "sat")]
         Shape::Square { size, .. } if size >= sat::MIN_SIZE => {
             let (count, first) = sat::solve(puzzle, limit);
             Outcome::of(count, first)
@@ -165,6 +179,7 @@ pub fn for_each_solution(
         ));
     }
     if let Shape::Square { size, .. } = puzzle.shape {
+        #[cfg(feature = "sat")]
         if size >= sat::MIN_SIZE {
             return Ok(sat::for_each(puzzle, limit, each));
         }
@@ -457,6 +472,25 @@ mod tests {
         assert!(!wrong.is_solution_of(&puzzle));
         assert!(!puzzle.is_solution_of(&puzzle));
         assert_eq!(solve(&puzzle, 0).unwrap().count(), 1, "limit 0 reads as 1");
+    }
+
+    #[test]
+    fn a_clash_message_names_a_few_pairs_and_counts_the_rest() {
+        // Nine 9s in row 1: 36 pairs (those sharing a box are row pairs).
+        let board = Board::parse(
+            &format!("{}{}", "9".repeat(9), ".".repeat(72)),
+            Shape::classic(),
+        )
+        .unwrap();
+        let clash = solve(&board, 2).unwrap_err();
+        assert_eq!(clash.pairs.len(), 36);
+        let message = clash.to_string();
+        assert!(
+            message.starts_with("givens clash: r1c1 and r1c2 are both 9; r1c1 and r1c3"),
+            "{message}"
+        );
+        assert!(message.ends_with("; and 31 more"), "{message}");
+        assert_eq!(message.matches("are both").count(), CLASHES_NAMED);
     }
 
     #[test]

@@ -32,6 +32,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use snap_solver::files::{self, FileLimit};
 use tract_onnx::prelude::*;
 
 use crate::data::CLASSES;
@@ -61,6 +62,21 @@ pub(crate) const OTHER: usize = 27;
 /// Measured on a 12 MP photo: 16.3k page faults a process with runs of 81,
 /// 11.9k with 27, 11.2k with 9.
 pub(crate) const BATCH: usize = 9;
+
+/// Largest model file read, in bytes: 64 MiB. The shipped model is 250 KB;
+/// a digit classifier for 32 x 32 tiles has no use for hundreds of times
+/// more, and tract holds the whole file and then its optimised plan (a
+/// multiple of it) in memory.
+pub(crate) const MAX_MODEL_BYTES: u64 = 64 << 20;
+
+/// What `--model` is read as (see [`snap_solver::files`]): a regular file
+/// (a FIFO would block, `/dev/zero` never ends) of at most
+/// [`MAX_MODEL_BYTES`].
+pub(crate) const MODEL_FILE: FileLimit = FileLimit {
+    noun: "model file",
+    plural: "models",
+    max_bytes: MAX_MODEL_BYTES,
+};
 
 /// The model shipped in the binary.
 static EMBEDDED_MODEL: &[u8] = include_bytes!("../../../models/digits.onnx");
@@ -246,7 +262,7 @@ impl Classifier {
     /// contract as the embedded one. Checked with one run on a blank batch,
     /// so a model that outputs logits instead of probabilities is refused.
     pub(crate) fn from_file(path: &Path) -> Result<Classifier, OcrError> {
-        let bytes = std::fs::read(path).map_err(|source| OcrError::Read {
+        let bytes = files::read(path, &MODEL_FILE).map_err(|source| OcrError::Read {
             path: path.to_path_buf(),
             source,
         })?;

@@ -11,7 +11,7 @@
 
 use snap_solver::{Board, Outcome, Shape};
 
-use crate::geometry::{Homography, Quad};
+use crate::geometry::{Homography, Quad, CELL_PX};
 
 // Locate and layout: the square grids of a page and the puzzles they make.
 
@@ -148,6 +148,9 @@ pub struct CellEvidence {
     /// A handwritten (pen) digit in the cell, if the classifier sees one:
     /// the digit and the probability that the cell holds a pen entry.
     pub entry: Option<(u8, f32)>,
+    /// Probability of each pen digit (index `d` a pen `d`, 1-9; index 0
+    /// unused): what tells an entry read in doubt from one read surely.
+    pub pen: [f32; 10],
 }
 
 impl CellEvidence {
@@ -157,7 +160,11 @@ impl CellEvidence {
         if let Some(p) = clue.get_mut(value as usize) {
             *p = 1.0;
         }
-        CellEvidence { clue, entry: None }
+        CellEvidence {
+            clue,
+            entry: None,
+            pen: [0.0; 10],
+        }
     }
 
     /// The most likely clue value and its probability.
@@ -229,6 +236,9 @@ pub struct Decision {
     pub changes: Vec<Change>,
     /// Pen entries: (layout position, digit), never clues.
     pub entries: Vec<(usize, u8)>,
+    /// What the reader saw of pen ink in the cells that are no clue: the
+    /// entries and the cells that may hold a faint one ([`PenCell`]).
+    pub pen: Vec<PenCell>,
     /// The solver's outcome for `givens`.
     pub outcome: Outcome,
     /// Posterior share of the answer among the hypotheses (see the module
@@ -239,6 +249,49 @@ pub struct Decision {
     pub several_as_read: bool,
     /// Solved, unsure, no solution or several.
     pub verdict: Verdict,
+}
+
+/// A cell that holds no clue but holds, or may hold, a person's pen entry.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PenCell {
+    /// Layout position.
+    pub cell: usize,
+    /// Probability of each pen digit (index `d` a pen `d`; index 0 unused).
+    pub odds: [f32; 10],
+}
+
+impl PenCell {
+    /// Probability that the cell holds a pen entry at all.
+    pub fn total(&self) -> f32 {
+        self.odds.iter().sum()
+    }
+
+    /// Probability that the cell holds a pen digit other than `digit`:
+    /// how sure a reading is that an entry is not the solution's `digit`.
+    pub fn other_than(&self, digit: u8) -> f32 {
+        self.total() - self.odds.get(usize::from(digit)).copied().unwrap_or(0.0)
+    }
+}
+
+/// What `--check` says of a person's pen entries against the solution.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EntryCheck {
+    /// Entries surely not the solution's digit: (layout position, digit
+    /// read). Only these are called wrong.
+    pub wrong: Vec<(usize, u8)>,
+    /// Entries read as another digit than the solution's, but not surely:
+    /// named to check, never called wrong.
+    pub doubt: Vec<usize>,
+    /// Cells read without an entry that may hold one (faint pen): named to
+    /// check, never drawn over.
+    pub faint: Vec<usize>,
+}
+
+impl EntryCheck {
+    /// Every cell named to check: entries in doubt, then faint cells.
+    pub fn to_check(&self) -> Vec<usize> {
+        self.doubt.iter().chain(&self.faint).copied().collect()
+    }
 }
 
 // The pipeline's reading of a puzzle.
@@ -268,6 +321,14 @@ pub struct PartReading {
 }
 
 impl PartReading {
+    /// Where the line crossing at `row`, `col` (each `0..=n`) of the
+    /// upright part lies in the photo's pixels: cell (r, c)'s corners are
+    /// the crossings (r, c), (r, c + 1), (r + 1, c + 1) and (r + 1, c).
+    pub fn corner(&self, row: usize, col: usize) -> (f32, f32) {
+        self.grid_to_photo
+            .map((col * CELL_PX) as f32, (row * CELL_PX) as f32)
+    }
+
     /// The index, in reading order of this part, of layout position `cell`
     /// of a puzzle `side` cells wide ([`GridReading::side`]); `None` when
     /// the part does not hold it (a Samurai's other grids).

@@ -43,7 +43,9 @@ use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 
 use crate::classify::kind_probs;
 use crate::data::CLASSES;
-use crate::data::{CellEvidence, Change, Check, Decision, Verdict, MAX_CHANGES};
+use crate::data::{
+    CellEvidence, Change, Check, Decision, EntryCheck, PenCell, Verdict, MAX_CHANGES,
+};
 use crate::kind::{may_be_mostly_printed, mostly_printed};
 
 /// A cell whose most likely value has at least this probability is read as
@@ -97,6 +99,24 @@ pub(crate) const SHOW_CONFIDENCE: f32 = 0.75;
 /// one (and never as a clue).
 pub(crate) const ENTRY_MIN: f32 = 0.5;
 
+/// Probability of pen ink from which a cell read without an entry may
+/// still hold one (a faint or hurried pen digit the model half takes for
+/// an empty cell): it is never drawn over, and `--check` names it. On the
+/// tuning photos (the Kubiesa photos of the 15 puzzles trained on, and
+/// simulated worked photos of seeds 0-59), empty cells give pen digits at
+/// most 0.053 in 99 % of 2711 (0.23 at most), and pen entries written
+/// faintly on purpose 0.03-0.5; from 0.05, 1 % of empty cells go
+/// undrawn, and 4 of 134 faint entries are still missed (read as paper).
+pub const FAINT_PEN: f32 = 0.05;
+
+/// Probability that a pen entry is a digit other than the solution's from
+/// which `--check` calls it wrong; an entry read as another digit with
+/// less is named to check instead. On the tuning photos, right entries
+/// read as another digit got at most 0.79 (Kubiesa, 440 entries) and 0.89
+/// (simulated, 702); 0.95 leaves room over both, and still calls 7 of the
+/// 31 wrong entries of the simulated photos solved wrong (at 0.9, 14).
+pub const WRONG_SURE: f32 = 0.95;
+
 /// Folds one row of classifier probabilities into a cell's evidence for a
 /// shape with `digits` digits: a printed symbol is a clue; empty cells,
 /// pen entries, pencil marks, stray ink and symbols above the shape's
@@ -113,7 +133,23 @@ pub(crate) fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence 
     CellEvidence {
         clue,
         entry: (pen > 0.0).then_some((digit, pen)),
+        pen: kinds.handwritten,
     }
+}
+
+/// The cells of `read` that hold no clue but a pen entry (`entries`) or
+/// may hold one ([`FAINT_PEN`]), with what the reader saw of their ink.
+fn pen_cells(read: &Board, evidence: &[CellEvidence], entries: &[(usize, u8)]) -> Vec<PenCell> {
+    evidence
+        .iter()
+        .enumerate()
+        .filter(|&(i, e)| {
+            read.shape.contains(i)
+                && read.cells[i] == 0
+                && (entries.iter().any(|&(c, _)| c == i) || e.pen.iter().sum::<f32>() >= FAINT_PEN)
+        })
+        .map(|(cell, e)| PenCell { cell, odds: e.pen })
+        .collect()
 }
 
 impl Decision {
@@ -142,6 +178,38 @@ impl Decision {
             }
             _ => None,
         }
+    }
+
+    /// The cells that hold no clue and are not drawn on: the pen entries
+    /// and the cells that may hold a faint one.
+    pub fn inked(&self) -> Vec<usize> {
+        self.pen.iter().map(|p| p.cell).collect()
+    }
+
+    /// A person's entries judged against the solution (empty without
+    /// one): an entry is called wrong only when the reading is sure it is
+    /// another digit ([`WRONG_SURE`]); one read as another digit in doubt,
+    /// and a cell that may hold a faint entry, are named to check.
+    pub fn check_entries(&self) -> EntryCheck {
+        let mut out = EntryCheck::default();
+        let Some(solution) = self.solution() else {
+            return out;
+        };
+        for pen in &self.pen {
+            if self.givens.cells.get(pen.cell) != Some(&0) {
+                continue;
+            }
+            let truth = solution.cells[pen.cell];
+            match self.entries.iter().find(|e| e.0 == pen.cell) {
+                Some(&(_, digit)) if digit == truth => {}
+                Some(&(cell, digit)) if pen.other_than(truth) >= WRONG_SURE => {
+                    out.wrong.push((cell, digit));
+                }
+                Some(&(cell, _)) => out.doubt.push(cell),
+                None => out.faint.push(pen.cell),
+            }
+        }
+        out
     }
 
     /// Why there is no clean answer, in words (`None` when solved).
@@ -344,11 +412,13 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
     } else {
         Verdict::Unsure(checks(&best, &found, &evidence, &doubts))
     };
+    let pen = pen_cells(&read, &evidence, &entries);
     Decision {
         read,
         givens: best.givens,
         changes: best.changes,
         entries,
+        pen,
         outcome: best.outcome,
         confidence,
         several_as_read,
@@ -741,11 +811,13 @@ fn without_answer(
                 .collect(),
         )
     };
+    let pen = pen_cells(&read, evidence, &entries);
     Decision {
         givens: read.clone(),
         read,
         changes: Vec::new(),
         entries,
+        pen,
         outcome,
         confidence: 0.0,
         several_as_read,
@@ -843,7 +915,11 @@ mod tests {
             .map(|&v| {
                 let mut clue = vec![0.02 / 9.0; 10];
                 clue[v as usize] = 0.98;
-                CellEvidence { clue, entry: None }
+                CellEvidence {
+                    clue,
+                    entry: None,
+                    pen: [0.0; 10],
+                }
             })
             .collect()
     }
@@ -1081,6 +1157,7 @@ mod tests {
             givens: g.clone(),
             changes: Vec::new(),
             entries: Vec::new(),
+            pen: Vec::new(),
             outcome: Outcome::Unique(solution.clone()),
             confidence,
             several_as_read: false,
@@ -1291,6 +1368,50 @@ mod tests {
         assert_eq!(d.givens, g);
         assert!(d.changes.is_empty());
         assert_eq!(d.verdict, Verdict::Solved);
+    }
+
+    /// PUZZLE read surely, with pen ink in `cells`: (cell, pen digit
+    /// odds); each is read as an entry of its likeliest digit when the pen
+    /// mass is enough.
+    fn with_pen(cells: &[(usize, &[(u8, f32)])]) -> Decision {
+        let mut e = confident(&board(PUZZLE));
+        for &(cell, odds) in cells {
+            let mut pen = [0.0f32; 10];
+            for &(d, p) in odds {
+                pen[usize::from(d)] = p;
+            }
+            let best = (1..10u8)
+                .max_by(|&a, &b| pen[usize::from(a)].total_cmp(&pen[usize::from(b)]))
+                .unwrap_or(1);
+            e[cell].pen = pen;
+            e[cell].entry = Some((best, pen.iter().sum()));
+        }
+        decide(Shape::classic(), &e, &[])
+    }
+
+    #[test]
+    fn an_entry_is_called_wrong_only_when_the_reading_is_sure() {
+        // The solution has 1 at r1c2, 7 at r1c3 and 3 at r1c4.
+        let d = with_pen(&[(1, &[(7, 0.97), (1, 0.01)]), (2, &[(7, 0.95)])]);
+        assert_eq!(d.verdict, Verdict::Solved);
+        let judged = d.check_entries();
+        assert_eq!(judged.wrong, [(1, 7)], "a 7 read surely where a 1 belongs");
+        assert!(judged.doubt.is_empty() && judged.faint.is_empty());
+        // A right 1 read as a 7, but with a third of the pen mass on 1:
+        // named to check, never called wrong.
+        let d = with_pen(&[(1, &[(7, 0.6), (1, 0.35)])]);
+        let judged = d.check_entries();
+        assert!(judged.wrong.is_empty(), "{judged:?}");
+        assert_eq!(judged.doubt, [1]);
+        // A faint pen 3 the model half takes for an empty cell: no entry,
+        // but named to check and never drawn over.
+        let d = with_pen(&[(3, &[(3, 0.2)])]);
+        assert!(d.entries.is_empty());
+        assert_eq!(d.check_entries().faint, [3]);
+        assert_eq!(d.inked(), [3]);
+        // Mere noise in an empty cell is not ink.
+        let d = with_pen(&[(3, &[(3, FAINT_PEN / 2.0)])]);
+        assert!(d.inked().is_empty() && d.check_entries() == EntryCheck::default());
     }
 
     #[test]

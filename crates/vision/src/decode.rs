@@ -6,12 +6,13 @@
 //! rotations of the grid) and only uses the tag as a hint.
 
 use std::fmt;
-use std::io::{Cursor, Read};
+use std::io::Cursor;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 use image::metadata::Orientation;
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageFormat, ImageReader, Limits, RgbImage};
+use snap_solver::files::{self, FileLimit};
 use zune_core::bytestream::ZCursor;
 use zune_core::colorspace::ColorSpace;
 use zune_core::options::DecoderOptions;
@@ -49,6 +50,10 @@ pub enum DecodeError {
         /// Height in pixels as declared by the file.
         height: u32,
     },
+    /// The decoder needs more memory than an image of [`MAX_PIXELS`] may
+    /// use (a GIF frame larger than its screen, a size past the decoder's
+    /// own limits); the size itself is not known here.
+    TooLarge,
 }
 
 impl fmt::Display for DecodeError {
@@ -58,9 +63,22 @@ impl fmt::Display for DecodeError {
             DecodeError::Unsupported(s) => write!(f, "unsupported image format: {s}"),
             DecodeError::Truncated => write!(f, "truncated image data"),
             DecodeError::Corrupt(s) => write!(f, "corrupt image data: {s}"),
+            // The decoder reports a side of 0 when the header is damaged
+            // or states more than it can hold (a 16384-pixel WebP).
+            DecodeError::BadDimensions { width, height } if *width == 0 || *height == 0 => write!(
+                f,
+                "image header gives {width}x{height} pixels: a zero side, so the header is \
+                 damaged or states a size the decoder cannot hold"
+            ),
             DecodeError::BadDimensions { width, height } => write!(
                 f,
                 "image is {width}x{height}; accepted sizes are 1x1 up to {} megapixels",
+                MAX_PIXELS / 1_000_000
+            ),
+            DecodeError::TooLarge => write!(
+                f,
+                "image too large to decode: it needs more memory than an image of {} megapixels \
+                 may use",
                 MAX_PIXELS / 1_000_000
             ),
         }
@@ -146,15 +164,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     }
     let format = image::guess_format(bytes)
         .map_err(|_| DecodeError::Unsupported("unrecognised file signature".into()))?;
-    if !matches!(
-        format,
-        ImageFormat::Jpeg
-            | ImageFormat::Png
-            | ImageFormat::WebP
-            | ImageFormat::Bmp
-            | ImageFormat::Tiff
-            | ImageFormat::Gif
-    ) {
+    if !is_read(format) {
         return Err(DecodeError::Unsupported(format!("{format:?}")));
     }
     // zune-jpeg conceals a cut-off scan (it fills the rest grey and returns
@@ -183,6 +193,25 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
         other => other.to_rgb8(),
     };
     Ok(Decoded::from_rgb(rgb, exif_orientation, format))
+}
+
+/// True when `bytes` start with the signature of a format [`decode`]
+/// reads: such a file is a photo, whatever text its own bytes hold later.
+pub fn has_photo_signature(bytes: &[u8]) -> bool {
+    image::guess_format(bytes).is_ok_and(is_read)
+}
+
+/// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.
+fn is_read(format: ImageFormat) -> bool {
+    matches!(
+        format,
+        ImageFormat::Jpeg
+            | ImageFormat::Png
+            | ImageFormat::WebP
+            | ImageFormat::Bmp
+            | ImageFormat::Tiff
+            | ImageFormat::Gif
+    )
 }
 
 /// An error unless `width` x `height` is an accepted size.
@@ -308,85 +337,26 @@ pub(crate) fn negative(gray: &GrayImage) -> GrayImage {
     out
 }
 
+/// What a photo file is read as (see [`snap_solver::files`]): a regular
+/// file of at most [`MAX_FILE_BYTES`].
+pub(crate) const PHOTO_FILE: FileLimit = FileLimit {
+    noun: "photo file",
+    plural: "photos",
+    max_bytes: MAX_FILE_BYTES,
+};
+
 /// Reads a photo file whole, with bounds: only a regular file (a FIFO with
 /// no writer would block forever, a device such as `/dev/zero` never ends),
 /// and at most [`MAX_FILE_BYTES`]. Both are checked before the file is read.
-///
-/// The kind is checked on the path before opening (opening a FIFO for
-/// reading blocks until a writer comes) and again on the open file.
 pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    check_kind(&std::fs::metadata(path)?)?;
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    check_kind(&meta)?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_big(meta.len()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
-/// An error unless `meta` is a regular file's.
-fn check_kind(meta: &std::fs::Metadata) -> std::io::Result<()> {
-    if meta.is_file() {
-        return Ok(());
-    }
-    let kind = file_kind(&meta.file_type());
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!("not a regular file ({kind}); photos are read from regular files only"),
-    ))
-}
-
-/// What a file that is not a regular file is, in words.
-pub fn file_kind(file_type: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_char_device() || file_type.is_block_device() {
-            return "a device";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-    }
-    if file_type.is_dir() {
-        "a folder"
-    } else if file_type.is_symlink() {
-        "a symbolic link"
-    } else if file_type.is_file() {
-        "a regular file"
-    } else {
-        "a special file"
-    }
-}
-
-fn too_big(len: u64) -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "file is {} MiB; the largest photo file read is {} MiB",
-            len >> 20,
-            MAX_FILE_BYTES >> 20
-        ),
-    )
+    files::read(path, &PHOTO_FILE)
 }
 
 fn map_err(e: image::ImageError) -> DecodeError {
     use image::ImageError as E;
     match e {
         E::Unsupported(u) => DecodeError::Unsupported(u.to_string()),
-        E::Limits(_) => DecodeError::BadDimensions {
-            width: 0,
-            height: 0,
-        },
+        E::Limits(_) => DecodeError::TooLarge,
         E::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => DecodeError::Truncated,
         other => from_message(other.to_string()),
     }
@@ -398,10 +368,7 @@ fn map_jpeg_err(e: zune_jpeg::errors::DecodeErrors) -> DecodeError {
     use zune_jpeg::errors::DecodeErrors as E;
     match e {
         E::Unsupported(u) => DecodeError::Unsupported(format!("{u:?}")),
-        E::LargeDimensions(_) => DecodeError::BadDimensions {
-            width: 0,
-            height: 0,
-        },
+        E::LargeDimensions(_) => DecodeError::TooLarge,
         other => from_message(other.to_string()),
     }
 }

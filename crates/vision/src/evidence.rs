@@ -510,11 +510,13 @@ fn sum_evidence(
     struct Sum {
         clue: Vec<f32>,
         entry: Option<(u8, f32)>,
+        pen: [f32; 10],
         count: usize,
     }
     let empty = Sum {
         clue: vec![0.0; digits + 1],
         entry: None,
+        pen: [0.0; 10],
         count: 0,
     };
     let mut sums = vec![empty; side * side];
@@ -526,7 +528,11 @@ fn sum_evidence(
             let is_faint = faint.is_some_and(|f| f.get(j).and_then(|p| p.get(k)) == Some(&true));
             let printed = print.get(j).and_then(|p| p.get(k)).copied().unwrap_or(0);
             let e = if is_faint {
-                CellEvidence::certain(0, digits)
+                // No clue, but a faint mark may be a person's pen entry:
+                // its pen reading is kept, so that it is never drawn over.
+                let mut e = CellEvidence::certain(0, digits);
+                e.pen = kind_probs(classes).handwritten;
+                e
             } else if printed > 0 {
                 // The pen reading of the grid's own printed glyph is print.
                 let mut row = *classes;
@@ -541,6 +547,10 @@ fn sum_evidence(
                 *s += p;
             }
             // Keep the surer pen reading where two grids show the cell.
+            let total = |pen: &[f32; 10]| pen.iter().sum::<f32>();
+            if total(&e.pen) > total(&slot.pen) {
+                slot.pen = e.pen;
+            }
             if e.entry
                 .is_some_and(|(_, q)| slot.entry.is_none_or(|(_, p)| q > p))
             {
@@ -557,6 +567,7 @@ fn sum_evidence(
             CellEvidence {
                 clue: sum.clue.into_iter().map(|s| s / sum.count as f32).collect(),
                 entry: sum.entry,
+                pen: sum.pen,
             }
         })
         .collect()

@@ -41,7 +41,8 @@
 //! - **Drawing**: [`draw_digits`], [`mark_cells`], [`shade_cells`] and
 //!   [`strike_candidates`] draw onto the photo in the grid's perspective,
 //!   [`caption`] adds lines of text under it.
-//! - **Photos and PDF pages**: [`decode`] and [`read_file`] with their
+//! - **Photos and PDF pages**: [`decode`] and [`read_file`] (and
+//!   [`has_photo_signature`], which tells a photo by its first bytes) with their
 //!   limits ([`MAX_FILE_BYTES`], [`MAX_PIXELS`]); [`PdfDoc`] renders a
 //!   book's pages one at a time ([`DEFAULT_DPI`], [`DPI_RANGE`],
 //!   [`MAX_RENDER_PIXELS`], [`MAX_PDF_BYTES`]) and [`PageRange`] parses
@@ -74,7 +75,8 @@
 //! book's pages are written back out with the answers drawn in. A page
 //! whose grids are drawn as lines with text clues is read from its drawing
 //! instead ([`Reader::read_pdf_page`]), exactly, with the rendered pixels
-//! as the check: any doubt and the page is read from its pixels.
+//! as the check: any doubt and the page is read from its pixels (PDF
+//! pages and the drawing, with the default `pdf` feature).
 
 #![warn(missing_docs, unreachable_pub, unnameable_types)]
 
@@ -91,10 +93,13 @@ mod kind;
 mod layout;
 mod locate;
 mod overlay;
+#[cfg(feature = "pdf")]
 mod pdf;
+#[cfg(feature = "pdf")]
 mod pdf_answers;
 mod pipeline;
 mod rectify;
+#[cfg(feature = "pdf")]
 mod vector;
 
 #[cfg(test)]
@@ -106,8 +111,8 @@ pub use guide::{Corners, Guide};
 pub use pipeline::{Page, ReadError, Reader, Timings};
 
 // Deciding a puzzle and what a grid is.
-pub use data::{Change, Check, Decision, Verdict};
-pub use decide::{SOLVED_CONFIDENCE, SURE};
+pub use data::{Change, Check, Decision, EntryCheck, PenCell, Verdict};
+pub use decide::{FAINT_PEN, SOLVED_CONFIDENCE, SURE, WRONG_SURE};
 pub use kind::{grid_kind, kind_as_read, GridKind};
 pub use pipeline::decide_grid;
 
@@ -115,11 +120,15 @@ pub use pipeline::decide_grid;
 pub use overlay::{caption, draw_digits, mark_cells, shade_cells, strike_candidates, OverlayError};
 
 // Photos and PDF pages, and their limits.
-pub use decode::{decode, file_kind, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS};
+pub use decode::{
+    decode, has_photo_signature, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS,
+};
+#[cfg(feature = "pdf")]
 pub use pdf::{
     PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE, MAX_PDF_BYTES,
     MAX_RENDER_PIXELS, POINTS_PER_INCH,
 };
+#[cfg(feature = "pdf")]
 pub use pdf_answers::{answered_pdf, PageAnswers, PartAnswers};
 
 // What the classifier saw.

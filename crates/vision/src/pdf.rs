@@ -12,7 +12,6 @@
 //! stays at one page's worth of pixels, however long the book.
 
 use std::fmt;
-use std::io::Read;
 use std::ops::RangeInclusive;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -24,7 +23,9 @@ use hayro::vello_cpu::color::palette::css::WHITE;
 use hayro::{PixmapSettings, RenderCache, RenderSettings};
 use image::{ImageFormat, RgbImage};
 
-use crate::decode::{file_kind, Decoded};
+use snap_solver::files::{self, FileLimit};
+
+use crate::decode::Decoded;
 
 /// PDF user-space units (points) per inch: a length of `p` points is
 /// `p * dpi / POINTS_PER_INCH` pixels.
@@ -55,6 +56,15 @@ pub const MAX_RENDER_PIXELS: f64 = 40_000_000.0;
 /// 50-300 MB); a bigger file is refused before any of it is read, and the
 /// read itself stops at this bound (a file that grows while it is read).
 pub const MAX_PDF_BYTES: u64 = 512 << 20;
+
+/// What a PDF is read as (see [`snap_solver::files`]): a regular file (a
+/// FIFO with no writer would block for ever, a device such as `/dev/zero`
+/// never ends) of at most [`MAX_PDF_BYTES`].
+pub(crate) const PDF_FILE: FileLimit = FileLimit {
+    noun: "PDF",
+    plural: "PDFs",
+    max_bytes: MAX_PDF_BYTES,
+};
 
 /// The renderer's pixel buffers are indexed by `u16`: no side may exceed this.
 const MAX_SIDE_PX: f32 = u16::MAX as f32;
@@ -165,9 +175,9 @@ impl PdfDoc {
     /// Opens the PDF at `path` and parses its page tree (no page is rendered).
     ///
     /// Only a regular file of at most [`MAX_PDF_BYTES`] is read (see
-    /// `read_pdf_file`); anything else is a [`PdfError::Io`].
+    /// [`PDF_FILE`]); anything else is a [`PdfError::Io`].
     pub fn open(path: &Path) -> Result<PdfDoc, PdfError> {
-        let bytes = read_pdf_file(path).map_err(|source| PdfError::Io {
+        let bytes = files::read(path, &PDF_FILE).map_err(|source| PdfError::Io {
             path: path.to_path_buf(),
             source,
         })?;
@@ -301,54 +311,6 @@ impl PdfDoc {
         }
         Ok(page - 1)
     }
-}
-
-/// Reads a PDF file whole, with the same guards as photos
-/// ([`crate::decode::read_file`]): only a regular file (a FIFO with no
-/// writer would block forever, a device such as `/dev/zero` never ends), and
-/// at most [`MAX_PDF_BYTES`], both checked before the first byte is read.
-fn read_pdf_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    // The kind is checked on the path first: opening a FIFO blocks until a
-    // writer comes.
-    check_regular(&std::fs::metadata(path)?)?;
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    check_regular(&meta)?;
-    if meta.len() > MAX_PDF_BYTES {
-        return Err(pdf_too_big(meta.len()));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_PDF_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_PDF_BYTES {
-        return Err(pdf_too_big(bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
-/// An error unless `meta` is a regular file's.
-fn check_regular(meta: &std::fs::Metadata) -> std::io::Result<()> {
-    if meta.is_file() {
-        return Ok(());
-    }
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "not a regular file ({}); PDFs are read from regular files only",
-            file_kind(&meta.file_type())
-        ),
-    ))
-}
-
-/// The error for a file over [`MAX_PDF_BYTES`].
-fn pdf_too_big(len: u64) -> std::io::Error {
-    std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "file is {} MiB; the largest PDF read is {} MiB",
-            len >> 20,
-            MAX_PDF_BYTES >> 20
-        ),
-    )
 }
 
 /// Runs third-party parsing or rendering code and turns a panic into an

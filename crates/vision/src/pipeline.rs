@@ -10,7 +10,12 @@
 //! and this one only passes plain data along.
 
 use std::path::{Path, PathBuf};
+// The clock the stages are timed by: std's, except on wasm32 in a browser,
+// where std's panics (no clock) and the browser's stands in for it.
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::Instant;
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 use image::GrayImage;
 
@@ -25,8 +30,10 @@ use crate::geometry::{Homography, Quad, CELL_PX};
 use crate::guide::{self, Guide};
 use crate::layout;
 use crate::locate;
+#[cfg(feature = "pdf")]
 use crate::pdf::{PageImage, PdfDoc};
 use crate::rectify;
+#[cfg(feature = "pdf")]
 use crate::vector;
 
 /// Time spent in each stage, in milliseconds, in the order they first ran.
@@ -141,6 +148,7 @@ impl Reader {
             None => {
                 // Detached: the plan lands in `Classifier::embedded`'s
                 // once-cell, and an error there is met again at first use.
+                #[cfg(feature = "threads")]
                 std::thread::spawn(|| Classifier::embedded().is_ok());
                 None
             }
@@ -157,11 +165,18 @@ impl Reader {
 
     /// The digit model: the file's, or the embedded one (waiting for its
     /// load if that has not finished).
-    fn classifier(&self) -> Result<Classifier, ReadError> {
+    fn classifier(&self) -> Result<Classifier, OcrError> {
         match &self.model_file {
             Some(classifier) => Ok(classifier.clone()),
-            None => Classifier::embedded().map_err(ReadError::Model),
+            None => Classifier::embedded(),
         }
+    }
+
+    /// Loads the digit model now (where threads cannot load it ahead, the
+    /// web page does so when it opens, so that its first photo does not
+    /// wait for it); an error when it cannot be loaded.
+    pub fn load_model(&self) -> Result<(), OcrError> {
+        self.classifier().map(|_| ())
     }
 
     /// Whether a JPEG's colour pixels are decoded on a second thread while
@@ -169,7 +184,8 @@ impl Reader {
     /// drawn: the colour is needed only then, after the whole reading, so
     /// decoding it meanwhile takes it off the photo's wall time where a
     /// core is free; in a busy batch it costs nothing extra, the decode
-    /// being needed anyway (unless no grid is found).
+    /// being needed anyway (unless no grid is found). Without the `threads`
+    /// feature the colour is decoded when it is first needed.
     pub fn with_colour_ahead(mut self, colour_ahead: bool) -> Reader {
         self.colour_ahead = colour_ahead;
         self
@@ -209,7 +225,7 @@ impl Reader {
         timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
-        let (grids, timings) = if self.colour_ahead {
+        let (grids, timings) = if self.colour_ahead && cfg!(feature = "threads") {
             std::thread::scope(|s| {
                 s.spawn(|| photo.rgb().width());
                 self.read_grids(&photo, timings, debug)
@@ -232,6 +248,7 @@ impl Reader {
     /// page when a guide is given or debug images are asked for (they show
     /// the pixel stages), as [`read_decoded`](Self::read_decoded) reads
     /// the rendered pixels.
+    #[cfg(feature = "pdf")]
     pub fn read_pdf_page(
         &self,
         doc: &PdfDoc,

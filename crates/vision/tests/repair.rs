@@ -33,7 +33,11 @@ fn cell(probs: &[(u8, f32)]) -> CellEvidence {
     for &(v, p) in probs {
         clue[v as usize] = p;
     }
-    CellEvidence { clue, entry: None }
+    CellEvidence {
+        clue,
+        entry: None,
+        pen: [0.0; 10],
+    }
 }
 
 #[test]

@@ -44,6 +44,7 @@ use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
 /// The reading order of grids on a page, for grids found otherwise (a PDF
 /// page's drawing) to be numbered as the search numbers them.
+#[cfg(feature = "pdf")]
 pub(crate) use page::reading_order;
 
 /// Longest side of the image the search runs on.

@@ -3,15 +3,18 @@
 
 use image::RgbImage;
 use snap_solver::overrides::Target;
-use snap_solver::{Board, Shape};
+use snap_solver::Board;
 use snap_vision::{
-    decide_grid, draw_digits, grid_kind, kind_as_read, mark_cells, Decision, GridKind, GridReading,
-    Page, PartReading, Timings, Verdict,
+    decide_grid, draw_digits, grid_kind, kind_as_read, mark_cells, Decision, EntryCheck, GridKind,
+    GridReading, Page, PartReading, Timings, Verdict,
 };
 
-use super::corrections::PageCorrections;
-use super::shell_word;
 use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
+use crate::shell_word;
+
+/// Why a page with grids has nothing to report: every grid found was empty
+/// or no puzzle (see [`numbered`]).
+pub const NO_PUZZLE: &str = "no Sudoku puzzle found (only empty or unreadable grids)";
 
 /// Most cells to check for which the advice lists one `--set` each; with
 /// more, correcting the grid as text is quicker (`read`, edit, `--givens`),
@@ -40,7 +43,7 @@ pub struct Place<'a> {
 
 impl Place<'_> {
     /// How the page is named in messages: `book.pdf page 3`, `photo.jpg`.
-    fn label(&self) -> String {
+    pub fn label(&self) -> String {
         match self.page {
             Some(p) => format!("{} page {p}", self.name),
             None => self.name.to_string(),
@@ -51,12 +54,18 @@ impl Place<'_> {
 /// One grid's result.
 #[derive(Debug, Clone)]
 pub struct GridResult {
+    /// Its grid's index in the page's grids.
+    pub index: usize,
     /// Its status.
     pub status: Status,
     /// The reading and decision (for drawing), `None` for a partial grid.
     pub decision: Option<Decision>,
-    /// Wrong pen entries (`--check`), layout positions.
+    /// Wrong pen entries (`--check`), layout positions: only entries the
+    /// reading is sure of.
     pub wrong_entries: Vec<usize>,
+    /// Pen entries read in doubt and cells that may hold a faint entry
+    /// (`--check`): named and ringed, never called wrong.
+    pub entries_to_check: Vec<usize>,
     /// A printed answer grid (every cell, or nearly, read as printed), not
     /// a puzzle: checked, never solved, and unsure without a puzzle being
     /// left unsolved.
@@ -74,37 +83,45 @@ pub struct GridResult {
 /// names. A page whose only grids are no puzzle as read keeps its first
 /// whole one, so that it can still be corrected (`--givens`).
 pub fn numbered(page: &Page) -> Vec<&GridReading> {
-    let reported: Vec<&GridReading> = page
-        .grids
-        .iter()
-        .filter(|g| kind_as_read(g).is_reported())
+    numbered_indices(page)
+        .into_iter()
+        .map(|i| &page.grids[i])
+        .collect()
+}
+
+/// The indices in the page's grids of [`numbered`]'s grids.
+fn numbered_indices(page: &Page) -> Vec<usize> {
+    let kinds: Vec<GridKind> = page.grids.iter().map(kind_as_read).collect();
+    let reported: Vec<usize> = (0..kinds.len())
+        .filter(|&i| kinds[i].is_reported())
         .collect();
     if reported.is_empty() {
-        return page
-            .grids
-            .iter()
-            .filter(|g| kind_as_read(g) != GridKind::Cut)
+        return (0..kinds.len())
+            .filter(|&i| kinds[i] != GridKind::Cut)
             .take(1)
             .collect();
     }
     reported
 }
 
-/// Decides every grid of a page, with the page's hand corrections; an
-/// error when a correction does not fit the page's grids.
+/// Decides every grid of a page with a person's corrections: `cells[k]`
+/// are the cells set in grid `k + 1` of the page as [`numbered`] numbers
+/// them (layout positions and values, later ones winning; grids past the
+/// end of `cells` get none). An error when a correction is for a grid cut
+/// by the frame, which is not read.
 pub fn grids(
     page: &Page,
     place: &Place,
     options: &Options,
-    corrections: &PageCorrections,
+    cells: &[Vec<(usize, u8)>],
 ) -> Result<Vec<GridResult>, String> {
-    let numbered = numbered(page);
-    let shapes: Vec<Shape> = numbered.iter().map(|g| g.shape()).collect();
+    let numbered = numbered_indices(page);
     let label = place.label();
-    let cells = corrections.per_grid(&shapes, &label)?;
     let mut out = Vec::new();
-    for (k, (grid, overrides)) in numbered.iter().zip(&cells).enumerate() {
+    for (k, &index) in numbered.iter().enumerate() {
+        let grid = &page.grids[index];
         let number = k + 1;
+        let overrides = cells.get(k).map_or(&[][..], Vec::as_slice);
         let cut = kind_as_read(grid) == GridKind::Cut;
         if cut && !overrides.is_empty() {
             return Err(format!(
@@ -130,7 +147,7 @@ pub fn grids(
             page: place.page,
             grid: (numbered.len() > 1).then_some(number),
         };
-        out.push(if kind == GridKind::Cut {
+        let mut result = if kind == GridKind::Cut {
             partial(grid, place.name, fields, &page.timings)
         } else {
             decided(
@@ -143,7 +160,9 @@ pub fn grids(
                 options,
                 &scope,
             )
-        });
+        };
+        result.index = index;
+        out.push(result);
     }
     // A photo of one puzzle reads as it always has: `photo.jpg: solved ...`.
     if let [only] = out.as_mut_slice() {
@@ -163,9 +182,11 @@ fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timing
     report.photo = Some(fields);
     report.ms = timings.clone();
     GridResult {
+        index: 0,
         status: Status::Partial,
         decision: None,
         wrong_entries: Vec::new(),
+        entries_to_check: Vec::new(),
         answer_grid: false,
         text: format!("{name}{}: partial, {message}\n", grid_label(&report)),
         report,
@@ -210,15 +231,12 @@ fn decided(
         (Verdict::Multiple(_), _) => Status::MultipleSolutions,
     };
     let solution = d.solution().cloned();
-    let wrong_entries: Vec<usize> = match (&solution, options.check) {
-        (Some(s), true) => d
-            .entries
-            .iter()
-            .filter(|&&(cell, digit)| s.cells[cell] != digit)
-            .map(|&(cell, _)| cell)
-            .collect(),
-        _ => Vec::new(),
+    let judged = if options.check {
+        d.check_entries()
+    } else {
+        EntryCheck::default()
     };
+    let wrong_entries: Vec<usize> = judged.wrong.iter().map(|&(cell, _)| cell).collect();
     fields.read = Some(d.read.to_line());
     fields.repairs = d
         .changes
@@ -236,15 +254,28 @@ fn decided(
     fields.entries = d
         .entries
         .iter()
-        .map(|&(cell, digit)| EntryReport {
-            cell: shape.cell_name(cell),
-            digit,
-            correct: (options.check && solution.is_some()).then(|| !wrong_entries.contains(&cell)),
+        .map(|&(cell, digit)| {
+            let judge = solution.as_ref().filter(|_| options.check);
+            EntryReport {
+                cell: shape.cell_name(cell),
+                digit,
+                correct: judge.and_then(|_| {
+                    (!judged.doubt.contains(&cell)).then(|| !wrong_entries.contains(&cell))
+                }),
+                p_wrong: judge.and_then(|s| {
+                    let pen = d.pen.iter().find(|p| p.cell == cell)?;
+                    Some(round4(pen.other_than(s.cells[cell])))
+                }),
+            }
         })
         .collect();
     let checks: Vec<usize> = match &d.verdict {
         Verdict::Unsure(checks) => checks.iter().map(|c| c.cell).collect(),
-        _ => wrong_entries.clone(),
+        _ => wrong_entries
+            .iter()
+            .copied()
+            .chain(judged.to_check())
+            .collect(),
     };
     fields.check = checks.iter().map(|&c| shape.cell_name(c)).collect();
     fields.set = d
@@ -275,21 +306,14 @@ fn decided(
         // An answer grid: valid, or the clash is the error.
         report.solution = None;
     }
-    let text = describe(
-        grid,
-        &d,
-        &report,
-        status,
-        options,
-        &wrong_entries,
-        place,
-        scope,
-    );
+    let text = describe(grid, &d, &report, status, options, &judged, place, scope);
     let answer_grid = kind.holds_answers(&d);
     GridResult {
+        index: 0,
         status,
         decision: Some(d),
         wrong_entries,
+        entries_to_check: judged.to_check(),
         answer_grid,
         report,
         text,
@@ -307,7 +331,7 @@ fn describe(
     report: &Report,
     status: Status,
     options: &Options,
-    wrong_entries: &[usize],
+    judged: &EntryCheck,
     place: &Place,
     scope: &Target,
 ) -> String {
@@ -369,7 +393,7 @@ fn describe(
         }
     }
     if options.check {
-        text.push_str(&check_line(d, wrong_entries, shape));
+        text.push_str(&check_line(d, judged, shape));
     }
     let solution = d.solution().filter(|_| status != Status::Complete);
     text.push_str(&side_by_side(&d.givens, solution));
@@ -395,29 +419,58 @@ fn command(place: &Place, start: &str) -> String {
     format!("{start}{}{pages}", shell_word(place.name))
 }
 
-/// `--check`'s verdict on a person's entries.
-fn check_line(d: &Decision, wrong: &[usize], shape: snap_solver::Shape) -> String {
+/// `--check`'s verdict on a person's entries: wrong only where the reading
+/// is sure; entries read in doubt and cells that may hold a faint entry
+/// are named to check, and counted neither as right nor as to go.
+fn check_line(d: &Decision, judged: &EntryCheck, shape: snap_solver::Shape) -> String {
     if d.solution().is_none() {
         return "  check: no sure solution to compare the entries with\n".to_string();
     }
     let open = (0..d.givens.cells.len())
         .filter(|&i| shape.contains(i) && d.givens.cells[i] == 0)
         .count();
-    let names: Vec<String> = wrong
+    let entries = d
+        .entries
         .iter()
-        .map(|&c| {
-            let digit = d.entries.iter().find(|e| e.0 == c).map_or(0, |e| e.1);
-            format!("{} ({} is wrong)", shape.cell_name(c), digit)
-        })
-        .collect();
-    match (names.is_empty(), d.entries.len() == open) {
-        (true, true) => "  complete: all correct\n".to_string(),
-        (true, false) => format!(
-            "  check: {} entries, all correct so far ({} cells to go)\n",
-            d.entries.len(),
-            open - d.entries.len()
-        ),
-        (false, _) => format!("  check: wrong entries: {}\n", names.join(", ")),
+        .filter(|e| d.givens.cells.get(e.0) == Some(&0))
+        .count();
+    let to_go = open.saturating_sub(entries + judged.faint.len());
+    let mut lines = String::new();
+    if !judged.wrong.is_empty() {
+        let names: Vec<String> = judged
+            .wrong
+            .iter()
+            .map(|&(c, digit)| format!("{} ({digit} is wrong)", shape.cell_name(c)))
+            .collect();
+        lines.push_str(&format!("  check: wrong entries: {}\n", names.join(", ")));
+    }
+    if !judged.doubt.is_empty() || !judged.faint.is_empty() {
+        let mut names: Vec<String> = judged
+            .doubt
+            .iter()
+            .map(|&c| {
+                let digit = d.entries.iter().find(|e| e.0 == c).map_or(0, |e| e.1);
+                format!("{} (read as {digit} in doubt)", shape.cell_name(c))
+            })
+            .collect();
+        names.extend(
+            judged
+                .faint
+                .iter()
+                .map(|&c| format!("{} (may hold a faint entry)", shape.cell_name(c))),
+        );
+        lines.push_str(&format!(
+            "  check: entries to look at on the paper: {}\n",
+            names.join(", ")
+        ));
+    }
+    if !lines.is_empty() {
+        return lines;
+    }
+    if to_go == 0 {
+        "  complete: all correct\n".to_string()
+    } else {
+        format!("  check: {entries} entries, all correct so far ({to_go} cells to go)\n")
     }
 }
 
@@ -477,16 +530,15 @@ impl PartMarks {
 /// entries to ring. Empty when nothing is to be drawn.
 pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
     let mut out = Vec::new();
-    let mut grids = page.grids.iter().enumerate();
     for result in results {
-        // Results skip grids that are not puzzles; match them back by quad.
-        let quad = result.report.photo.as_ref().and_then(|f| f.quad);
-        let Some((g, grid)) = grids.by_ref().find(|(_, g)| Some(g.quad().corners) == quad) else {
+        let g = result.index;
+        let Some(grid) = page.grids.get(g) else {
             continue;
         };
         let Some(d) = &result.decision else { continue };
         let solution = d.solution().filter(|_| result.status != Status::Complete);
         let mut rings: Vec<usize> = result.wrong_entries.clone();
+        rings.extend(&result.entries_to_check);
         if let Verdict::Unsure(checks) = &d.verdict {
             rings.extend(checks.iter().map(|c| c.cell));
         }
@@ -495,7 +547,8 @@ pub fn marks(page: &Page, results: &[GridResult]) -> Vec<PartMarks> {
         if solution.is_none() && rings.is_empty() {
             continue;
         }
-        let entries: Vec<usize> = d.entries.iter().map(|e| e.0).collect();
+        // A person's pen ink, sure or faint, is never drawn over.
+        let entries: Vec<usize> = d.inked();
         let positions = d.givens.cells.len();
         let side = grid.side();
         // A Samurai's corner boxes belong to two of its grids: each cell is
@@ -539,14 +592,30 @@ pub fn draw(page: &mut Page, marks: &[PartMarks]) -> Option<RgbImage> {
         return None;
     }
     let mut image = page.photo.take_rgb();
+    draw_marks(&mut image, page, marks);
+    Some(as_viewed(page, image))
+}
+
+/// As [`draw`], on a copy of the page's colour pixels: the page keeps them
+/// (the web page draws again after every correction).
+pub fn draw_copy(page: &Page, marks: &[PartMarks]) -> Option<RgbImage> {
+    if marks.is_empty() {
+        return None;
+    }
+    let mut image = page.photo.rgb().clone();
+    draw_marks(&mut image, page, marks);
+    Some(as_viewed(page, image))
+}
+
+/// Draws `marks` onto `image`, the page's pixels as stored.
+fn draw_marks(image: &mut RgbImage, page: &Page, marks: &[PartMarks]) {
     for m in marks {
         let Some(part) = m.part(page) else { continue };
         // The homography comes from a valid quad, so it inverts; if it
         // somehow does not, the part is left undrawn rather than failing.
-        let _ = draw_digits(&mut image, part, &m.digits);
-        let _ = mark_cells(&mut image, part, &m.rings);
+        let _ = draw_digits(image, part, &m.digits);
+        let _ = mark_cells(image, part, &m.rings);
     }
-    Some(as_viewed(page, image))
 }
 
 /// An answer drawn on `page`'s stored pixels, turned the way a viewer shows
@@ -555,15 +624,22 @@ pub fn draw(page: &mut Page, marks: &[PartMarks]) -> Option<RgbImage> {
 /// is turned as the user sees the photo; otherwise pixels keep their stored
 /// orientation (several photos carry stale tags).
 pub fn as_viewed(page: &Page, image: RgbImage) -> RgbImage {
-    let turns = exif_turns(page);
-    if turns == 0 || !page.grids.iter().all(|g| g.quarter_turns == turns) {
-        return image;
-    }
-    match turns {
+    match viewed_turns(page) {
+        0 => image,
         1 => image::imageops::rotate90(&image),
         2 => image::imageops::rotate180(&image),
         _ => image::imageops::rotate270(&image),
     }
+}
+
+/// The clockwise quarter turns [`as_viewed`] gives `page`'s images: the
+/// EXIF tag's when every grid had to be turned as it says, else none.
+pub fn viewed_turns(page: &Page) -> u8 {
+    let turns = exif_turns(page);
+    if turns == 0 || !page.grids.iter().all(|g| g.quarter_turns == turns) {
+        return 0;
+    }
+    turns
 }
 
 /// The clockwise quarter turns the EXIF tag asks for (0 when absent).

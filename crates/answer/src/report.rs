@@ -4,9 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use snap_solver::logic::{self, Placement, Step};
 use snap_vision::Timings;
-
-use crate::exit_codes::ExitCode;
 
 /// What became of one grid or input (DESIGN.md's `status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,22 +46,6 @@ impl Status {
             Status::NoGrid => "no_grid",
             Status::Stuck => "stuck",
             Status::Error => "error",
-        }
-    }
-
-    /// The exit code this status asks for (DESIGN.md: 0 solved, 1 not solved, 2 unreadable).
-    pub fn exit_code(self) -> ExitCode {
-        match self {
-            // A printed answer grid is nothing to solve: fine when it is valid
-            // (an invalid one carries an error and is reported as no_solution).
-            Status::Solved | Status::Complete => ExitCode::Success,
-            Status::Unsure
-            | Status::Partial
-            | Status::NoSolution
-            | Status::MultipleSolutions
-            | Status::NoGrid
-            | Status::Stuck => ExitCode::NotSolved,
-            Status::Error => ExitCode::Error,
         }
     }
 
@@ -125,8 +108,9 @@ pub struct PhotoFields {
     /// A person's pen entries (never clues), each with whether it is right
     /// (`--check`; null without it).
     pub entries: Vec<EntryReport>,
-    /// Cells to check when the status is `unsure` (or the wrong entries
-    /// with `--check`).
+    /// Cells to check when the status is `unsure` (with `--check`: the
+    /// wrong entries, the entries read in doubt and the cells that may
+    /// hold a faint entry).
     pub check: Vec<String>,
     /// The `--set` arguments that would settle an unsure reading.
     pub set: Vec<String>,
@@ -155,8 +139,15 @@ pub struct EntryReport {
     pub cell: String,
     /// The digit written.
     pub digit: u8,
-    /// Whether it matches the solution (`--check` only).
+    /// Whether it matches the solution (`--check` only): `false` only when
+    /// the reading is sure it does not; `null` for an entry read in doubt
+    /// (it is in `check`).
     pub correct: Option<bool>,
+    /// The classifier's probability that the cell holds a pen digit other
+    /// than the solution's (`--check` only): from `WRONG_SURE` on, the
+    /// entry is called wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p_wrong: Option<f32>,
 }
 
 /// The fields of a logic solve (`solve --explain`, `--method logic`).
@@ -182,6 +173,26 @@ pub struct StepReport {
     pub eliminations: Vec<CellDigit>,
     /// The step in plain words.
     pub reason: String,
+}
+
+impl StepReport {
+    /// A logic step as data.
+    pub fn of(step: &Step) -> StepReport {
+        let cells = |list: &[Placement]| {
+            list.iter()
+                .map(|p| CellDigit {
+                    cell: logic::cell_name(p.cell),
+                    digit: p.digit,
+                })
+                .collect()
+        };
+        StepReport {
+            technique: step.technique.name(),
+            placements: cells(&step.placements),
+            eliminations: cells(&step.eliminations),
+            reason: step.describe(),
+        }
+    }
 }
 
 /// A digit in a named cell: `{"cell": "r4c7", "digit": 3}`.
