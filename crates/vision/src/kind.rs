@@ -55,7 +55,7 @@ impl GridKind {
     }
 
     /// Whether a grid of this kind, decided as `decision`, is a printed
-    /// answer grid, whole or read nearly full ([`mostly_printed`]): a grid
+    /// answer grid, whole or read nearly full (`mostly_printed`): a grid
     /// of the second sort left unsure is an answer grid with some digits
     /// read in doubt, not a puzzle left unsolved.
     pub fn holds_answers(self, decision: &Decision) -> bool {

@@ -175,7 +175,7 @@ impl PdfDoc {
     /// Opens the PDF at `path` and parses its page tree (no page is rendered).
     ///
     /// Only a regular file of at most [`MAX_PDF_BYTES`] is read (see
-    /// [`PDF_FILE`]); anything else is a [`PdfError::Io`].
+    /// `PDF_FILE`); anything else is a [`PdfError::Io`].
     pub fn open(path: &Path) -> Result<PdfDoc, PdfError> {
         let bytes = files::read(path, &PDF_FILE).map_err(|source| PdfError::Io {
             path: path.to_path_buf(),

@@ -193,7 +193,7 @@ impl Reader {
 
     /// What a person says about the puzzles (`--shape`, `--corners`): with
     /// corners the grid is not searched for; with a shape every puzzle is
-    /// read as that shape (see [`guide::as_shape`]).
+    /// read as that shape (see `guide::as_shape`).
     pub fn with_guide(mut self, guide: Guide) -> Reader {
         self.guide = guide;
         self
