@@ -281,23 +281,20 @@ fn account(marks: &[Mark], page: Rect) -> Result<(Vec<Lattice>, Clues), Doubt> {
             off_grid(mark, &mut loose)?;
             continue;
         };
-        if mark.kind == Kind::Paper {
-            // A background: it covers the grids it touches whole, under
-            // everything they are drawn with.
-            let under = touched
-                .iter()
-                .all(|&t| !started[t] && mark.bounds.contains_rect(reach[t]));
-            if !under {
-                return Err(Doubt::PaperOver);
-            }
-            continue;
-        }
-        if touched.len() > 1 {
-            return Err(Doubt::Shared);
-        }
-        started[g] = true;
         match mark.kind {
+            Kind::Paper => {
+                // A background: it covers the grids it touches whole, under
+                // everything they are drawn with.
+                let under = touched
+                    .iter()
+                    .all(|&t| !started[t] && mark.bounds.contains_rect(reach[t]));
+                if !under {
+                    return Err(Doubt::PaperOver);
+                }
+            }
+            _ if touched.len() > 1 => return Err(Doubt::Shared),
             Kind::Bar => {
+                started[g] = true;
                 let on_a_line = strips[g].iter().any(|s| {
                     s.inflate(LINE_SLACK_PX, LINE_SLACK_PX)
                         .contains_rect(mark.bounds)
@@ -310,6 +307,7 @@ fn account(marks: &[Mark], page: Rect) -> Result<(Vec<Lattice>, Clues), Doubt> {
                 text: Some(c @ '1'..='9'),
                 outline,
             } => {
+                started[g] = true;
                 let cell = clue_cell(&lattices[g], mark.bounds).ok_or(Doubt::NotAClue)?;
                 let slot = &mut clues[g][cell];
                 if slot.is_some() {
@@ -325,7 +323,6 @@ fn account(marks: &[Mark], page: Rect) -> Result<(Vec<Lattice>, Clues), Doubt> {
             Kind::Invisible => return Err(Doubt::Foreign("invisible text")),
             Kind::Image => return Err(Doubt::Foreign("image")),
             Kind::Other { why } => return Err(Doubt::Foreign(why)),
-            Kind::Paper => unreachable!("paper is taken above"),
         }
     }
     if !groups_small(&loose) {
