@@ -462,6 +462,48 @@ def build(ctx):
     return out
 
 
+@section("performance", "ci", "CI, cold", needs_shared=False)
+def ci(ctx):
+    """.ci/run's Rust steps (fmt, clippy, docs, tests) into a target folder of its own."""
+    target = ctx.out_dir / "cold-ci"
+    if ctx.raw is None:
+        shutil.rmtree(target, ignore_errors=True)
+        env = ctx.env()
+        env["CARGO_TARGET_DIR"] = str(target)
+        # The web page's step is timed by `scripts/web.sh bench`, not here.
+        env["SNAP_WEB"] = "0"
+        env.pop("CI", None)
+        measured = machine()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        log = subprocess.run([".ci/run"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, check=False).stdout.decode()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        shutil.rmtree(target, ignore_errors=True)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        steps = [line for line in log.splitlines() if re.match(r"== .* after \d+ min \d+ s$", line)]
+        if not any("Rust steps done" in line for line in steps):
+            raise Unavailable(".ci/run did not finish its Rust steps:\n" + log[-2000:])
+        raw = f"machine {measured}\ncpu {cpu:.1f}\n" + "\n".join(steps) + "\n"
+        (ctx.out_dir / "performance-ci.txt").write_text(raw)
+    else:
+        raw = Path(ctx.raw).read_text()
+    lines = raw.splitlines()
+    v = dict(line.split(" ", 1) for line in lines if not line.startswith("=="))
+    rows = []
+    for line in lines:
+        m = re.match(r"== (.*) after (\d+) min (\d+) s$", line)
+        if m:
+            rows.append([m.group(1), f"{int(m.group(2)) + int(m.group(3)) / 60:.1f} min"])
+    out = ctx.header("scripts/figures.py performance --section ci",
+                     "`.ci/run` with `SNAP_WEB=0` into a target folder of its own, crates already"
+                     " downloaded", measured=v.get("machine"))
+    out += table(["step (time since the start)", "wall time"], rows)
+    out += (f"\nCPU time (user + system) of the whole run: {float(v['cpu']) / 60:.1f} min. CI's budget"
+            " for these steps is 20 minutes on a cold 2-core machine; the web page's step comes after"
+            " them (its cold build is in the web section).\n")
+    return out
+
+
 def stage_rows(text, heading):
     """The `time per stage` block that follows `heading` in bench-photos.sh's output."""
     block = text.split(heading, 1)[1]
