@@ -6,7 +6,7 @@
 //! rotations of the grid) and only uses the tag as a hint.
 
 use std::fmt;
-use std::io::Cursor;
+use std::io::{BufRead, Cursor, Seek};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -199,6 +199,17 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
 /// reads: such a file is a photo, whatever text its own bytes hold later.
 pub fn has_photo_signature(bytes: &[u8]) -> bool {
     image::guess_format(bytes).is_ok_and(is_read)
+}
+
+/// The width and height an image's header declares, read from `reader`
+/// without decoding any pixel (`None` when the header cannot be read):
+/// what decoding it will cost, known before the file is read whole.
+pub fn declared_dimensions<R: BufRead + Seek>(reader: R) -> Option<(u32, u32)> {
+    ImageReader::new(reader)
+        .with_guessed_format()
+        .ok()?
+        .into_dimensions()
+        .ok()
 }
 
 /// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.

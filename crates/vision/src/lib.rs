@@ -45,8 +45,11 @@
 //!   [`has_photo_signature`], which tells a photo by its first bytes) with their
 //!   limits ([`MAX_FILE_BYTES`], [`MAX_PIXELS`]); [`PdfDoc`] renders a
 //!   book's pages one at a time ([`DEFAULT_DPI`], [`DPI_RANGE`],
-//!   [`MAX_RENDER_PIXELS`], [`MAX_PDF_BYTES`]) and [`PageRange`] parses
-//!   `--pages 3-10,12`.
+//!   [`MAX_RENDER_PIXELS`], [`MAX_PDF_BYTES`]; [`render_pixels`] tells a
+//!   render's size beforehand), each page measured before it is rendered
+//!   ([`MAX_IMAGE_PIXELS`], [`MAX_DECODED_BYTES`], [`MAX_OPERATIONS`]), and
+//!   [`PageRange`] parses `--pages 3-10,12`; [`declared_dimensions`] reads
+//!   a photo's size from its header alone.
 //! - **What the classifier saw**: each tile ([`Tile`]) and its [`CLASSES`]
 //!   probabilities, summed up by [`best_kind`] as a [`CellKind`].
 //! - **Geometry**: a grid's outline is a [`Quad`]; a part's
@@ -108,7 +111,7 @@ mod tests;
 // Reading a photo or a page.
 pub use data::{CellEvidence, GridReading, PartReading};
 pub use guide::{Corners, Guide};
-pub use pipeline::{Page, ReadError, Reader, Timings};
+pub use pipeline::{Page, ReadError, Reader, Timings, PAGE_SEARCH_SHAPES};
 
 // Deciding a puzzle and what a grid is.
 pub use data::{Change, Check, Decision, EntryCheck, PenCell, Verdict};
@@ -121,15 +124,19 @@ pub use overlay::{caption, draw_digits, mark_cells, shade_cells, strike_candidat
 
 // Photos and PDF pages, and their limits.
 pub use decode::{
-    decode, has_photo_signature, read_file, DecodeError, Decoded, MAX_FILE_BYTES, MAX_PIXELS,
+    declared_dimensions, decode, has_photo_signature, read_file, DecodeError, Decoded,
+    MAX_FILE_BYTES, MAX_PIXELS,
 };
 #[cfg(feature = "pdf")]
 pub use pdf::{
-    PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE, MAX_PDF_BYTES,
-    MAX_RENDER_PIXELS, POINTS_PER_INCH,
+    render_pixels, PageImage, PageRange, PageRangeError, PdfDoc, PdfError, DEFAULT_DPI, DPI_RANGE,
+    MAX_DECODED_BYTES, MAX_IMAGE_PIXELS, MAX_OPERATIONS, MAX_PDF_BYTES, MAX_RENDER_PIXELS,
+    POINTS_PER_INCH,
 };
 #[cfg(feature = "pdf")]
 pub use pdf_answers::{answered_pdf, PageAnswers, PartAnswers};
+#[cfg(feature = "pdf")]
+pub use vector::Drawing;
 
 // What the classifier saw.
 pub use classify::{best_kind, CellKind, ModelSource, OcrError};

@@ -10,6 +10,14 @@
 //! its own render cache, and frees both when the caller drops the result.
 //! A batch that renders, reads and drops pages one after another therefore
 //! stays at one page's worth of pixels, however long the book.
+//!
+//! Bounds: before a page is rendered, what it draws is measured (`check`:
+//! images against [`MAX_IMAGE_PIXELS`], decoded streams against
+//! [`MAX_DECODED_BYTES`], drawing operations against [`MAX_OPERATIONS`])
+//! and a page past one is a [`PdfError::TooCostly`], not a render. The
+//! renderer itself has no budget and cannot be stopped; a caller that must
+//! hold a memory or time bound whatever the page (the batch) renders in a
+//! process it can limit and kill.
 
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -24,6 +32,10 @@ use hayro::{PixmapSettings, RenderCache, RenderSettings};
 use image::{ImageFormat, RgbImage};
 
 use snap_solver::files::{self, FileLimit};
+
+mod check;
+
+pub use check::{MAX_DECODED_BYTES, MAX_IMAGE_PIXELS, MAX_OPERATIONS};
 
 use crate::decode::Decoded;
 
@@ -129,6 +141,19 @@ pub enum PdfError {
         /// The resolution asked for.
         dpi: f32,
     },
+    /// The page would cost more than a page may to render (an image too
+    /// large, streams that decode to too much, too many drawing
+    /// operations), measured before rendering; see [`MAX_IMAGE_PIXELS`],
+    /// [`MAX_DECODED_BYTES`] and [`MAX_OPERATIONS`].
+    #[error("{}: page {page}: {reason}", path.display())]
+    TooCostly {
+        /// The PDF file.
+        path: PathBuf,
+        /// The page, 1-based.
+        page: usize,
+        /// Which bound, in words.
+        reason: String,
+    },
     /// The renderer failed on this page (a malformed page the parser let
     /// through). The other pages may still render.
     #[error("{}: page {page}: cannot render: {reason}", path.display())]
@@ -171,11 +196,23 @@ pub struct PageImage {
     pub image: Decoded,
 }
 
+impl PageImage {
+    /// Page `page` rendered at `dpi` elsewhere (a render in another
+    /// process), from its pixels.
+    pub fn from_rgb(page: usize, dpi: f32, rgb: RgbImage) -> PageImage {
+        PageImage {
+            page,
+            dpi,
+            image: Decoded::from_rgb(rgb, 1, ImageFormat::Png),
+        }
+    }
+}
+
 impl PdfDoc {
     /// Opens the PDF at `path` and parses its page tree (no page is rendered).
     ///
     /// Only a regular file of at most [`MAX_PDF_BYTES`] is read (see
-    /// `PDF_FILE`); anything else is a [`PdfError::Io`].
+    /// [`snap_solver::files`]); anything else is a [`PdfError::Io`].
     pub fn open(path: &Path) -> Result<PdfDoc, PdfError> {
         let bytes = files::read(path, &PDF_FILE).map_err(|source| PdfError::Io {
             path: path.to_path_buf(),
@@ -186,8 +223,17 @@ impl PdfDoc {
 
     /// Parses a PDF already in memory; `path` is only used in messages.
     pub fn from_bytes(bytes: Vec<u8>, path: &Path) -> Result<PdfDoc, PdfError> {
+        PdfDoc::from_shared(Arc::new(bytes), path)
+    }
+
+    /// Parses a PDF from shared bytes (a mapped file, say); `path` is only
+    /// used in messages.
+    pub fn from_shared<B>(bytes: Arc<B>, path: &Path) -> Result<PdfDoc, PdfError>
+    where
+        B: AsRef<[u8]> + Send + Sync + 'static,
+    {
         let path = path.to_path_buf();
-        let loaded = guarded(|| Pdf::new(Arc::new(bytes)));
+        let loaded = guarded(|| Pdf::new(bytes));
         let pdf = match loaded {
             Ok(Ok(pdf)) => pdf,
             Ok(Err(LoadPdfError::Decryption(e))) => {
@@ -239,22 +285,45 @@ impl PdfDoc {
                 dpi,
             });
         }
-        let (w, h) = self.page_size_pt(page)?;
-        let (w_in, h_in) = (w / POINTS_PER_INCH, h / POINTS_PER_INCH);
-        let by_area = (MAX_RENDER_PIXELS / f64::from(w_in * h_in)).sqrt() as f32;
-        let by_side = MAX_SIDE_PX / w_in.max(h_in);
-        Ok(dpi.min(by_area).min(by_side))
+        Ok(render_dpi(self.page_size_pt(page)?, dpi))
     }
 
     /// Renders page `page` (1-based) at `dpi` (lowered for oversized pages,
-    /// see [`effective_dpi`](Self::effective_dpi)) on a white background.
+    /// see [`effective_dpi`](Self::effective_dpi)) on a white background,
+    /// once the page is measured within the bounds of a render
+    /// ([`PdfError::TooCostly`] otherwise).
     ///
     /// Only this page is rendered; nothing is kept after the call.
     pub fn render_page(&self, page: usize, dpi: f32) -> Result<PageImage, PdfError> {
+        let (rgb, dpi) = self.render_rgb(page, dpi)?;
+        Ok(PageImage::from_rgb(page, dpi, rgb))
+    }
+    /// What page `page` (1-based) draws, for a page rendered at `dpi` to
+    /// `size` pixels: its grids of lines and their text clues, to be checked
+    /// against the rendered pixels by [`Reader::read_rendered`]; any doubt
+    /// leaves the page to its pixels. The page's content is interpreted
+    /// once more, as rendering does, under the same guard.
+    ///
+    /// [`Reader::read_rendered`]: crate::Reader::read_rendered
+    pub fn drawing(&self, page: usize, dpi: f32, size: (u32, u32)) -> crate::Drawing {
+        crate::vector::drawing(self, page, dpi, size)
+    }
+
+
+    /// As [`render_page`](Self::render_page), the colour pixels alone with
+    /// the resolution used (for a caller that sends them elsewhere).
+    pub fn render_rgb(&self, page: usize, dpi: f32) -> Result<(RgbImage, f32), PdfError> {
         let index = self.index(page)?;
         let dpi = self.effective_dpi(page, dpi)?;
         let scale = dpi / POINTS_PER_INCH;
         let pdf_page = &self.pdf.pages()[index];
+        guarded(|| check::check(pdf_page, check::Limits::PAGE))
+            .and_then(|checked| checked)
+            .map_err(|reason| PdfError::TooCostly {
+                path: self.path.clone(),
+                page,
+                reason,
+            })?;
         // One cache per page: sharing it across a book would keep every
         // font and image the book ever used alive until the end.
         let rendered = guarded(|| {
@@ -292,11 +361,7 @@ impl PdfDoc {
                     reason: "the renderer returned a short pixel buffer".to_string(),
                 }
             })?;
-        Ok(PageImage {
-            page,
-            dpi,
-            image: Decoded::from_rgb(rgb, 1, ImageFormat::Png),
-        })
+        Ok((rgb, dpi))
     }
 
     /// The 0-based index of 1-based `page`, or the error naming it.
@@ -311,6 +376,28 @@ impl PdfDoc {
         }
         Ok(page - 1)
     }
+}
+
+/// The resolution a page of `size_pt` (width and height in points, as
+/// displayed) renders at when `dpi` is asked: `dpi` itself, or less when
+/// the render would pass [`MAX_RENDER_PIXELS`] or the renderer's side
+/// limit (see [`PdfDoc::effective_dpi`]).
+fn render_dpi(size_pt: (f32, f32), dpi: f32) -> f32 {
+    let (w_in, h_in) = (size_pt.0 / POINTS_PER_INCH, size_pt.1 / POINTS_PER_INCH);
+    let by_area = (MAX_RENDER_PIXELS / f64::from(w_in * h_in)).sqrt() as f32;
+    let by_side = MAX_SIDE_PX / w_in.max(h_in);
+    dpi.min(by_area).min(by_side)
+}
+
+/// The pixels of the render of a page of `size_pt` (as
+/// [`PdfDoc::page_size_pt`] gives it) when `dpi` is asked, lowered as
+/// [`PdfDoc::effective_dpi`] lowers it: what the render will cost, known
+/// before it exists and without the document.
+pub fn render_pixels(size_pt: (f32, f32), dpi: f32) -> u64 {
+    let dpi = render_dpi(size_pt, dpi);
+    // NaN (a page of no or infinite size) clamps to NaN, which casts to 0.
+    let side = |pt: f32| (pt / POINTS_PER_INCH * dpi).clamp(0.0, MAX_SIDE_PX) as u64;
+    side(size_pt.0) * side(size_pt.1)
 }
 
 /// Runs third-party parsing or rendering code and turns a panic into an
