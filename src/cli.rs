@@ -46,6 +46,10 @@ pub enum Command {
     /// Show only the next logical step of a puzzle (a photo, drawn onto it,
     /// or a text puzzle): `r4c7 = 3 (hidden single in box 6)`.
     Hint(HintArgs),
+    /// Render PDF pages sent on standard input, each under the limits sent
+    /// with it: how a batch renders its pages, in processes of their own.
+    #[command(name = "__render-pages", hide = true)]
+    RenderPages,
 }
 
 /// Options of the main job: photo in, answer image out.
@@ -106,6 +110,17 @@ pub struct PhotoArgs {
     /// Resolution PDF pages are rendered at (dots per inch).
     #[arg(long, value_name = "DPI", default_value_t = snap_vision::DEFAULT_DPI, value_parser = crate::limits::parse_dpi)]
     pub dpi: f32,
+
+    /// Longest a PDF page may take to render, in seconds: a page past it
+    /// is stopped and reported, and the batch goes on.
+    #[arg(long, value_name = "SECONDS", default_value_t = crate::limits::DEFAULT_PAGE_TIMEOUT_SECONDS, value_parser = crate::limits::parse_page_timeout)]
+    pub page_timeout: u64,
+
+    /// Memory the pages being read may hold at once, in MiB, whatever
+    /// --jobs and --dpi ask: a page waits for room (one larger than this
+    /// alone runs by itself).
+    #[arg(long, value_name = "MIB", default_value_t = crate::limits::RUN_MEMORY_BYTES >> 20, value_parser = crate::limits::parse_memory)]
+    pub max_memory: u64,
 
     /// Do not write answers (no answer images, solved books or answer
     /// keys): only print them.

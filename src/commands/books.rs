@@ -20,9 +20,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use snap_solver::{Board, Shape};
-use snap_vision::{answered_pdf, PageAnswers, PdfDoc};
+use snap_vision::{answered_pdf, PageAnswers};
 
-use super::inputs::{self, Unit};
+use super::inputs::{self, BookFile, Unit};
 use super::photo::{self, Job, Outcome, Printer};
 use super::plural;
 use super::resume::{BookRecord, Loaded, Stamp};
@@ -113,7 +113,8 @@ struct PageInfo {
 
 /// What a PDF gave over all its pages.
 pub struct Book {
-    doc: Arc<PdfDoc>,
+    /// The PDF, opened again for the solved book.
+    file: Arc<BookFile>,
     /// Digits of page numbers in names (see `Unit::PdfPage`).
     width: usize,
     pages: BTreeMap<usize, PageInfo>,
@@ -121,9 +122,9 @@ pub struct Book {
 
 impl Book {
     /// A book of which no page is known yet.
-    pub fn new(doc: Arc<PdfDoc>, width: usize) -> Book {
+    pub fn new(file: Arc<BookFile>, width: usize) -> Book {
         Book {
-            doc,
+            file,
             width,
             pages: BTreeMap::new(),
         }
@@ -153,14 +154,14 @@ impl Book {
     /// runs (and other shards) made under the same options.
     fn add_recorded(&mut self, path: &Path, job: &Job) {
         let Some(records) = &job.records else { return };
-        for page in 1..=self.doc.page_count() {
+        for page in 1..=self.file.pages() {
             if self.pages.contains_key(&page) {
                 continue;
             }
             let Some(print) = job.fingerprint(path, Some(page)) else {
                 return;
             };
-            let name = photo::page_record_name(&self.doc, page, self.width, job.args);
+            let name = photo::page_record_name(&self.file, page, self.width, job.args);
             if let Loaded::Done(outcome) = records.load::<Outcome>(&name, &print, None) {
                 self.add(page, &outcome);
             }
@@ -221,7 +222,10 @@ pub fn finish(
         .filter_map(|p| p.answers.clone())
         .collect();
     if let Some(solved) = solved_path(path, args).filter(|_| !answers.is_empty()) {
-        let written = answered_pdf(&book.doc, &answers)
+        let written = book
+            .file
+            .open()
+            .and_then(|doc| answered_pdf(&doc, &answers))
             .map_err(|e| {
                 BookWrite::Failed(format!(
                     "{}: solved book not written: {}",

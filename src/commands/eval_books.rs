@@ -22,7 +22,7 @@ use snap_solver::{Board, Shape};
 use snap_vision::{ReadError, Reader, DEFAULT_DPI, POINTS_PER_INCH};
 
 use super::eval_measures::{self, Answer, Calibration};
-use super::inputs;
+use super::inputs::{self, Render};
 use crate::error::Error;
 use snap_answer::answer::{self, GridResult};
 use snap_answer::report::Status;
@@ -166,8 +166,8 @@ pub fn evaluate(reader: &Reader, source: &Path) -> Result<BookFigures, Error> {
     for unit in units {
         figures.pages += 1;
         let page = unit.page().unwrap_or(1);
-        match unit.read(reader, DEFAULT_DPI, None) {
-            Ok((page_read, dpi)) => {
+        match unit.read(reader, &Render::at(DEFAULT_DPI), None) {
+            Ok((page_read, dpi, _share)) => {
                 let place = answer::Place {
                     name: &name,
                     page: unit.page(),

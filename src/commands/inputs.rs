@@ -1,17 +1,27 @@
 //! What the main job reads: photos and PDF books, given one by one or as
 //! folders, turned into a list of *pages* to process. A photo is one page;
 //! a PDF is one page per selected page, rendered only when its turn comes
-//! (so a book of hundreds of pages never sits in memory as pixels).
+//! (so a book of hundreds of pages never sits in memory as pixels), in a
+//! child process under a memory limit and a deadline (`render.rs`). A book
+//! is opened once to count and measure its pages and closed again: its
+//! bytes are not held for the run.
+//!
+//! Every page holds its share of the run's memory budget
+//! ([`crate::limits::RUN_BUDGET`]) while it is rendered and read, sized
+//! from its pixels before any pixel exists.
 
-use std::io::Read;
+use std::fs::File;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use snap_vision::{Page, PageImage, PageRange, PdfDoc, PdfError, ReadError, Reader, Timings};
+use snap_vision::{Page, PageRange, PdfDoc, PdfError, ReadError, Reader, Timings};
 
+use super::render::{self, RENDER_TIMEOUT};
 use super::shell_word;
 use crate::error::Error;
+use crate::limits::{self, Share, RUN_BUDGET};
 use crate::output;
 
 /// File name endings taken from a folder: images, and PDF books.
@@ -42,12 +52,15 @@ pub enum Unit {
     Photo(PathBuf),
     /// A photo read from standard input (`-`), its bytes.
     Stdin(Arc<Vec<u8>>),
-    /// One page of an opened PDF.
+    /// One page of a PDF.
     PdfPage {
         /// The book.
-        doc: Arc<PdfDoc>,
+        book: Arc<BookFile>,
         /// The page, 1-based.
         page: usize,
+        /// The page's size in points, as displayed: what its render costs
+        /// is known from it before rendering.
+        size_pt: (f32, f32),
         /// Digits of the book's last page number, at least 3: page numbers
         /// in file names are zero-padded to it so that they sort.
         width: usize,
@@ -62,13 +75,131 @@ pub enum Unit {
     },
 }
 
+/// A PDF of the run, opened again wherever it is needed (a render
+/// child, the solved book at the end), so that its bytes are not held
+/// between.
+#[derive(Debug)]
+pub struct BookFile {
+    /// The input as given (`-` for standard input).
+    path: PathBuf,
+    /// Where its bytes are: the file itself, or for standard input a file
+    /// of this process's (see [`BookFile::from_stdin`]).
+    source: PathBuf,
+    /// The file standard input was copied to, kept open for the run: it
+    /// has no name, and goes away with the process however it ends.
+    _held: Option<File>,
+    /// Pages in the book.
+    pages: usize,
+}
+
+impl BookFile {
+    /// The book in the file at `path`.
+    fn file(path: &Path) -> BookFile {
+        BookFile {
+            path: path.to_path_buf(),
+            source: path.to_path_buf(),
+            _held: None,
+            pages: 0,
+        }
+    }
+
+    /// A book read from standard input: its bytes are copied to a file
+    /// without a name, which render children open through this process
+    /// (`/proc/PID/fd/N`), so that neither the batch nor the children hold
+    /// the bytes in memory.
+    fn from_stdin(bytes: &[u8]) -> std::io::Result<BookFile> {
+        let mut file = tempfile::tempfile()?;
+        file.write_all(bytes)?;
+        file.flush()?;
+        let source = held_file_path(&file)?;
+        Ok(BookFile {
+            path: PathBuf::from("-"),
+            source,
+            _held: Some(file),
+            pages: 0,
+        })
+    }
+
+    /// The input as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Pages in the book.
+    pub fn pages(&self) -> usize {
+        self.pages
+    }
+
+    /// Opens the book again (bounded as every PDF is), its messages naming
+    /// the input as given.
+    pub fn open(&self) -> Result<PdfDoc, PdfError> {
+        let bytes =
+            snap_solver::files::read(&self.source, &PDF_FILE).map_err(|source| PdfError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        PdfDoc::from_bytes(bytes, &self.path)
+    }
+}
+
+/// What a PDF is read as: the bound every PDF has.
+const PDF_FILE: snap_solver::files::FileLimit = snap_solver::files::FileLimit {
+    noun: "PDF",
+    plural: "PDFs",
+    max_bytes: snap_vision::MAX_PDF_BYTES,
+};
+
+/// A path another process can open `file` by.
+fn held_file_path(file: &File) -> std::io::Result<PathBuf> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::io::AsRawFd;
+        Ok(PathBuf::from(format!(
+            "/proc/{}/fd/{}",
+            std::process::id(),
+            file.as_raw_fd()
+        )))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            "a PDF on standard input is read on Linux only; give it as a file",
+        ))
+    }
+}
+
+/// A unit read: its page, the resolution a PDF page was rendered at, and
+/// the unit's share of the run's memory (see [`Unit::read`]).
+pub type PageRead = (Page, Option<f32>, Share<'static>);
+
+/// How PDF pages are rendered: the resolution asked for and the deadline.
+#[derive(Debug, Clone, Copy)]
+pub struct Render {
+    /// Dots per inch (lowered for an oversized page).
+    pub dpi: f32,
+    /// Longest a page may take to render.
+    pub timeout: Duration,
+}
+
+impl Render {
+    /// At `dpi`, with the default deadline.
+    pub fn at(dpi: f32) -> Render {
+        Render {
+            dpi,
+            timeout: RENDER_TIMEOUT,
+        }
+    }
+}
+
 impl Unit {
     /// The input file this unit comes from.
     pub fn path(&self) -> &Path {
         match self {
             Unit::Photo(path) | Unit::Broken { path, .. } => path,
             Unit::Stdin(_) => Path::new("-"),
-            Unit::PdfPage { doc, .. } => doc.path(),
+            Unit::PdfPage { book, .. } => book.path(),
         }
     }
 
@@ -90,40 +221,69 @@ impl Unit {
         }
     }
 
-    /// Reads the unit: a photo from its file, a PDF page rendered at `dpi`
-    /// (lowered for an oversized page) and read. The render resolution
-    /// comes back with the page, and with the error when there is one.
-    /// `debug_dir` receives the intermediate images (`<debug_dir>/<stem>/`).
-    /// After Ctrl-C nothing new is started: the error says it was skipped.
+    /// Reads the unit: a photo from its file, a PDF page rendered as
+    /// `render` says and read. The render resolution comes back with the
+    /// page, and with the error when there is one. `debug_dir` receives
+    /// the intermediate images (`<debug_dir>/<stem>/`). After Ctrl-C
+    /// nothing new is started: the error says it was skipped.
+    ///
+    /// The unit's share of the run's memory is reserved before it is
+    /// decoded or rendered (waiting while other pages hold the rest) and
+    /// comes back with the page: the caller holds it until it has drawn
+    /// and written the answer.
     pub fn read(
         &self,
         reader: &Reader,
-        dpi: f32,
+        render: &Render,
         debug_dir: Option<&Path>,
-    ) -> Result<(Page, Option<f32>), (Option<f32>, ReadError)> {
+    ) -> Result<PageRead, (Option<f32>, ReadError)> {
         match self {
-            Unit::Photo(path) => output::unless_interrupted(|| reader.read_file(path))
-                .map(|page| (page, None))
-                .map_err(|e| (None, e)),
-            Unit::Stdin(bytes) => {
-                let debug = debug_dir.map(|d| d.join(STDIN_STEM));
-                output::unless_interrupted(|| reader.read_bytes(bytes, debug.as_deref()))
-                    .map(|page| (page, None))
+            Unit::Photo(path) => {
+                let share = RUN_BUDGET.reserve(limits::photo_file_bytes(path));
+                output::unless_interrupted(|| reader.read_file(path))
+                    .map(|page| (page, None, share))
                     .map_err(|e| (None, e))
             }
-            Unit::PdfPage { doc, page, .. } => {
+            Unit::Stdin(bytes) => {
+                let debug = debug_dir.map(|d| d.join(STDIN_STEM));
+                let share = RUN_BUDGET.reserve(limits::photo_bytes(bytes));
+                output::unless_interrupted(|| reader.read_bytes(bytes, debug.as_deref()))
+                    .map(|page| (page, None, share))
+                    .map_err(|e| (None, e))
+            }
+            Unit::PdfPage {
+                book,
+                page,
+                size_pt,
+                ..
+            } => {
+                let debug = debug_dir.map(|d| d.join(self.output_stem()));
+                let pixels = snap_vision::render_pixels(*size_pt, render.dpi);
+                let allowance = render::render_allowance(pixels);
+                let reading = limits::page_bytes(pixels);
+                let mut share = RUN_BUDGET.reserve(allowance + reading);
                 let start = Instant::now();
                 let rendered = output::unless_interrupted(|| {
-                    render_within(doc, *page, dpi, RENDER_TIMEOUT).map_err(std::io::Error::other)
+                    render::render_page(
+                        &book.source,
+                        *page,
+                        render.dpi,
+                        allowance,
+                        render.timeout,
+                        reader.wants_drawing(debug.as_deref()),
+                    )
+                    .map_err(std::io::Error::other)
                 })
                 .map_err(|e| (None, ReadError::Io(e)))?;
+                let (rendered, drawing) = rendered;
+                // The render has ended: only the page's pixels remain.
+                share.shrink_to(reading);
                 let dpi = Some(rendered.dpi);
                 let mut timings = Timings::default();
                 timings.lap("render", start);
-                let debug = debug_dir.map(|d| d.join(self.output_stem()));
                 reader
-                    .read_pdf_page(doc, rendered, timings, debug.as_deref())
-                    .map(|page| (page, dpi))
+                    .read_rendered(rendered, drawing.as_ref(), timings, debug.as_deref())
+                    .map(|page| (page, dpi, share))
                     .map_err(|e| (dpi, e))
             }
             Unit::Broken { reason, .. } => {
@@ -160,44 +320,6 @@ impl Unit {
                 image::guess_format(bytes).is_ok_and(|f| f == image::ImageFormat::Jpeg)
             }
             _ => false,
-        }
-    }
-}
-
-/// Longest a PDF page may take to render. A typeset page renders in
-/// milliseconds and a scanned one in well under a second; a page that takes
-/// a minute is hostile or broken (forms drawing forms, millions of fills),
-/// and the batch must not wait on it for ever.
-pub const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// Renders `page` of `doc` on a thread of its own and waits at most
-/// `timeout`. The renderer has no way to be stopped, so a page past the
-/// deadline is reported and left to finish in the background (its memory
-/// is bounded by the render's pixel limit; the thread ends with the
-/// process), and the batch goes on.
-pub fn render_within(
-    doc: &Arc<PdfDoc>,
-    page: usize,
-    dpi: f32,
-    timeout: Duration,
-) -> Result<PageImage, String> {
-    let (send, receive) = mpsc::channel();
-    let book = Arc::clone(doc);
-    std::thread::Builder::new()
-        .name(format!("render page {page}"))
-        .spawn(move || {
-            // The receiver is gone when the deadline passed: nothing to do.
-            let _ = send.send(book.render_page(page, dpi));
-        })
-        .map_err(|e| format!("cannot start rendering: {e}"))?;
-    match receive.recv_timeout(timeout) {
-        Ok(rendered) => rendered.map_err(|e| reason(&e, doc.path())),
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!(
-            "rendering took over {} s; page skipped",
-            timeout.as_secs()
-        )),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            Err("the renderer stopped without a result".to_string())
         }
     }
 }
@@ -388,7 +510,9 @@ pub fn reason(e: &PdfError, path: &Path) -> String {
     let prefix = format!("{}: ", path.display());
     let text = text.strip_prefix(&prefix).unwrap_or(&text);
     let page = match e {
-        PdfError::Render { page, .. } | PdfError::BadDpi { page, .. } => Some(*page),
+        PdfError::Render { page, .. }
+        | PdfError::BadDpi { page, .. }
+        | PdfError::TooCostly { page, .. } => Some(*page),
         _ => None,
     };
     let page_prefix = page.map(|p| format!("page {p}: "));
@@ -399,8 +523,8 @@ pub fn reason(e: &PdfError, path: &Path) -> String {
 }
 
 /// The units of work for `inputs`: each photo as it is, each PDF opened
-/// (its page tree parsed, nothing rendered) and split into the pages
-/// `pages` selects (`--pages`, every page when `None`).
+/// (its page tree parsed, nothing rendered), split into the pages `pages`
+/// selects (`--pages`, every page when `None`) and closed again.
 ///
 /// `-` is standard input, read here whole (bounded as photos are): a photo
 /// or a PDF, given once.
@@ -416,7 +540,7 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error>
             path: path.clone(),
             reason,
         };
-        let doc = if path.as_os_str() == "-" {
+        let (book, doc) = if path.as_os_str() == "-" {
             let bytes = read_stdin().map_err(|source| Error::Input {
                 name: "standard input".to_string(),
                 source,
@@ -430,7 +554,14 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error>
                 }
                 continue;
             }
-            PdfDoc::from_bytes(bytes, path)
+            let book = match BookFile::from_stdin(&bytes) {
+                Ok(book) => book,
+                Err(e) => {
+                    units.push(broken(format!("cannot keep the PDF for its pages: {e}")));
+                    continue;
+                }
+            };
+            (book, PdfDoc::from_bytes(bytes, path))
         } else {
             let head = head(path).unwrap_or_default();
             if !is_pdf_bytes(&head) {
@@ -441,10 +572,12 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error>
                 }
                 continue;
             }
-            PdfDoc::open(path)
+            (BookFile::file(path), PdfDoc::open(path))
         };
+        // Opened to count and measure the pages, then closed: each page is
+        // rendered from the file (see `BookFile`).
         let doc = match doc {
-            Ok(doc) => Arc::new(doc),
+            Ok(doc) => doc,
             Err(e) => {
                 units.push(broken(reason(&e, path)));
                 continue;
@@ -462,11 +595,21 @@ pub fn plan(inputs: &[PathBuf], pages: Option<&str>) -> Result<Vec<Unit>, Error>
             None => PageRange::all(count),
         };
         let width = count.to_string().len().max(3);
-        units.extend(range.pages().map(|page| Unit::PdfPage {
-            doc: Arc::clone(&doc),
-            page,
-            width,
-        }));
+        let book = Arc::new(BookFile {
+            pages: count,
+            ..book
+        });
+        for page in range.pages() {
+            units.push(match doc.page_size_pt(page) {
+                Ok(size_pt) => Unit::PdfPage {
+                    book: Arc::clone(&book),
+                    page,
+                    size_pt,
+                    width,
+                },
+                Err(e) => broken(reason(&e, path)),
+            });
+        }
     }
     Ok(units)
 }
@@ -588,23 +731,6 @@ mod tests {
         );
         assert_eq!(expanded.empty, [empty]);
         assert!(expanded.unlisted.is_empty());
-    }
-
-    #[test]
-    fn a_page_that_renders_for_ever_is_skipped_at_the_deadline() {
-        // Forms drawing forms ten times, eight deep: 10^8 fills (found by
-        // fuzzing). Its render goes on in the background until the tests end.
-        let slow = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fuzz/regressions/pdf_read/slow-form-fanout.pdf");
-        let doc = Arc::new(PdfDoc::open(&slow).unwrap());
-        let start = std::time::Instant::now();
-        let err = render_within(&doc, 1, 72.0, Duration::from_millis(300)).unwrap_err();
-        assert!(err.contains("rendering took over"), "{err}");
-        assert!(start.elapsed() < Duration::from_secs(5));
-        // A normal page is well within any deadline.
-        let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pdf/postonwj_puzzles.pdf");
-        let doc = Arc::new(PdfDoc::open(&book).unwrap());
-        assert!(render_within(&doc, 1, 72.0, RENDER_TIMEOUT).is_ok());
     }
 
     #[test]

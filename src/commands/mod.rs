@@ -14,6 +14,7 @@ pub mod hint;
 pub mod inputs;
 pub mod photo;
 pub mod read;
+pub mod render;
 pub mod resume;
 pub mod solve;
 pub mod summary;
@@ -41,8 +42,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Grade(args)) => run_grade(&args),
         Some(Command::Generate(args)) => run_generate(&args),
         Some(Command::Hint(args)) => hint::run(&args),
+        Some(Command::RenderPages) => Ok(render::run_child()),
         None => photo::run(&cli.photo),
     };
+    // The render children the run started end with it, waited for here:
+    // their time is the run's.
+    render::end_children();
     match result {
         Ok(code) => code,
         // A broken pipe (output piped into `head`) ends the run quietly.
@@ -52,6 +57,16 @@ pub fn run(cli: Cli) -> ExitCode {
             e.exit_code()
         }
     }
+}
+
+/// What a page of more grids than are searched says (see
+/// `snap_vision::Page::unsearched`): `label` names the page.
+pub fn unsearched_note(label: &str, unsearched: usize) -> String {
+    format!(
+        "{label}: {unsearched} more shapes the size of its grids were not searched (a page is \
+         searched for its {} largest shapes); crop it into parts to read them",
+        snap_vision::PAGE_SEARCH_SHAPES
+    )
 }
 
 /// Sorts an I/O error of a run over one input: a failed write to standard

@@ -20,17 +20,17 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use snap_vision::{PageAnswers, PageRange, PartAnswers, PdfDoc, ReadError, Reader};
+use snap_vision::{PageAnswers, PageRange, PartAnswers, ReadError, Reader};
 
 use super::books::{self, Book, KeyRecord};
 use super::corrections::{Corrections, PageCorrections};
 pub use super::inputs::is_image_name;
-use super::inputs::{self, Unit};
+use super::inputs::{self, BookFile, Render, Unit};
 use super::resume::{self, Fingerprint, ImageStamp, Loaded, RecordedImage, Records, Stamp};
 use super::summary::{self, Summary};
 use crate::cli::PhotoArgs;
@@ -77,6 +77,10 @@ pub struct Outcome {
     pub key: Vec<KeyRecord>,
     /// The answers to draw on a PDF page, for its solved book.
     pub answers: Option<PageAnswers>,
+    /// Shapes the size of the page's grids that were not searched (see
+    /// `snap_vision::Page::unsearched`).
+    #[serde(default)]
+    pub unsearched: usize,
     /// Why the answer image could not be written (never recorded: a page
     /// whose image failed is done again on a resume).
     #[serde(skip)]
@@ -259,6 +263,7 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         inputs: expanded.inputs.clone(),
         stamps,
     };
+    crate::limits::RUN_BUDGET.set_total(args.max_memory);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
@@ -293,10 +298,10 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
             let printed = bar.suspend(|| printer.page(outcome, unit))?;
             code = code.merge(printed);
             summary.add(outcome, *resumed, &unit.label(), unit.page().is_some());
-            if let Unit::PdfPage { doc, width, .. } = unit {
+            if let Unit::PdfPage { book, width, .. } = unit {
                 books
                     .entry(unit.path().to_path_buf())
-                    .or_insert_with(|| Book::new(Arc::clone(doc), *width))
+                    .or_insert_with(|| Book::new(Arc::clone(book), *width))
                     .add(unit.page().unwrap_or(0), outcome);
             }
         }
@@ -573,8 +578,14 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
 fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
     let args = job.args;
     let debug_dir = args.reader.debug_dir.as_deref();
-    let read = unit.read(job.reader, args.dpi, debug_dir);
-    let (mut page, dpi) = match read {
+    let render = Render {
+        dpi: args.dpi,
+        timeout: Duration::from_secs(args.page_timeout),
+    };
+    let read = unit.read(job.reader, &render, debug_dir);
+    // The page's share of the run's memory is held until its answer is
+    // drawn and encoded.
+    let (mut page, dpi, _share) = match read {
         Ok(read) => read,
         Err((_, ReadError::Io(e))) if e.kind() == std::io::ErrorKind::Interrupted => {
             let skipped = Outcome {
@@ -614,7 +625,10 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
         let failed = Outcome::failed(unit, dpi, Status::NoGrid, answer::NO_PUZZLE.into());
         return (failed, None);
     }
-    let mut outcome = Outcome::default();
+    let mut outcome = Outcome {
+        unsearched: page.unsearched,
+        ..Outcome::default()
+    };
     let marks = answer::marks(&page, &grids);
     if let (Some(page_number), Some(dpi)) = (unit.page(), dpi) {
         if !marks.is_empty() {
@@ -755,6 +769,11 @@ impl Printer {
             self.note(&format!("{}: {e}", unit.label()));
             code = ExitCode::Error;
         }
+        if outcome.unsearched > 0 {
+            // Grids may be among them: not every grid was solved.
+            self.note(&super::unsearched_note(&unit.label(), outcome.unsearched));
+            code = code.merge(ExitCode::NotSolved);
+        }
         for line in outcome.failure.iter().chain(&outcome.grids) {
             if let Some(message) = &line.stderr {
                 self.note(message);
@@ -812,12 +831,19 @@ fn encode_answer(image: &image::RgbImage, out: &Path) -> Result<Vec<u8>, WriteEr
     output::encode_image(image, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e))
 }
 
-/// Record names of every page of `doc`, for reading the records of pages
+/// Record names of every page of `book`, for reading the records of pages
 /// this run did not do.
-pub fn page_record_name(doc: &Arc<PdfDoc>, page: usize, width: usize, args: &PhotoArgs) -> String {
+pub fn page_record_name(
+    book: &Arc<BookFile>,
+    page: usize,
+    width: usize,
+    args: &PhotoArgs,
+) -> String {
     let unit = Unit::PdfPage {
-        doc: Arc::clone(doc),
+        book: Arc::clone(book),
         page,
+        // A name does not depend on the page's size.
+        size_pt: (0.0, 0.0),
         width,
     };
     record_name(&unit, args)

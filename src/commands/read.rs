@@ -5,7 +5,7 @@ use std::io::Write;
 use snap_solver::{solve, Board, Outcome, DEFAULT_LIMIT};
 use snap_vision::{GridReading, Page, ReadError, DEFAULT_DPI, SURE};
 
-use super::inputs::Unit;
+use super::inputs::{Render, Unit};
 use super::plural;
 use snap_answer::answer;
 
@@ -142,9 +142,15 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
         let name = unit.path().display().to_string();
         let label = unit.label();
         let debug_dir = args.reader.debug_dir.as_deref();
-        let lines: Vec<(Status, String, Report)> = match unit.read(&reader, DEFAULT_DPI, debug_dir)
-        {
-            Ok((page, dpi)) => {
+        let render = Render::at(DEFAULT_DPI);
+        let lines: Vec<(Status, String, Report)> = match unit.read(&reader, &render, debug_dir) {
+            Ok((page, dpi, _share)) => {
+                if page.unsearched > 0 {
+                    eprintln!(
+                        "sudoku-snap: {}",
+                        super::unsearched_note(&label, page.unsearched)
+                    );
+                }
                 let grids = answer::numbered(&page);
                 let several = grids.len() > 1;
                 grids

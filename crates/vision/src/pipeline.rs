@@ -32,6 +32,8 @@ use crate::layout;
 use crate::locate;
 #[cfg(feature = "pdf")]
 use crate::pdf::{PageImage, PdfDoc};
+#[cfg(feature = "pdf")]
+use crate::vector::Drawing;
 use crate::rectify;
 #[cfg(feature = "pdf")]
 use crate::vector;
@@ -121,7 +123,16 @@ pub struct Page {
     pub grids: Vec<GridReading>,
     /// Time per stage.
     pub timings: Timings,
+    /// Shapes the size of its grids that the search did not look at: a
+    /// page is searched for a few dozen of its largest shapes, and a page
+    /// of more grids (a mosaic of a hundred puzzles) has this many more
+    /// that may be grids. Zero on an ordinary page.
+    pub unsearched: usize,
 }
+
+/// The most shapes a page is searched for grids (its largest): a page with
+/// more may have grids left unread, and says so ([`Page::unsearched`]).
+pub const PAGE_SEARCH_SHAPES: usize = locate::PAGE_MAX_CANDIDATES;
 
 /// Reads photos: holds the digit model, loaded once per process.
 pub struct Reader {
@@ -225,7 +236,7 @@ impl Reader {
         timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
-        let (grids, timings) = if self.colour_ahead && cfg!(feature = "threads") {
+        let (grids, timings, unsearched) = if self.colour_ahead && cfg!(feature = "threads") {
             std::thread::scope(|s| {
                 s.spawn(|| photo.rgb().width());
                 self.read_grids(&photo, timings, debug)
@@ -237,6 +248,7 @@ impl Reader {
             photo,
             grids,
             timings,
+            unsearched,
         })
     }
 
@@ -256,36 +268,62 @@ impl Reader {
         mut timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
-        if debug.is_none() && self.guide.is_empty() {
+        let drawing = self.wants_drawing(debug).then(|| {
+            let start = Instant::now();
+            let drawing = doc.drawing(rendered.page, rendered.dpi, rendered.image.gray.dimensions());
+            timings.lap("drawing", start);
+            drawing
+        });
+        self.read_rendered(rendered, drawing.as_ref(), timings, debug)
+    }
+
+    /// Whether a page is read from its drawing when it can be: not when a
+    /// guide is given or debug images are asked for (they show the pixel
+    /// stages).
+    #[cfg(feature = "pdf")]
+    pub fn wants_drawing(&self, debug: Option<&Path>) -> bool {
+        debug.is_none() && self.guide.is_empty()
+    }
+
+    /// Reads a rendered page as [`read_pdf_page`](Self::read_pdf_page)
+    /// does, its `drawing` read elsewhere ([`PdfDoc::drawing`], in the
+    /// process that rendered it): from the drawing when it is given, the
+    /// reader [wants it](Self::wants_drawing) and the pixels and glyphs
+    /// agree; else from the pixels.
+    #[cfg(feature = "pdf")]
+    pub fn read_rendered(
+        &self,
+        rendered: PageImage,
+        drawing: Option<&Drawing>,
+        mut timings: Timings,
+        debug: Option<&Path>,
+    ) -> Result<Page, ReadError> {
+        if let Some(drawing) = drawing.filter(|_| self.wants_drawing(debug)) {
             let start = Instant::now();
             let classifier = self.classifier()?;
-            let read = vector::read(
-                doc,
-                rendered.page,
-                rendered.dpi,
-                &rendered.image.gray,
-                &classifier,
-            )
-            .map_err(ReadError::Model)?;
+            let read = vector::confirm(drawing, &rendered.image.gray, &classifier)
+                .map_err(ReadError::Model)?;
             timings.lap("vector", start);
-            if let Some(grids) = read {
+            if let Ok(grids) = read {
                 return Ok(Page {
                     photo: rendered.image,
                     grids,
                     timings,
+                    unsearched: 0,
                 });
             }
         }
         self.read_decoded(rendered.image, timings, debug)
     }
 
-    /// Every puzzle of `photo` read, with `timings` extended by the stages.
+    /// Every puzzle of `photo` read, with `timings` extended by the stages,
+    /// and the page's shapes not searched (see [`Page::unsearched`]).
     fn read_grids(
         &self,
         photo: &Decoded,
         mut timings: Timings,
         debug: Option<&Path>,
-    ) -> Result<(Vec<GridReading>, Timings), ReadError> {
+    ) -> Result<(Vec<GridReading>, Timings, usize), ReadError> {
         if let Some(corners) = self.guide.corners {
             let (w, h) = photo.gray.dimensions();
             let layout =
@@ -298,7 +336,7 @@ impl Reader {
                 return Err(ReadError::NoGrid);
             }
             evidence::merge_page(&mut grids);
-            return Ok((grids, timings));
+            return Ok((grids, timings, 0));
         }
         let t = Instant::now();
         // A dark theme draws its grid in light lines on dark ground: search
@@ -362,7 +400,7 @@ impl Reader {
             return Err(ReadError::NoGrid);
         }
         evidence::merge_page(&mut grids);
-        Ok((grids, timings))
+        Ok((grids, timings, dbg.unsearched))
     }
 
     /// Searches `gray` (the photo or its negative) for grids, and reads the

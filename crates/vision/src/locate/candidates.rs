@@ -209,15 +209,22 @@ fn union(forest: &mut [usize], a: usize, b: usize) {
     }
 }
 
+/// The candidates of a page: their hulls, and the bounding boxes of those
+/// past [`HullParams::max_count`], which get none.
+#[derive(Debug, Default)]
+pub(super) struct Candidates {
+    /// Convex hulls, work pixels, largest bounding box first.
+    pub hulls: Vec<Vec<(f32, f32)>>,
+    /// Bounding boxes (`x0, y0, x1, y1`, work pixels) of the components
+    /// that may be grids but were not taken, largest first.
+    pub beyond: Vec<(f32, f32, f32, f32)>,
+}
+
 /// Convex hulls (work pixels, in hull order) of the connected components
 /// of `closed` (the threshold with its gaps closed) large enough to be a
 /// grid, largest bounding box first; `ink` is the threshold itself, whose
 /// pixels measure how solid a component is.
-pub(super) fn candidate_hulls(
-    closed: &GrayImage,
-    ink: &GrayImage,
-    p: HullParams,
-) -> Vec<Vec<(f32, f32)>> {
+pub(super) fn candidate_hulls(closed: &GrayImage, ink: &GrayImage, p: HullParams) -> Candidates {
     let Components {
         runs,
         labels,
@@ -230,6 +237,20 @@ pub(super) fn candidate_hulls(
         .map(|(l, s)| (l, s.width() as u64 * s.height() as u64))
         .collect();
     cands.sort_by_key(|c| std::cmp::Reverse(c.1));
+    let beyond = cands
+        .get(p.max_count..)
+        .unwrap_or_default()
+        .iter()
+        .map(|&(l, _)| {
+            let s = stats[l];
+            (
+                s.x0 as f32,
+                s.y0 as f32,
+                (s.x1 + 1) as f32,
+                (s.y1 + 1) as f32,
+            )
+        })
+        .collect();
     cands.truncate(p.max_count);
     let mut hulls = Vec::with_capacity(cands.len());
     for &(l, _) in &cands {
@@ -271,7 +292,7 @@ pub(super) fn candidate_hulls(
             hulls.push(hull.iter().map(|p| (p.x as f32, p.y as f32)).collect());
         }
     }
-    hulls
+    Candidates { hulls, beyond }
 }
 
 fn tri_area(a: (f32, f32), b: (f32, f32), c: (f32, f32)) -> f32 {
@@ -460,7 +481,7 @@ mod tests {
             max_count: 8,
             merge: false,
         };
-        assert_eq!(candidate_hulls(&outline, &outline, p).len(), 1);
+        assert_eq!(candidate_hulls(&outline, &outline, p).hulls.len(), 1);
         let blob = GrayImage::from_fn(200, 200, |x, y| {
             Luma([if (50..150).contains(&x) && (50..150).contains(&y) {
                 255
@@ -468,8 +489,8 @@ mod tests {
                 0
             }])
         });
-        assert!(candidate_hulls(&blob, &blob, p).is_empty());
+        assert!(candidate_hulls(&blob, &blob, p).hulls.is_empty());
         // Solid only after the gap closing: the ink itself decides.
-        assert_eq!(candidate_hulls(&blob, &outline, p).len(), 1);
+        assert_eq!(candidate_hulls(&blob, &outline, p).hulls.len(), 1);
     }
 }

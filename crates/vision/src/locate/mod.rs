@@ -35,7 +35,7 @@ mod verify;
 use image::GrayImage;
 
 use crate::geometry::{dist, downscale, Homography, Quad};
-use candidates::{candidate_hulls, max_area_quad, HullParams, MIN_SIDE_PX};
+use candidates::{candidate_hulls, max_area_quad, Candidates, HullParams, MIN_SIDE_PX};
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
 use verify::{verify, Spec, Verdict, SIZES};
@@ -94,7 +94,13 @@ const MERGED_FILL: f32 = 0.8;
 
 /// Components (largest bounding box first) the page search tries: eight
 /// puzzles with their notes tables, a Samurai, headings and frames.
-const PAGE_MAX_CANDIDATES: usize = 40;
+pub(crate) const PAGE_MAX_CANDIDATES: usize = 40;
+
+/// A shape the page search passed over counts as a grid it may have missed
+/// when its bounding box is at least this share of the smallest grid's
+/// found: the grids of one page are printed alike (a page of puzzles and
+/// their answers: a quarter of the size at least).
+const UNSEARCHED_SHARE: f32 = 0.25;
 
 /// Two grids found are the same one when their bounding boxes overlap by
 /// more than this fraction of the smaller box (a Samurai's centre grid
@@ -269,6 +275,9 @@ pub(crate) struct LocateDebug {
     pub candidates: Vec<Candidate>,
     /// The hull quads the candidates came from (work pixels).
     pub hulls: Vec<Quad>,
+    /// Shapes the size of the grids found that the page search did not
+    /// look at (see [`unsearched`]).
+    pub unsearched: usize,
 }
 
 /// A verified candidate with what the refinement needs.
@@ -352,15 +361,18 @@ pub(crate) fn locate_all_early<T: Send>(
             mut dbg,
             mut near,
             mut refused,
+            beyond,
             ..
         },
         mut located,
         early,
     ) = coarse;
+    let mut passed_over = shapes(&beyond, dbg.scale);
     let mut fine_search = None;
     if let Some(mut fine) = fine {
         let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
+        passed_over.extend(shapes(&fine.beyond, fine.dbg.scale));
         near.append(&mut fine.near);
         refused.append(&mut fine.refused);
         let fine = fine.dbg;
@@ -401,12 +413,55 @@ pub(crate) fn locate_all_early<T: Send>(
     let pointed_at = pointed_at(gray, &located, refused);
     located.extend(pointed_at);
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
+    dbg.unsearched = unsearched(&quads, &passed_over);
     let order = page::reading_order(&quads);
     (
         order.iter().map(|&i| located[i]).collect(),
         dbg,
         Some(early),
     )
+}
+
+/// Bounding boxes (work pixels at `scale`) as full-resolution quads.
+fn shapes(boxes: &[(f32, f32, f32, f32)], scale: f32) -> Vec<Quad> {
+    boxes
+        .iter()
+        .map(|&(x0, y0, x1, y1)| {
+            Quad {
+                corners: [(x0, y0), (x1, y0), (x1, y1), (x0, y1)],
+            }
+            .scaled(scale)
+        })
+        .collect()
+}
+
+/// How many of the shapes the page searches passed over for their cap
+/// ([`PAGE_MAX_CANDIDATES`]; `passed_over`, full-resolution pixels, from
+/// either search) are the size of the grids found (`grids`) and no grid
+/// found, each counted once: a page of more grids than the search looks at
+/// (a mosaic of a hundred puzzles) says so instead of passing over the
+/// rest in silence. Smaller shapes (a newspaper page's text blocks) are no
+/// grid of this page's.
+fn unsearched(grids: &[Quad], passed_over: &[Quad]) -> usize {
+    let area = |q: &Quad| {
+        let b = q.bounds();
+        (b.2 - b.0) * (b.3 - b.1)
+    };
+    let Some(smallest) = grids.iter().map(area).min_by(|a, b| a.total_cmp(b)) else {
+        return 0;
+    };
+    let mut counted: Vec<&Quad> = Vec::new();
+    for shape in passed_over {
+        let new = area(shape) >= smallest * UNSEARCHED_SHARE
+            && grids
+                .iter()
+                .chain(counted.iter().copied())
+                .all(|g| bbox_overlap(g, shape) <= SAME_GRID_OVERLAP);
+        if new {
+            counted.push(shape);
+        }
+    }
+    counted.len()
 }
 
 /// The last look at a page (see [`STRICT_DARKNESS`]): a search's images (`look`, work
@@ -469,6 +524,8 @@ struct PageSearch<'a> {
     closed: GrayImage,
     /// The hulls of the components that may be grids, unmerged.
     hulls: Vec<Vec<(f32, f32)>>,
+    /// The bounding boxes of the components past those (work pixels).
+    beyond: Vec<(f32, f32, f32, f32)>,
     /// The 9x9 combs that nearly passed, each with the scale of its
     /// search, for the page to vouch for (see [`vouched`]).
     near: Vec<(Examined, f32)>,
@@ -488,12 +545,14 @@ impl<'a> PageSearch<'a> {
     /// The search of a thresholded work image.
     fn of(gray: &'a GrayImage, dbg: LocateDebug) -> PageSearch<'a> {
         let closed = threshold::dilate(&dbg.binary, usize::from(CLOSE_RADIUS));
-        let hulls = candidate_hulls(&closed, &dbg.binary, page_hull_params(false));
+        let Candidates { hulls, beyond } =
+            candidate_hulls(&closed, &dbg.binary, page_hull_params(false));
         PageSearch {
             gray,
             dbg,
             closed,
             hulls,
+            beyond,
             near: Vec::new(),
             refused: Vec::new(),
         }
@@ -516,7 +575,7 @@ impl<'a> PageSearch<'a> {
         if !(found.is_empty() && known.is_empty()) {
             return found;
         }
-        let merged = candidate_hulls(&self.closed, &self.dbg.binary, page_hull_params(true));
+        let merged = candidate_hulls(&self.closed, &self.dbg.binary, page_hull_params(true)).hulls;
         self.examine_hulls(&merged, known, first, true)
     }
 
@@ -1081,6 +1140,7 @@ fn search_image(work: GrayImage, scale: f32, radius_divisor: usize) -> LocateDeb
         scale,
         candidates: Vec::new(),
         hulls: Vec::new(),
+        unsearched: 0,
     }
 }
 

@@ -165,41 +165,168 @@ pub(crate) enum Doubt {
 }
 
 /// The puzzles of page `page` (1-based) of `doc`, read from its drawing, in
-/// reading order, or `None` when the page must be read from its pixels
-/// (see the module docs). `gray` is the page as rendered at `dpi`, what the
-/// pixels would be read from; `classifier` checks the clues' glyphs.
-pub(crate) fn read(
-    doc: &PdfDoc,
-    page: usize,
-    dpi: f32,
-    gray: &GrayImage,
-    classifier: &Classifier,
-) -> Result<Option<Vec<GridReading>>, OcrError> {
-    Ok(reading(doc, page, dpi, gray, classifier)?.ok())
-}
-
-/// [`read`], saying why a page is left to the pixels.
-pub(crate) fn reading(
+/// reading order, or why the page must be read from its pixels (see the
+/// module docs): the two halves below, in one process. `gray` is the page
+/// as rendered at `dpi`; `classifier` checks the clues' glyphs.
+#[cfg(test)]
+fn reading(
     doc: &PdfDoc,
     page: usize,
     dpi: f32,
     gray: &GrayImage,
     classifier: &Classifier,
 ) -> Result<Result<Vec<GridReading>, Doubt>, OcrError> {
+    confirm(&drawing(doc, page, dpi, gray.dimensions()), gray, classifier)
+}
+
+/// What page `page` (1-based) of a PDF draws, read from its drawing before
+/// the rendered pixels are looked at: its 9x9 grids of lines and their text
+/// clues, every mark accounted for, or why the page is left to its pixels.
+///
+/// The two halves of reading a page from its drawing run apart when pages
+/// are rendered in another process (the binary renders under a memory limit
+/// and a deadline): the drawing is interpreted there, next to the render,
+/// and crosses as [`Drawing::to_bytes`]; the pixels and the clues' glyphs
+/// are checked where the page is read ([`Reader::read_rendered`]).
+///
+/// [`Reader::read_rendered`]: crate::Reader::read_rendered
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drawing(Result<(Vec<Lattice>, Clues), Doubt>);
+
+/// What [`Drawing::to_bytes`] starts with: a page left to its pixels.
+const DRAWN_NOTHING: u8 = 0;
+/// What [`Drawing::to_bytes`] starts with: grids follow.
+const DRAWN_GRIDS: u8 = 1;
+/// Bytes of one lattice: four arrays of `N + 1` numbers.
+const LATTICE_BYTES: usize = 4 * (N + 1) * 8;
+
+impl Drawing {
+    /// The drawing as bytes, for [`Drawing::from_bytes`] in another process.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let Ok((lattices, clues)) = &self.0 else {
+            return vec![DRAWN_NOTHING];
+        };
+        let mut out = vec![DRAWN_GRIDS];
+        out.extend_from_slice(&(lattices.len() as u32).to_le_bytes());
+        for l in lattices {
+            for v in l.xs.iter().chain(&l.x_half).chain(&l.ys).chain(&l.y_half) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        for grid in clues {
+            for clue in grid {
+                match clue {
+                    None => out.push(0),
+                    Some(c) => {
+                        out.push(c.digit);
+                        let b = c.bounds;
+                        for v in [b.x0, b.y0, b.x1, b.y1] {
+                            out.extend_from_slice(&v.to_le_bytes());
+                        }
+                        out.extend_from_slice(&c.outline.to_le_bytes());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A drawing from [`Drawing::to_bytes`]'s bytes, or `None` when they are
+    /// not such bytes (the page is then read from its pixels).
+    pub fn from_bytes(bytes: &[u8]) -> Option<Drawing> {
+        let mut r = Bytes(bytes);
+        let drawing = match r.take::<1>()?[0] {
+            DRAWN_NOTHING => Drawing(Err(Doubt::NoGrid)),
+            DRAWN_GRIDS => {
+                let count = u32::from_le_bytes(r.take()?) as usize;
+                // Each grid takes a lattice and a byte a cell at least.
+                if count == 0 || count > r.0.len() / (LATTICE_BYTES + N * N) {
+                    return None;
+                }
+                let mut lattices = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let mut arrays = [[0.0f64; N + 1]; 4];
+                    for v in arrays.iter_mut().flatten() {
+                        *v = r.number()?;
+                    }
+                    let [xs, x_half, ys, y_half] = arrays;
+                    lattices.push(Lattice {
+                        xs,
+                        x_half,
+                        ys,
+                        y_half,
+                    });
+                }
+                let mut clues = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let mut grid = [None; N * N];
+                    for cell in &mut grid {
+                        let digit = r.take::<1>()?[0];
+                        if digit == 0 {
+                            continue;
+                        }
+                        if !(1..=9).contains(&digit) {
+                            return None;
+                        }
+                        let (x0, y0, x1, y1) = (r.number()?, r.number()?, r.number()?, r.number()?);
+                        let outline = u128::from_le_bytes(r.take()?);
+                        *cell = Some(Clue {
+                            digit,
+                            bounds: Rect::new(x0, y0, x1, y1),
+                            outline,
+                        });
+                    }
+                    clues.push(grid);
+                }
+                Drawing(Ok((lattices, clues)))
+            }
+            _ => return None,
+        };
+        r.0.is_empty().then_some(drawing)
+    }
+}
+
+/// Bytes read front to back.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn take<const K: usize>(&mut self) -> Option<[u8; K]> {
+        let (head, rest) = self.0.split_first_chunk::<K>()?;
+        self.0 = rest;
+        Some(*head)
+    }
+
+    /// A finite number.
+    fn number(&mut self) -> Option<f64> {
+        Some(f64::from_le_bytes(self.take()?)).filter(|v| v.is_finite())
+    }
+}
+
+/// What page `page` of `doc` draws (see [`Drawing`]), its rendered page
+/// `size` pixels at `dpi`.
+pub(crate) fn drawing(doc: &PdfDoc, page: usize, dpi: f32, size: (u32, u32)) -> Drawing {
+    Drawing(drawn(doc, page, dpi, size))
+}
+
+fn drawn(
+    doc: &PdfDoc,
+    page: usize,
+    dpi: f32,
+    (w, h): (u32, u32),
+) -> Result<(Vec<Lattice>, Clues), Doubt> {
     let Some(pdf_page) = page
         .checked_sub(1)
         .and_then(|i| doc.syntax().pages().get(i))
     else {
-        return Ok(Err(Doubt::NoPage));
+        return Err(Doubt::NoPage);
     };
     if !matches!(pdf_page.rotation(), Rotation::None) {
-        return Ok(Err(Doubt::Turned));
+        return Err(Doubt::Turned);
     }
     // The renderer's transform (`PdfDoc::render_page`): the page's own, then
     // the scale to `dpi`.
     let scale = f64::from(dpi / POINTS_PER_INCH);
     let transform = Affine::scale(scale) * pdf_page.initial_transform(true).to_kurbo();
-    let (w, h) = gray.dimensions();
     let page_rect = Rect::new(0.0, 0.0, f64::from(w), f64::from(h));
     let drawn = catch_unwind(AssertUnwindSafe(|| {
         let cache = InterpreterCache::new();
@@ -215,19 +342,40 @@ pub(crate) fn reading(
         device.marks
     }));
     let Ok(marks) = drawn else {
-        return Ok(Err(Doubt::Unreadable));
+        return Err(Doubt::Unreadable);
     };
-    let (lattices, clues) = match account(&marks, page_rect) {
+    account(&marks, page_rect)
+}
+
+/// The puzzles `drawing` says, when the rendered page `gray` shows them and
+/// the clues' glyphs read as their digits; else the doubt.
+pub(crate) fn confirm(
+    drawing: &Drawing,
+    gray: &GrayImage,
+    classifier: &Classifier,
+) -> Result<Result<Vec<GridReading>, Doubt>, OcrError> {
+    let (lattices, clues) = match &drawing.0 {
         Ok(found) => found,
-        Err(doubt) => return Ok(Err(doubt)),
+        Err(doubt) => return Ok(Err(*doubt)),
     };
-    if let Err(doubt) = pixels_agree(gray, &lattices, &clues) {
+    // A drawing read in another process was read on a page of this size;
+    // one that is not inside this page is not this page's.
+    let (w, h) = gray.dimensions();
+    let page = Rect::new(0.0, 0.0, f64::from(w), f64::from(h));
+    if lattices.len() != clues.len()
+        || lattices
+            .iter()
+            .any(|l| page.intersect(l.outer()) != l.outer())
+    {
+        return Ok(Err(Doubt::AtEdge));
+    }
+    if let Err(doubt) = pixels_agree(gray, lattices, clues) {
         return Ok(Err(doubt));
     }
-    if !clues_read_as_drawn(gray, &lattices, &clues, classifier)? {
+    if !clues_read_as_drawn(gray, lattices, clues, classifier)? {
         return Ok(Err(Doubt::Glyph));
     }
-    Ok(Ok(readings(&lattices, &clues)))
+    Ok(Ok(readings(lattices, clues)))
 }
 
 /// A clue found in the drawing.
