@@ -22,10 +22,7 @@ mod text_reader;
 /// README beside it: replayed only by the ignored test below, since they
 /// would stall the suite. An entry that no longer exists fails
 /// `pending_inputs_exist`, so the list cannot go stale.
-const PENDING: &[&str] = &[
-    // 10^7 fills from 2 KB of PDF: the renderer has no work budget yet.
-    "regressions/pdf_read/slow-form-fanout.pdf",
-];
+const PENDING: &[&str] = &[];
 
 /// The fuzz folder of this checkout.
 fn fuzz_dir() -> PathBuf {
