@@ -57,6 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = {
     "accuracy": ROOT / "docs" / "accuracy.md",
     "performance": ROOT / "docs" / "performance.md",
+    "reliability": ROOT / "docs" / "reliability.md",
 }
 
 
@@ -768,6 +769,21 @@ def generator(ctx):
 
 # --------------------------------------------------------------------------
 # Documents
+
+
+@section("reliability", "bounds", "Bounds under hostile input", needs_shared=False)
+def bounds(ctx):
+    """scripts/bounds.sh: time and peak memory on the adversarial run's inputs."""
+    if ctx.raw is None:
+        ctx.need_binary()
+    text = ctx.run(["scripts/bounds.sh", ctx.bin])
+    rows = [line for line in text.splitlines() if line.startswith("|") or line.startswith("Binary:")]
+    if len(rows) < 4:
+        raise Unavailable("bounds.sh printed no table")
+    out = ctx.header("scripts/figures.py reliability --section bounds",
+                     "runs `scripts/bounds.sh`, which writes the inputs once into target/bounds")
+    out += "\n".join(rows[:1]) + "\n\n" + "\n".join(rows[1:]) + "\n"
+    return out
 
 
 def markers(name):
