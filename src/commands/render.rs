@@ -62,7 +62,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use image::RgbImage;
-use snap_vision::{Drawing, PageImage, PdfDoc, MAX_DECODED_BYTES, MAX_PDF_BYTES, MAX_RENDER_PIXELS};
+use snap_vision::{
+    Drawing, PageImage, PdfDoc, MAX_DECODED_BYTES, MAX_PDF_BYTES, MAX_RENDER_PIXELS,
+};
 
 use super::inputs::reason;
 use crate::exit_codes::ExitCode;

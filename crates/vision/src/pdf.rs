@@ -309,7 +309,6 @@ impl PdfDoc {
         crate::vector::drawing(self, page, dpi, size)
     }
 
-
     /// As [`render_page`](Self::render_page), the colour pixels alone with
     /// the resolution used (for a caller that sends them elsewhere).
     pub fn render_rgb(&self, page: usize, dpi: f32) -> Result<(RgbImage, f32), PdfError> {

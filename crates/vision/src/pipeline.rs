@@ -32,11 +32,11 @@ use crate::layout;
 use crate::locate;
 #[cfg(feature = "pdf")]
 use crate::pdf::{PageImage, PdfDoc};
-#[cfg(feature = "pdf")]
-use crate::vector::Drawing;
 use crate::rectify;
 #[cfg(feature = "pdf")]
 use crate::vector;
+#[cfg(feature = "pdf")]
+use crate::vector::Drawing;
 
 /// Time spent in each stage, in milliseconds, in the order they first ran.
 ///
@@ -270,7 +270,11 @@ impl Reader {
     ) -> Result<Page, ReadError> {
         let drawing = self.wants_drawing(debug).then(|| {
             let start = Instant::now();
-            let drawing = doc.drawing(rendered.page, rendered.dpi, rendered.image.gray.dimensions());
+            let drawing = doc.drawing(
+                rendered.page,
+                rendered.dpi,
+                rendered.image.gray.dimensions(),
+            );
             timings.lap("drawing", start);
             drawing
         });

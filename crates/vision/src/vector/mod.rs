@@ -176,7 +176,11 @@ fn reading(
     gray: &GrayImage,
     classifier: &Classifier,
 ) -> Result<Result<Vec<GridReading>, Doubt>, OcrError> {
-    confirm(&drawing(doc, page, dpi, gray.dimensions()), gray, classifier)
+    confirm(
+        &drawing(doc, page, dpi, gray.dimensions()),
+        gray,
+        classifier,
+    )
 }
 
 /// What page `page` (1-based) of a PDF draws, read from its drawing before
