@@ -72,7 +72,8 @@ impl Timings {
 
     /// Sum of all stages.
     pub fn total(&self) -> f64 {
-        self.0.iter().map(|(_, ms)| ms).sum()
+        // Not `sum()`: the sum of no floats is -0.0, which JSON would show.
+        self.0.iter().fold(0.0, |total, (_, ms)| total + ms)
     }
 }
 
@@ -719,5 +720,11 @@ mod tests {
         assert!(timings.get("classify").unwrap() >= 2.0);
         // Laps of one clock add up to its wall time.
         assert!(timings.total() <= start.elapsed().as_secs_f64() * 1000.0);
+    }
+
+    #[test]
+    fn no_stage_totals_zero_not_minus_zero() {
+        let total = Timings::default().total();
+        assert!(total == 0.0 && total.is_sign_positive(), "{total}");
     }
 }
