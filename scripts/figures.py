@@ -499,9 +499,12 @@ def ci(ctx):
                      "`.ci/run` with `SNAP_WEB=0` into a target folder of its own, crates already"
                      " downloaded", measured=v.get("machine"))
     out += table(["step (time since the start)", "wall time"], rows)
-    out += (f"\nCPU time (user + system) of the whole run: {float(v['cpu']) / 60:.1f} min. CI's budget"
-            " for these steps is 20 minutes on a cold 2-core machine; the web page's step comes after"
-            " them (its cold build is in the web section).\n")
+    cpu = float(v["cpu"])
+    out += (f"\nCPU time (user + system) of the whole run: {cpu / 60:.1f} min, the steadier figure on a"
+            " shared machine: on 2 idle cores the steps take at least half of it, about"
+            f" {cpu / 120:.0f} minutes. CI's budget for them is 20 minutes on a cold 2-core machine,"
+            " and `.ci/run` prints the time taken after each step. The web page's step comes after"
+            " them (its build is in the web section).\n")
     return out
 
 
