@@ -192,7 +192,7 @@ if [[ -n "$doc" ]]; then
         echo
         echo "What each target checks, on any bytes:"
         echo
-        for target in "${targets[@]}"; do
+        for target in "${ALL_TARGETS[@]}"; do
             # The first paragraph of the check's module documentation.
             what=$(sed -n '/^\/\/!/!q; s/^\/\/! \{0,1\}//p' "fuzz/checks/$target.rs" |
                 sed '/^$/q' | tr '\n' ' ' | sed 's/ *$//')
