@@ -429,25 +429,42 @@ def advice(ctx):
     return out + text
 
 
+def cold(ctx, name, run, **env_changes):
+    """Runs `run(env, target)` with a fresh CARGO_TARGET_DIR (removed after)
+    and `env_changes` (None removes a variable); returns the machine, the
+    wall and CPU (user + system) seconds, and what `run` returned."""
+    target = ctx.out_dir / name
+    shutil.rmtree(target, ignore_errors=True)
+    env = ctx.env()
+    env["CARGO_TARGET_DIR"] = str(target)
+    for key, value in env_changes.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    measured = machine()
+    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        result = run(env, target)
+    finally:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        shutil.rmtree(target, ignore_errors=True)
+    wall = time.perf_counter() - start
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return measured, wall, cpu, result
+
+
 @section("performance", "build", "Building", needs_shared=False)
 def build(ctx):
     """A cold `cargo build --release --locked` in a target folder of its own."""
-    target = ctx.out_dir / "cold-build"
     if ctx.raw is None:
-        shutil.rmtree(target, ignore_errors=True)
-        env = ctx.env()
-        env["CARGO_TARGET_DIR"] = str(target)
-        measured = machine()
-        start = time.perf_counter()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        ctx.run(["cargo", "build", "--release", "--locked", "--quiet"], env=env)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall = time.perf_counter() - start
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        size = (target / "release" / "sudoku-snap").stat().st_size
+        def run(env, target):
+            ctx.run(["cargo", "build", "--release", "--locked", "--quiet"], env=env)
+            return (target / "release" / "sudoku-snap").stat().st_size
+        measured, wall, cpu, size = cold(ctx, "cold-build", run)
         raw = f"machine {measured}\nwall {wall:.1f}\ncpu {cpu:.1f}\nbinary {size}\n"
         (ctx.out_dir / "performance-build.txt").write_text(raw)
-        shutil.rmtree(target, ignore_errors=True)
     else:
         raw = Path(ctx.raw).read_text()
     v = dict(line.split(" ", 1) for line in raw.splitlines())
@@ -466,21 +483,13 @@ def build(ctx):
 @section("performance", "ci", "CI, cold", needs_shared=False)
 def ci(ctx):
     """.ci/run's Rust steps (fmt, clippy, docs, tests) into a target folder of its own."""
-    target = ctx.out_dir / "cold-ci"
     if ctx.raw is None:
-        shutil.rmtree(target, ignore_errors=True)
-        env = ctx.env()
-        env["CARGO_TARGET_DIR"] = str(target)
-        # The web page's step is timed by `scripts/web.sh bench`, not here.
-        env["SNAP_WEB"] = "0"
-        env.pop("CI", None)
-        measured = machine()
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        log = subprocess.run([".ci/run"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, check=False).stdout.decode()
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        shutil.rmtree(target, ignore_errors=True)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        def run(env, _target):
+            return subprocess.run([".ci/run"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, check=False).stdout.decode()
+        # The web page's step is timed by `scripts/web.sh bench`, not here;
+        # without CI=true its step is skipped instead of required.
+        measured, _wall, cpu, log = cold(ctx, "cold-ci", run, SNAP_WEB="0", CI=None)
         steps = [line for line in log.splitlines() if re.match(r"== .* after \d+ min \d+ s$", line)]
         if not any("Rust steps done" in line for line in steps):
             raise Unavailable(".ci/run did not finish its Rust steps:\n" + log[-2000:])
