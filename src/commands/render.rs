@@ -478,42 +478,48 @@ fn read_reply(out: &mut impl Read, pages: &mut PageFile) -> Reply {
             if let Err(e) = read {
                 return damaged(&format!("a short page ({e})"));
             }
-            let mut len = [0u8; 4];
-            if out.read_exact(&mut len).is_err() {
-                return damaged("no drawing's length");
-            }
-            let len = u32::from_le_bytes(len) as usize;
-            if len > MAX_DRAWING_BYTES {
-                return damaged("a drawing too long");
-            }
-            let mut bytes = vec![0u8; len];
-            if out.read_exact(&mut bytes).is_err() {
-                return damaged("a short drawing");
-            }
+            let bytes = match read_block(out, MAX_DRAWING_BYTES) {
+                Ok(bytes) => bytes,
+                Err(Block::Short) => return damaged("a short drawing"),
+                Err(Block::TooLong) => return damaged("a drawing too long"),
+            };
             // Bytes that are no drawing leave the page to its pixels.
-            let drawing = (len > 0).then(|| Drawing::from_bytes(&bytes)).flatten();
+            let drawing = (!bytes.is_empty())
+                .then(|| Drawing::from_bytes(&bytes))
+                .flatten();
             match RgbImage::from_raw(width, height, rgb) {
                 Some(rgb) => Reply::Page { rgb, dpi, drawing },
                 None => damaged("a short page"),
             }
         }
-        t if t == FAILED => {
-            let mut len = [0u8; 4];
-            if out.read_exact(&mut len).is_err() {
-                return damaged("a short message");
-            }
-            let len = u32::from_le_bytes(len) as usize;
-            if len > MESSAGE_BYTES {
-                return damaged("a message too long");
-            }
-            let mut text = vec![0u8; len];
-            if out.read_exact(&mut text).is_err() {
-                return damaged("a short message");
-            }
-            Reply::Failed(String::from_utf8_lossy(&text).into_owned())
-        }
+        t if t == FAILED => match read_block(out, MESSAGE_BYTES) {
+            Ok(text) => Reply::Failed(String::from_utf8_lossy(&text).into_owned()),
+            Err(Block::Short) => damaged("a short message"),
+            Err(Block::TooLong) => damaged("a message too long"),
+        },
         _ => damaged("no reply header"),
     }
+}
+
+/// Why a length-prefixed block of a reply could not be read.
+enum Block {
+    /// The output ended before the block did.
+    Short,
+    /// Its length is past the bound for its kind.
+    TooLong,
+}
+
+/// A block of a reply: its length (`u32`), at most `max`, then its bytes.
+fn read_block(out: &mut impl Read, max: usize) -> Result<Vec<u8>, Block> {
+    let mut len = [0u8; 4];
+    out.read_exact(&mut len).map_err(|_| Block::Short)?;
+    let len = u32::from_le_bytes(len) as usize;
+    if len > max {
+        return Err(Block::TooLong);
+    }
+    let mut bytes = vec![0u8; len];
+    out.read_exact(&mut bytes).map_err(|_| Block::Short)?;
+    Ok(bytes)
 }
 
 /// A child's page file: a file in memory, without a name, that the child
