@@ -64,6 +64,13 @@ const MIN_SCORE: f32 = 0.3;
 /// score would refuse every grid photographed edge to edge.
 const MIN_SCORE_AT_FRAME: f32 = 0.2;
 
+/// A grid on the frame is taken whole only when its box lines stand out
+/// this much (`Verdict::boxes`: 0.3-2 for printed puzzles, near 0 for a
+/// uniform lattice): past the frame its lattice may go on, and a window of
+/// a crossword cut by the frame (-0.2 in a newspaper photo) fits a comb of
+/// nine cells as well as a Sudoku does.
+const MIN_BOXES_AT_FRAME: f32 = 0.2;
+
 /// Work pixels within which a quad side counts as lying on the frame.
 const FRAME_TOL: f32 = 3.0;
 
@@ -1160,17 +1167,22 @@ fn search_image(work: GrayImage, scale: f32, radius_divisor: usize) -> LocateDeb
 fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Examined {
     dbg.hulls.push(*quad);
     let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
-    let closed = settle(&dbg.dark, quad, spec, verify);
+    let closed = settle(&dbg.dark, quad, spec, false);
     // A hull or grid on the frame is checked again with the comb's lines
-    // on the frame left out (a border the crop cut off); that grid is
-    // taken when its lattice shows it whole and it scores as well, never
-    // when it is cut: a comb freed of a tooth fits other patterns too.
+    // on the frame left out (a border the crop cut off). That grid is
+    // taken when its lattice shows it whole, it passes as a grid away from
+    // the frame would (its weak tooth is left out, so the frame's lower
+    // threshold has no reason left) and its box lines are a Sudoku's
+    // ([`MIN_BOXES_AT_FRAME`]); a grid on the frame that does not stays
+    // cut, as the comb saw it.
     let touches = |q: &Quad| frame_sides(q, w, h, FRAME_TOL).iter().any(|&f| f);
     let open = (touches(quad) || touches(&closed.0.quad))
-        .then(|| settle(&dbg.dark, quad, spec, verify_open))
+        .then(|| settle(&dbg.dark, quad, spec, true))
         .filter(|(v, frame, placed)| {
             frame.iter().any(|&f| f)
                 && placed.is_some()
+                && v.score >= MIN_SCORE
+                && v.boxes >= MIN_BOXES_AT_FRAME
                 && (closed.2.is_none() || v.score >= closed.0.score)
         });
     let (verdict, frame, placed) = open.unwrap_or(closed);
@@ -1208,23 +1220,31 @@ fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Exam
 /// the frame may have cut off.
 type Check = fn(&GrayImage, &Quad, Spec) -> Verdict;
 
-/// The grid `check` finds in the hull quad `quad` of the work image
-/// `dark`, re-checked around its lines and with its sides re-fitted at the
-/// frame; the sides on the frame; and the grid placed whole, when it is
-/// (see [`whole_at_frame`]).
+/// The grid the comb check finds in the hull quad `quad` of the work
+/// image `dark` ([`verify_open`] when `open`, else [`verify`]), re-checked
+/// around its lines and with its sides re-fitted at the frame; the sides
+/// on the frame; and the grid placed whole, when it is (see
+/// [`whole_at_frame`]).
 fn settle(
     dark: &GrayImage,
     quad: &Quad,
     spec: Spec,
-    check: Check,
+    open: bool,
 ) -> (Verdict, [bool; 4], Option<Quad>) {
+    let check: Check = if open { verify_open } else { verify };
     let (w, h) = (dark.width() as f32, dark.height() as f32);
     let verdict = recheck_around(dark, check(dark, quad, spec), spec, check);
     // Judged on the grid found, not the hull: a hull can be a whole page on
     // the frame with a smaller grid inside.
     let verdict = refit_at_frame(dark, verdict, w, h, (spec, check));
     let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
-    let placed = whole_at_frame(dark, &verdict.quad, verdict.n, frame);
+    // A comb that counted its lines on the frame is whole only away from
+    // it (see `examine`).
+    let placed = if !open && frame.iter().any(|&f| f) {
+        None
+    } else {
+        whole_at_frame(dark, &verdict.quad, verdict.n, frame)
+    };
     (verdict, frame, placed)
 }
 
