@@ -175,7 +175,7 @@ fn lattice_line(
     let win = (SEARCH_CELLS as f64 * cell).round() as isize;
     let mut pts: Vec<(f64, f64)> = Vec::with_capacity(n + 1);
     let mut ink = vec![None; n + 1];
-    for j in 0..=n {
+    for (j, ink) in ink.iter_mut().enumerate() {
         if (j == 0 && open.0) || (j == n && open.1) {
             continue;
         }
@@ -186,7 +186,7 @@ fn lattice_line(
         let (pos, _) = tooth_centroid(&prof)?;
         pts.push((j as f64, (at - win) as f64 + 0.5 + pos));
         let floor = prof.iter().fold(f32::MAX, |m, &v| m.min(v));
-        ink[j] = Some(prof.iter().map(|&v| (v - floor) as f64).sum());
+        *ink = Some(prof.iter().map(|&v| (v - floor) as f64).sum());
     }
     let m = pts.len() as f64;
     if m < 2.0 {
