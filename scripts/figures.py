@@ -426,23 +426,23 @@ def tight(ctx):
     text = ctx.run(["models/eval/tight_crops.py", ROOT / "target" / "figures" / "tight-crops", "--bin", ctx.bin],
                    env=env)
     rows = []
-    total = dict.fromkeys(["grids", "solved", "unsure", "partial", "other", "wrong"], 0)
+    total = dict.fromkeys(["grids", "solved", "unsure", "partial", "verdict", "other", "wrong"], 0)
     for o in json_lines(text):
         if o["sides"] != "none":
             for k in total:
                 total[k] += o[k]
         crop = "uncropped" if o["sides"] == "none" else f"{o['sides']}, {o['inset']} px inside"
-        rows.append([o["source"], crop, o["grids"], o["solved"], o["unsure"], o["partial"], o["other"],
-                     f"**{o['wrong']}**"])
+        rows.append([o["source"], crop, o["grids"], o["solved"], o["unsure"], o["partial"],
+                     f"**{o['verdict']}**", o["other"], f"**{o['wrong']}**"])
     if not rows:
         raise Unavailable("tight_crops.py printed no figures")
     t = total
-    rows.append(["**all crops**", "", t["grids"], t["solved"], t["unsure"], t["partial"], t["other"],
-                 f"**{t['wrong']}**"])
+    rows.append(["**all crops**", "", t["grids"], t["solved"], t["unsure"], t["partial"], f"**{t['verdict']}**",
+                 t["other"], f"**{t['wrong']}**"])
     out = ctx.header("scripts/figures.py accuracy --section tight",
                      "runs `models/eval/tight_crops.py target/figures/tight-crops`", timed=False)
     out += table(["held-out source", "crop", "grids", "solved right", "unsure", "partial (cut by the edge)",
-                  "other (no grid, ...)", "wrong answers shown"], rows)
+                  "false verdicts (no solution, several)", "other (no grid, ...)", "wrong answers shown"], rows)
     out += ("\nEach photo is cropped at the outermost point of its grid's border (the corners the reader"
             " gives for the uncropped photo) on the sides named, 0, 1 or 3 pixels inside it, so every"
             " cell stays in the image; on a tilted grid only one corner then touches the crop's edge."
@@ -451,7 +451,8 @@ def tight(ctx):
             " truth), and app screens of the held-out seed whose truth has one solution. A grid is read"
             " whole when the border its lattice places lies in the image or at most `TIGHT_CROP_CELLS`"
             " of a cell past it (crates/vision/src/locate/tight.rs), and is reported `partial`"
-            " otherwise.\n")
+            " otherwise, or when a grid read whole that way has no single solution (its lattice may be"
+            " placed a line off).\n")
     return out
 
 

@@ -141,6 +141,51 @@ fn a_grid_cropped_at_its_border_is_solved() {
 }
 
 #[test]
+fn a_tight_crop_that_reads_with_clashing_clues_is_partial_not_broken() {
+    // The Wikipedia example with r1c1's 5 copied into r1c3: two 5s in the
+    // first row. Whole with its margin, the puzzle as printed has no
+    // solution and says so; cropped through its border, the same reading
+    // could come from a lattice placed a line off, so the grid is reported
+    // partial, saying why, and never called broken.
+    let dir = scratch("cli_photo-tight-clash");
+    let mut img = image::open(fixture("wikipedia-example.png"))
+        .unwrap()
+        .to_luma8();
+    let inked = |img: &GrayImage, x: u32, y: u32| img.get_pixel(x, y)[0] < 128;
+    let (w, h) = img.dimensions();
+    let cols: Vec<u32> = (0..w)
+        .filter(|&x| (0..h).any(|y| inked(&img, x, y)))
+        .collect();
+    let rows: Vec<u32> = (0..h)
+        .filter(|&y| (0..w).any(|x| inked(&img, x, y)))
+        .collect();
+    let (x0, x1) = (cols[0], cols[cols.len() - 1] + 1);
+    let (y0, y1) = (rows[0], rows[rows.len() - 1] + 1);
+    let cell = (x1 - x0) / 9;
+    // The cell's inside, clear of its lines.
+    let inset = cell / 6;
+    for dy in inset..cell - inset {
+        for dx in inset..cell - inset {
+            let v = *img.get_pixel(x0 + dx, y0 + dy);
+            img.put_pixel(x0 + 2 * cell + dx, y0 + dy, v);
+        }
+    }
+    img.save(dir.join("whole.png")).unwrap();
+    image::imageops::crop_imm(&img, x0 + 1, y0 + 1, x1 - x0 - 2, y1 - y0 - 2)
+        .to_image()
+        .save(dir.join("tight.png"))
+        .unwrap();
+    let out = run_in(&["--json", "--no-image", "whole.png", "tight.png"], &dir);
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), 2, "{objects:?}");
+    assert_eq!(objects[0]["status"], "no_solution", "{}", objects[0]);
+    assert_eq!(objects[1]["status"], "partial", "{}", objects[1]);
+    assert!(objects[1]["solution"].is_null(), "{}", objects[1]);
+    let why = objects[1]["error"].as_str().unwrap_or_default();
+    assert!(why.contains("edge of the image"), "{why}");
+}
+
+#[test]
 fn a_photo_cropped_at_the_grid_border_is_solved() {
     // Fixture photos cropped at the bottom of the grid the reader finds in
     // them, and 1 and 3 px inside it: the border line at or past the

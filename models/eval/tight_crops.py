@@ -8,8 +8,9 @@ outermost point on one or more sides, 0, 1 and 3 pixels inside it, so every
 cell stays in the image (on a tilted grid only one corner touches the
 crop's edge), and read again by the main job (`sudoku-snap --json`), as a
 user would: the verdict of the grid is counted `solved` right, `unsure`,
-`partial` (the grid reported cut by the edge), anything else (`no_grid`,
-...), and WRONG (an answer shown that is not the truth's).
+`partial` (the grid reported cut by the edge), a false verdict (`no_solution`
+or `multiple` for a puzzle whose truth has one solution), anything else
+(`no_grid`, ...), and WRONG (an answer shown that is not the truth's).
 
 Held out, by puzzle: the shared newspaper photos whose puzzle is in no
 training photo (photos/test and photos/extra, by `manifest.tsv`), the
@@ -125,7 +126,8 @@ def grid_of(lines, truth):
 
 
 def outcome(o, right):
-    """solved (right), unsure, partial, wrong or other, for one grid's line."""
+    """solved (right), unsure, partial, verdict (false), wrong or other, for
+    one grid's line."""
     if o is None:
         return "other"
     shown = o.get("solution")
@@ -136,6 +138,8 @@ def outcome(o, right):
         return "solved"
     if status in ("unsure", "partial"):
         return status
+    if status in ("no_solution", "multiple"):
+        return "verdict"
     return "other"
 
 
@@ -201,7 +205,8 @@ def main():
         print(json.dumps({
             "source": source, "sides": sides, "inset": inset, "grids": len(got),
             "solved": got.count("solved"), "unsure": got.count("unsure"),
-            "partial": got.count("partial"), "other": got.count("other"), "wrong": got.count("wrong"),
+            "partial": got.count("partial"), "verdict": got.count("verdict"), "other": got.count("other"),
+            "wrong": got.count("wrong"),
         }))
 
 

@@ -24,6 +24,10 @@ pub(crate) struct Found {
     pub n: usize,
     /// Cut by the frame (or a fold or a finger): reported, never solved.
     pub cut: bool,
+    /// Whole, with a side on the frame whose border the crop left out: the
+    /// border was placed where the grid's lattice puts it, so a reading
+    /// that contradicts itself may come from a lattice placed a line off.
+    pub inferred: bool,
 }
 
 /// One square grid of a puzzle, placed in the puzzle's layout.
@@ -48,6 +52,12 @@ impl Layout {
     /// True when any part is cut by the frame.
     pub(crate) fn cut(&self) -> bool {
         self.parts.iter().any(|p| p.found.cut)
+    }
+
+    /// True when any part's border on the frame was placed by its lattice
+    /// (see [`Found::inferred`]).
+    pub(crate) fn inferred(&self) -> bool {
+        self.parts.iter().any(|p| p.found.inferred)
     }
 
     /// The outline of the whole puzzle in photo pixels: the part's quad, or
@@ -377,6 +387,12 @@ impl GridReading {
     /// Cut by the frame: reported as partial, never solved.
     pub(crate) fn cut(&self) -> bool {
         self.layout.cut()
+    }
+
+    /// Whole, with a border on the frame placed by its lattice (see
+    /// [`Found::inferred`]).
+    pub(crate) fn inferred(&self) -> bool {
+        self.layout.inferred()
     }
 
     /// Each cell's most likely value: the grid as read, before any

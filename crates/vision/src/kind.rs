@@ -9,7 +9,7 @@
 
 use snap_solver::Board;
 
-use crate::data::{CellEvidence, Decision, GridReading, MAX_CHANGES};
+use crate::data::{CellEvidence, Decision, GridReading, Verdict, MAX_CHANGES};
 use crate::decide::SURE;
 
 /// A grid with fewer printed clues than the cells over this is not a
@@ -45,6 +45,12 @@ pub enum GridKind {
     /// Cut by the edge of the image (or a fold or a finger): reported with
     /// its outline, never solved or drawn on.
     Cut,
+    /// Whole as found, but with a side on the frame whose border the
+    /// lattice placed, and read as a puzzle with no solution or several:
+    /// a lattice placed a line off reads every digit a cell askew, which
+    /// makes clues clash, so the verdict may be the crop's, not the
+    /// puzzle's. Reported like a cut grid, saying so.
+    MaybeCut,
 }
 
 impl GridKind {
@@ -66,9 +72,10 @@ impl GridKind {
 
 /// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut
 /// by the edge first, whatever it holds; else a table when the reading
-/// has too few clues or a repeated digit no misread explains; else an
-/// answer grid when every cell of the decided puzzle is given; else a
-/// puzzle.
+/// has too few clues or a repeated digit no misread explains; else maybe
+/// cut when its border on the frame was inferred and it has no one
+/// solution; else an answer grid when every cell of the decided puzzle is
+/// given; else a puzzle.
 ///
 /// [`decide_grid`]: crate::decide_grid
 pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
@@ -77,6 +84,14 @@ pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
     }
     if let Some(table) = table_kind(&decision.read) {
         return table;
+    }
+    if grid.inferred()
+        && matches!(
+            decision.verdict,
+            Verdict::NoSolution(_) | Verdict::Multiple(_)
+        )
+    {
+        return GridKind::MaybeCut;
     }
     let givens = &decision.givens;
     let full = (0..givens.cells.len())

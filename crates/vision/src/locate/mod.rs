@@ -260,6 +260,9 @@ pub(crate) struct Located {
     /// corner outside the image): it is reported, never solved. A grid
     /// cropped at or just inside its border is whole.
     pub cut: bool,
+    /// Whole, with a side on the frame placed where its lattice puts the
+    /// border (see `tight`).
+    pub inferred: bool,
 }
 
 /// A candidate quad the search verified, for the debug image.
@@ -1315,6 +1318,7 @@ fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
         score: ex.verdict.score,
         n: ex.verdict.n,
         cut: outside || !ex.whole,
+        inferred: ex.whole && ex.frame.iter().any(|&f| f),
     }
 }
 
@@ -1352,6 +1356,7 @@ mod tests {
             score: 0.5,
             n: 9,
             cut: false,
+            inferred: false,
         };
         // A comb across a page (first search) and two grids the finer
         // search found inside it: the grids stay, the comb goes.
@@ -1489,6 +1494,7 @@ mod tests {
             score: 0.5,
             n: 9,
             cut: false,
+            inferred: false,
         };
         let near = |quad: Quad| Examined {
             verdict: Verdict {
