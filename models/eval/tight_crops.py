@@ -3,7 +3,8 @@
 border read, and never answered wrong?
 
 Each held-out photo is read once uncropped; the grid's corners the reader
-gives (`quad`) place its border. The photo is then cropped at the border's
+gives (`quad`) place its border, so only photos solved right uncropped are
+cropped (a grid found a row off would be cropped through its cells). The photo is then cropped at the border's
 outermost point on one or more sides, 0, 1 and 3 pixels inside it, so every
 cell stays in the image (on a tilted grid only one corner touches the
 crop's edge), and read again by the main job (`sudoku-snap --json`), as a
@@ -180,7 +181,7 @@ def main():
         o = grid_of(first.get(str(path), []), truth)
         key = (source, "none", 0)
         counts.setdefault(key, []).append(outcome(o, right))
-        if o is None or not o.get("quad") or right is None:
+        if o is None or not o.get("quad") or right is None or counts[key][-1] != "solved":
             continue
         img = Image.open(path)
         img.load()

@@ -24,10 +24,11 @@ pub(crate) struct Found {
     pub n: usize,
     /// Cut by the frame (or a fold or a finger): reported, never solved.
     pub cut: bool,
-    /// Whole, with a side on the frame whose border the crop left out: the
-    /// border was placed where the grid's lattice puts it, so a reading
-    /// that contradicts itself may come from a lattice placed a line off.
-    pub inferred: bool,
+    /// The grid, or the outline it was found in, touches the image frame:
+    /// a border the crop cut off can leave the grid's lattice placed a
+    /// line off or squeezed, so a reading that contradicts itself may be
+    /// the crop's doing, not the puzzle's.
+    pub at_frame: bool,
 }
 
 /// One square grid of a puzzle, placed in the puzzle's layout.
@@ -54,10 +55,9 @@ impl Layout {
         self.parts.iter().any(|p| p.found.cut)
     }
 
-    /// True when any part's border on the frame was placed by its lattice
-    /// (see [`Found::inferred`]).
-    pub(crate) fn inferred(&self) -> bool {
-        self.parts.iter().any(|p| p.found.inferred)
+    /// True when any part touches the frame (see [`Found::at_frame`]).
+    pub(crate) fn at_frame(&self) -> bool {
+        self.parts.iter().any(|p| p.found.at_frame)
     }
 
     /// The outline of the whole puzzle in photo pixels: the part's quad, or
@@ -389,10 +389,9 @@ impl GridReading {
         self.layout.cut()
     }
 
-    /// Whole, with a border on the frame placed by its lattice (see
-    /// [`Found::inferred`]).
-    pub(crate) fn inferred(&self) -> bool {
-        self.layout.inferred()
+    /// Found at the image frame (see [`Found::at_frame`]).
+    pub(crate) fn at_frame(&self) -> bool {
+        self.layout.at_frame()
     }
 
     /// Each cell's most likely value: the grid as read, before any

@@ -82,7 +82,7 @@ pub(crate) fn layout_from_corners(
             quad,
             n,
             cut: false,
-            inferred: false,
+            at_frame: false,
         },
         origin,
     };
@@ -232,7 +232,7 @@ mod tests {
                     quad,
                     n: 9,
                     cut: false,
-                    inferred: false,
+                    at_frame: false,
                 },
                 origin: (0, 0),
             }],

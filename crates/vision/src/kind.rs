@@ -45,11 +45,13 @@ pub enum GridKind {
     /// Cut by the edge of the image (or a fold or a finger): reported with
     /// its outline, never solved or drawn on.
     Cut,
-    /// Whole as found, but with a side on the frame whose border the
-    /// lattice placed, and read as a puzzle with no solution or several:
-    /// a lattice placed a line off reads every digit a cell askew, which
-    /// makes clues clash, so the verdict may be the crop's, not the
-    /// puzzle's. Reported like a cut grid, saying so.
+    /// Whole as found, but found at the image frame (the grid or the
+    /// outline it was found in touches it), and read as a puzzle with no
+    /// solution or several: a crop through the border can leave the
+    /// lattice placed a line off or squeezed over fewer cells, which reads
+    /// digits in the wrong cells and makes clues clash, so the verdict may
+    /// be the crop's, not the puzzle's. Reported like a cut grid, saying
+    /// so.
     MaybeCut,
 }
 
@@ -73,9 +75,9 @@ impl GridKind {
 /// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut
 /// by the edge first, whatever it holds; else a table when the reading
 /// has too few clues or a repeated digit no misread explains; else maybe
-/// cut when its border on the frame was inferred and it has no one
-/// solution; else an answer grid when every cell of the decided puzzle is
-/// given; else a puzzle.
+/// cut when it was found at the frame and has no single solution; else an
+/// answer grid when every cell of the decided puzzle is given; else a
+/// puzzle.
 ///
 /// [`decide_grid`]: crate::decide_grid
 pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
@@ -85,7 +87,7 @@ pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
     if let Some(table) = table_kind(&decision.read) {
         return table;
     }
-    if grid.inferred()
+    if grid.at_frame()
         && matches!(
             decision.verdict,
             Verdict::NoSolution(_) | Verdict::Multiple(_)

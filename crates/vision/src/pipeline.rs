@@ -607,7 +607,7 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             quad: l.quad,
             n: l.n,
             cut: l.cut,
-            inferred: l.inferred,
+            at_frame: l.at_frame,
         })
         .collect()
 }

@@ -260,9 +260,9 @@ pub(crate) struct Located {
     /// corner outside the image): it is reported, never solved. A grid
     /// cropped at or just inside its border is whole.
     pub cut: bool,
-    /// Whole, with a side on the frame placed where its lattice puts the
-    /// border (see `tight`).
-    pub inferred: bool,
+    /// The grid, or the hull it was found in, touches the frame (see
+    /// [`Found::at_frame`](crate::data::Found::at_frame)).
+    pub at_frame: bool,
 }
 
 /// A candidate quad the search verified, for the debug image.
@@ -304,6 +304,8 @@ struct Examined {
     /// Every cell is in the image: no side on the frame, or those on it
     /// placed where the lattice puts them (see [`whole_at_frame`]).
     whole: bool,
+    /// The grid or its hull touches the frame.
+    at_frame: bool,
     passed: bool,
 }
 
@@ -756,6 +758,7 @@ fn closer_look(
         },
         frame: ex.frame,
         whole: ex.whole,
+        at_frame: ex.at_frame,
         passed: true,
     })
 }
@@ -1215,6 +1218,7 @@ fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Exam
         verdict,
         frame,
         whole,
+        at_frame: touches(quad) || frame.iter().any(|&f| f),
         passed,
     }
 }
@@ -1318,7 +1322,7 @@ fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
         score: ex.verdict.score,
         n: ex.verdict.n,
         cut: outside || !ex.whole,
-        inferred: ex.whole && ex.frame.iter().any(|&f| f),
+        at_frame: ex.at_frame,
     }
 }
 
@@ -1356,7 +1360,7 @@ mod tests {
             score: 0.5,
             n: 9,
             cut: false,
-            inferred: false,
+            at_frame: false,
         };
         // A comb across a page (first search) and two grids the finer
         // search found inside it: the grids stay, the comb goes.
@@ -1440,6 +1444,7 @@ mod tests {
             },
             frame: [false; 4],
             whole: true,
+            at_frame: false,
             passed: false,
         };
         let Some(closer) = closer_look(&g, &hull, &refused, factor, false) else {
@@ -1494,7 +1499,7 @@ mod tests {
             score: 0.5,
             n: 9,
             cut: false,
-            inferred: false,
+            at_frame: false,
         };
         let near = |quad: Quad| Examined {
             verdict: Verdict {
@@ -1506,6 +1511,7 @@ mod tests {
             },
             frame: [false; 4],
             whole: true,
+            at_frame: false,
             passed: false,
         };
         let right = |i: usize| near(square(xs[i], 60.0, s, s));
