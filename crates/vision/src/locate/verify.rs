@@ -795,7 +795,7 @@ fn comb_score(
         let c = (a + j as f32 * p).round() as usize;
         // An outer tooth on the image frame is not looked at: the frame
         // may have cut the border line off, and whether the grid is whole
-        // is decided from the lattice (see `locate::lattice_border`).
+        // is decided from the lattice (see `locate::tight`).
         if (j == 0 || j == n) && is_off(off, c) {
             continue;
         }
