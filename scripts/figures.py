@@ -446,13 +446,15 @@ def tight(ctx):
     out += ("\nEach photo is cropped at the outermost point of its grid's border (the corners the reader"
             " gives for the uncropped photo) on the sides named, 0, 1 or 3 pixels inside it, so every"
             " cell stays in the image; on a tilted grid only one corner then touches the crop's edge."
+            " Only photos solved right uncropped are cropped (their corners are then known right)."
             " Held out by puzzle: the newspaper photos of photos/test and photos/extra whose puzzle is in"
             " no training photo, the Kubiesa photos of the five held-out puzzles (printed clues as"
             " truth), and app screens of the held-out seed whose truth has one solution. A grid is read"
             " whole when the border its lattice places lies in the image or at most `TIGHT_CROP_CELLS`"
             " of a cell past it (crates/vision/src/locate/tight.rs), and is reported `partial`"
-            " otherwise, or when a grid read whole that way has no single solution (its lattice may be"
-            " placed a line off).\n")
+            " otherwise; a grid found at the frame whose reading has no single solution is `partial` too"
+            " (crates/vision/src/kind.rs, `MaybeCut`: a crop can place its lattice a line off), so a"
+            " false verdict counts a `no_solution` or `multiple` left for a puzzle with one solution.\n")
     return out
 
 
