@@ -181,6 +181,7 @@ fn a_tight_crop_that_reads_with_clashing_clues_is_partial_not_broken() {
     assert_eq!(objects[0]["status"], "no_solution", "{}", objects[0]);
     assert_eq!(objects[1]["status"], "partial", "{}", objects[1]);
     assert!(objects[1]["solution"].is_null(), "{}", objects[1]);
+    assert!(objects[1]["quad"].is_array(), "reported with its outline");
     let why = objects[1]["error"].as_str().unwrap_or_default();
     assert!(why.contains("edge of the image"), "{why}");
 }
