@@ -413,6 +413,51 @@ def check(ctx):
 # Performance
 
 
+@section("accuracy", "tight", "Tight crops")
+def tight(ctx):
+    """models/eval/tight_crops.py: held-out photos cropped at their grid's
+    border (0, 1 and 3 px inside), one side or several."""
+    if ctx.raw is None:
+        ctx.need_binary()
+        ctx.need_shared("fixtures", "photos", "test")
+        ctx.need_shared("fixtures", "kubiesa", "train")
+    env = ctx.env()
+    env["SNAP_HELDOUT"] = str(ctx.heldout)
+    text = ctx.run(["models/eval/tight_crops.py", ROOT / "target" / "figures" / "tight-crops", "--bin", ctx.bin],
+                   env=env)
+    rows = []
+    total = dict.fromkeys(["grids", "solved", "unsure", "partial", "verdict", "other", "wrong"], 0)
+    for o in json_lines(text):
+        if o["sides"] != "none":
+            for k in total:
+                total[k] += o[k]
+        crop = "uncropped" if o["sides"] == "none" else f"{o['sides']}, {o['inset']} px inside"
+        rows.append([o["source"], crop, o["grids"], o["solved"], o["unsure"], o["partial"],
+                     f"**{o['verdict']}**", o["other"], f"**{o['wrong']}**"])
+    if not rows:
+        raise Unavailable("tight_crops.py printed no figures")
+    t = total
+    rows.append(["**all crops**", "", t["grids"], t["solved"], t["unsure"], t["partial"], f"**{t['verdict']}**",
+                 t["other"], f"**{t['wrong']}**"])
+    out = ctx.header("scripts/figures.py accuracy --section tight",
+                     "runs `models/eval/tight_crops.py target/figures/tight-crops`", timed=False)
+    out += table(["held-out source", "crop", "grids", "solved right", "unsure", "partial (cut by the edge)",
+                  "false verdicts (no solution, several)", "other (no grid, ...)", "wrong answers shown"], rows)
+    out += ("\nEach photo is cropped at the outermost point of its grid's border (the corners the reader"
+            " gives for the uncropped photo) on the sides named, 0, 1 or 3 pixels inside it, so every"
+            " cell stays in the image; on a tilted grid only one corner then touches the crop's edge."
+            " Only photos solved right uncropped are cropped (their corners are then known right)."
+            " Held out by puzzle: the newspaper photos of photos/test and photos/extra whose puzzle is in"
+            " no training photo, the Kubiesa photos of the five held-out puzzles (printed clues as"
+            " truth), and app screens of the held-out seed whose truth has one solution. A grid is read"
+            " whole when the border its lattice places lies in the image or at most `TIGHT_CROP_CELLS`"
+            " of a cell past it (crates/vision/src/locate/tight.rs), and is reported `partial`"
+            " otherwise; a grid found at the frame whose reading has no single solution is `partial` too"
+            " (crates/vision/src/kind.rs, `MaybeCut`: a crop can place its lattice a line off), so a"
+            " false verdict counts a `no_solution` or `multiple` left for a puzzle with one solution.\n")
+    return out
+
+
 @section("accuracy", "advice", "Advice that settles an unsure grid")
 def advice(ctx):
     """scripts/advice-settles.py on the held-out sets."""

@@ -77,6 +77,143 @@ fn rotated_copies_read_the_same() {
     assert_eq!(json_lines(&out)[0]["rotation"], 0);
 }
 
+/// Reads each image of `crops` (file name, image) saved in `dir` and checks
+/// its grid is solved with the truth of `stem` as givens.
+fn assert_solved(dir: &Path, stem: &str, crops: &[(String, image::DynamicImage)]) {
+    let mut args = vec!["--json".to_string(), "--no-image".to_string()];
+    for (name, img) in crops {
+        img.save(dir.join(name)).unwrap();
+        args.push(p(&dir.join(name)).to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let objects = json_lines(&run_in(&args, dir));
+    assert_eq!(objects.len(), crops.len());
+    let want = truth(stem);
+    for ((name, _), v) in crops.iter().zip(&objects) {
+        assert_eq!(v["status"], "solved", "{name}: {v}");
+        assert_eq!(v["givens"].as_str(), Some(want.as_str()), "{name}: {v}");
+    }
+}
+
+#[test]
+fn a_grid_cropped_at_its_border_is_solved() {
+    // The Wikipedia example puzzle drawn by models/eval/wikipedia_grid.py,
+    // cropped at the outside of its border and 1-2 px inside it (the 3 px
+    // border line then partly or wholly cut off), on every side and on the
+    // bottom alone: every cell is in the image, and the border is where
+    // the lattice puts it.
+    let dir = scratch("cli_photo-tight-render");
+    let img = image::open(fixture("wikipedia-example.png"))
+        .unwrap()
+        .to_luma8();
+    // The grid's ink, first and past the last pixel each way.
+    let inked = |x: u32, y: u32| img.get_pixel(x, y)[0] < 128;
+    let (w, h) = img.dimensions();
+    let cols: Vec<u32> = (0..w).filter(|&x| (0..h).any(|y| inked(x, y))).collect();
+    let rows: Vec<u32> = (0..h).filter(|&y| (0..w).any(|x| inked(x, y))).collect();
+    let (x0, x1) = (cols[0], cols[cols.len() - 1] + 1);
+    let (y0, y1) = (rows[0], rows[rows.len() - 1] + 1);
+    let mut crops = Vec::new();
+    for d in 0..=2 {
+        let all = image::imageops::crop_imm(&img, x0 + d, y0 + d, x1 - x0 - 2 * d, y1 - y0 - 2 * d);
+        crops.push((format!("all-{d}.png"), all.to_image().into()));
+        let bottom = image::imageops::crop_imm(&img, 0, 0, w, y1 - d);
+        crops.push((format!("bottom-{d}.png"), bottom.to_image().into()));
+    }
+    assert_solved(&dir, "wikipedia-example", &crops);
+    // Half of the last row or more cut off: cells are missing, and no
+    // answer is given.
+    let cell = (y1 - y0) / 9;
+    let mut args = vec!["--json".to_string(), "--no-image".to_string()];
+    for cut in [cell / 2, cell, 2 * cell] {
+        let name = format!("cut-{cut}.png");
+        image::imageops::crop_imm(&img, 0, 0, w, y1 - cut)
+            .to_image()
+            .save(dir.join(&name))
+            .unwrap();
+        args.push(p(&dir.join(name)).to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    for v in json_lines(&run_in(&args, &dir)) {
+        assert_ne!(v["status"], "solved", "{v}");
+        assert!(v["solution"].is_null(), "{v}");
+    }
+}
+
+#[test]
+fn a_tight_crop_that_reads_with_clashing_clues_is_partial_not_broken() {
+    // The Wikipedia example with r1c1's 5 copied into r1c3: two 5s in the
+    // first row. Whole with its margin, the puzzle as printed has no
+    // solution and says so; cropped through its border, the same reading
+    // could come from a lattice placed a line off, so the grid is reported
+    // partial, saying why, and never called broken.
+    let dir = scratch("cli_photo-tight-clash");
+    let mut img = image::open(fixture("wikipedia-example.png"))
+        .unwrap()
+        .to_luma8();
+    let inked = |img: &GrayImage, x: u32, y: u32| img.get_pixel(x, y)[0] < 128;
+    let (w, h) = img.dimensions();
+    let cols: Vec<u32> = (0..w)
+        .filter(|&x| (0..h).any(|y| inked(&img, x, y)))
+        .collect();
+    let rows: Vec<u32> = (0..h)
+        .filter(|&y| (0..w).any(|x| inked(&img, x, y)))
+        .collect();
+    let (x0, x1) = (cols[0], cols[cols.len() - 1] + 1);
+    let (y0, y1) = (rows[0], rows[rows.len() - 1] + 1);
+    let cell = (x1 - x0) / 9;
+    // The cell's inside, clear of its lines.
+    let inset = cell / 6;
+    for dy in inset..cell - inset {
+        for dx in inset..cell - inset {
+            let v = *img.get_pixel(x0 + dx, y0 + dy);
+            img.put_pixel(x0 + 2 * cell + dx, y0 + dy, v);
+        }
+    }
+    img.save(dir.join("whole.png")).unwrap();
+    image::imageops::crop_imm(&img, x0 + 1, y0 + 1, x1 - x0 - 2, y1 - y0 - 2)
+        .to_image()
+        .save(dir.join("tight.png"))
+        .unwrap();
+    let out = run_in(&["--json", "--no-image", "whole.png", "tight.png"], &dir);
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), 2, "{objects:?}");
+    assert_eq!(objects[0]["status"], "no_solution", "{}", objects[0]);
+    assert_eq!(objects[1]["status"], "partial", "{}", objects[1]);
+    assert!(objects[1]["solution"].is_null(), "{}", objects[1]);
+    assert!(objects[1]["quad"].is_array(), "reported with its outline");
+    let why = objects[1]["error"].as_str().unwrap_or_default();
+    assert!(why.contains("edge of the image"), "{why}");
+}
+
+#[test]
+fn a_photo_cropped_at_the_grid_border_is_solved() {
+    // Fixture photos cropped at the bottom of the grid the reader finds in
+    // them, and 1 and 3 px inside it: the border line at or past the
+    // frame, every cell still in the photo.
+    let dir = scratch("cli_photo-tight-photo");
+    for stem in ["image18", "image1024"] {
+        let path = fixture(&format!("{stem}.jpg"));
+        let v = &json_lines(&run_in(&["--json", "--no-image", p(&path)], &dir))[0];
+        let bottom = v["quad"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[1].as_f64().unwrap())
+            .fold(0.0, f64::max)
+            .round() as u32;
+        let photo = image::open(&path).unwrap().to_rgb8();
+        let crops: Vec<(String, image::DynamicImage)> = [0, 1, 3]
+            .iter()
+            .map(|&d| {
+                let crop = image::imageops::crop_imm(&photo, 0, 0, photo.width(), bottom - d);
+                (format!("{stem}-bottom-{d}.png"), crop.to_image().into())
+            })
+            .collect();
+        assert_solved(&dir, stem, &crops);
+    }
+}
+
 /// A page of text (no grid): lines of glyphs drawn with the embedded font.
 fn text_page() -> GrayImage {
     use ab_glyph::{Font, FontRef, PxScale, ScaleFont};

@@ -147,8 +147,8 @@ pub fn grids(
             page: place.page,
             grid: (numbered.len() > 1).then_some(number),
         };
-        let mut result = if kind == GridKind::Cut {
-            partial(grid, place.name, fields, &page.timings)
+        let mut result = if matches!(kind, GridKind::Cut | GridKind::MaybeCut) {
+            partial(grid, kind, place.name, fields, &page.timings)
         } else {
             decided(
                 grid,
@@ -174,9 +174,22 @@ pub fn grids(
     Ok(out)
 }
 
-/// A grid cut by the frame: reported with its quad, never solved or drawn on.
-fn partial(grid: &GridReading, name: &str, fields: PhotoFields, timings: &Timings) -> GridResult {
-    let message = "grid cut by the edge of the image: not solved".to_string();
+/// A grid cut by the frame, or maybe cut ([`GridKind::MaybeCut`]): reported
+/// with its quad, never solved or drawn on.
+fn partial(
+    grid: &GridReading,
+    kind: GridKind,
+    name: &str,
+    fields: PhotoFields,
+    timings: &Timings,
+) -> GridResult {
+    let message = if kind == GridKind::MaybeCut {
+        "grid at the edge of the image reads with no single answer, which a crop \
+         through its border can cause: not solved; photograph it with a margin"
+    } else {
+        "grid cut by the edge of the image: not solved"
+    }
+    .to_string();
     let mut report = Report::failure(name, Status::Partial, message.clone(), true);
     report.shape = Some(grid.shape().name());
     report.photo = Some(fields);

@@ -24,6 +24,11 @@ pub(crate) struct Found {
     pub n: usize,
     /// Cut by the frame (or a fold or a finger): reported, never solved.
     pub cut: bool,
+    /// The grid, or the outline it was found in, touches the image frame:
+    /// a border the crop cut off can leave the grid's lattice placed a
+    /// line off or squeezed, so a reading that contradicts itself may be
+    /// the crop's doing, not the puzzle's.
+    pub at_frame: bool,
 }
 
 /// One square grid of a puzzle, placed in the puzzle's layout.
@@ -48,6 +53,11 @@ impl Layout {
     /// True when any part is cut by the frame.
     pub(crate) fn cut(&self) -> bool {
         self.parts.iter().any(|p| p.found.cut)
+    }
+
+    /// True when any part touches the frame (see [`Found::at_frame`]).
+    pub(crate) fn at_frame(&self) -> bool {
+        self.parts.iter().any(|p| p.found.at_frame)
     }
 
     /// The outline of the whole puzzle in photo pixels: the part's quad, or
@@ -377,6 +387,11 @@ impl GridReading {
     /// Cut by the frame: reported as partial, never solved.
     pub(crate) fn cut(&self) -> bool {
         self.layout.cut()
+    }
+
+    /// Found at the image frame (see [`Found::at_frame`]).
+    pub(crate) fn at_frame(&self) -> bool {
+        self.layout.at_frame()
     }
 
     /// Each cell's most likely value: the grid as read, before any

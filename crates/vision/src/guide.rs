@@ -82,6 +82,7 @@ pub(crate) fn layout_from_corners(
             quad,
             n,
             cut: false,
+            at_frame: false,
         },
         origin,
     };
@@ -231,6 +232,7 @@ mod tests {
                     quad,
                     n: 9,
                     cut: false,
+                    at_frame: false,
                 },
                 origin: (0, 0),
             }],

@@ -9,7 +9,7 @@
 
 use snap_solver::Board;
 
-use crate::data::{CellEvidence, Decision, GridReading, MAX_CHANGES};
+use crate::data::{CellEvidence, Decision, GridReading, Verdict, MAX_CHANGES};
 use crate::decide::SURE;
 
 /// A grid with fewer printed clues than the cells over this is not a
@@ -45,6 +45,14 @@ pub enum GridKind {
     /// Cut by the edge of the image (or a fold or a finger): reported with
     /// its outline, never solved or drawn on.
     Cut,
+    /// Whole as found, but found at the image frame (the grid or the
+    /// outline it was found in touches it), and read as a puzzle with no
+    /// solution or several: a crop through the border can leave the
+    /// lattice placed a line off or squeezed over fewer cells, which reads
+    /// digits in the wrong cells and makes clues clash, so the verdict may
+    /// be the crop's, not the puzzle's. Reported like a cut grid, saying
+    /// so.
+    MaybeCut,
 }
 
 impl GridKind {
@@ -66,7 +74,8 @@ impl GridKind {
 
 /// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut
 /// by the edge first, whatever it holds; else a table when the reading
-/// has too few clues or a repeated digit no misread explains; else an
+/// has too few clues or a repeated digit no misread explains; else maybe
+/// cut when it was found at the frame and has no single solution; else an
 /// answer grid when every cell of the decided puzzle is given; else a
 /// puzzle.
 ///
@@ -77,6 +86,14 @@ pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
     }
     if let Some(table) = table_kind(&decision.read) {
         return table;
+    }
+    if grid.at_frame()
+        && matches!(
+            decision.verdict,
+            Verdict::NoSolution(_) | Verdict::Multiple(_)
+        )
+    {
+        return GridKind::MaybeCut;
     }
     let givens = &decision.givens;
     let full = (0..givens.cells.len())

@@ -121,6 +121,7 @@ mod tests {
             quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
             n: 9,
             cut: false,
+            at_frame: false,
         }
     }
 

@@ -607,6 +607,7 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             quad: l.quad,
             n: l.n,
             cut: l.cut,
+            at_frame: l.at_frame,
         })
         .collect()
 }

@@ -14,8 +14,10 @@
 //!    little line-like ink elsewhere (crosswords, tables, text fail this).
 //!    The largest verified candidate wins (yesterday's solution grid is a
 //!    smaller 9x9 beside the puzzle).
-//! 4. Refinement (`sides`, `refine`): a grid on the image frame has its other
-//!    sides moved onto the darkest line near them; then each side is
+//! 4. Refinement (`sides`, `tight`, `refine`): a grid on the image frame has
+//!    its other sides moved onto the darkest line near them, and its sides
+//!    on the frame placed where its lattice puts the border (whole when
+//!    that is in the image or just past it, cut otherwise); then each side is
 //!    refined on the full-resolution image (outer edge of the border line,
 //!    robust line fit, corners at the intersections).
 //!
@@ -30,6 +32,7 @@ mod page;
 mod refine;
 mod sides;
 mod threshold;
+mod tight;
 mod verify;
 
 use image::GrayImage;
@@ -38,7 +41,8 @@ use crate::geometry::{dist, downscale, Homography, Quad};
 use candidates::{candidate_hulls, max_area_quad, Candidates, HullParams, MIN_SIDE_PX};
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
-use verify::{verify, Spec, Verdict, SIZES};
+use tight::{whole_at_frame, TIGHT_CROP_CELLS};
+use verify::{verify, verify_open, Spec, Verdict, SIZES};
 
 use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
@@ -59,6 +63,13 @@ const MIN_SCORE: f32 = 0.3;
 /// teeth is weak and the score drops by about a tenth; demanding the full
 /// score would refuse every grid photographed edge to edge.
 const MIN_SCORE_AT_FRAME: f32 = 0.2;
+
+/// A grid on the frame is taken whole only when its box lines stand out
+/// this much (`Verdict::boxes`: 0.3-2 for printed puzzles, near 0 for a
+/// uniform lattice): past the frame its lattice may go on, and a window of
+/// a crossword cut by the frame (-0.2 in a newspaper photo) fits a comb of
+/// nine cells as well as a Sudoku does.
+const MIN_BOXES_AT_FRAME: f32 = 0.2;
 
 /// Work pixels within which a quad side counts as lying on the frame.
 const FRAME_TOL: f32 = 3.0;
@@ -244,9 +255,14 @@ pub(crate) struct Located {
     pub score: f32,
     /// Cells per side: 9, or 16 for a 16x16 grid.
     pub n: usize,
-    /// The grid runs off the image frame (a side lies on the frame, or a
-    /// corner is outside the image): it is reported, never solved.
+    /// Cells of the grid are missing from the image (a side on the frame
+    /// whose border the lattice places well past it, see `tight`, or a
+    /// corner outside the image): it is reported, never solved. A grid
+    /// cropped at or just inside its border is whole.
     pub cut: bool,
+    /// The grid, or the hull it was found in, touches the frame (see
+    /// [`Found::at_frame`](crate::data::Found::at_frame)).
+    pub at_frame: bool,
 }
 
 /// A candidate quad the search verified, for the debug image.
@@ -285,6 +301,11 @@ pub(crate) struct LocateDebug {
 struct Examined {
     verdict: Verdict,
     frame: [bool; 4],
+    /// Every cell is in the image: no side on the frame, or those on it
+    /// placed where the lattice puts them (see [`whole_at_frame`]).
+    whole: bool,
+    /// The grid or its hull touches the frame.
+    at_frame: bool,
     passed: bool,
 }
 
@@ -736,6 +757,8 @@ fn closer_look(
             ..near.verdict
         },
         frame: ex.frame,
+        whole: ex.whole,
+        at_frame: ex.at_frame,
         passed: true,
     })
 }
@@ -1145,16 +1168,36 @@ fn search_image(work: GrayImage, scale: f32, radius_divisor: usize) -> LocateDeb
 }
 
 /// Verifies one hull quad: the comb check, re-checks around the lines
-/// found, side re-fitting at the frame, and the threshold. Records the
-/// hull and the verdict in `dbg`.
+/// found, side re-fitting at the frame, whether a grid on the frame is
+/// whole, and the threshold. Records the hull and the verdict in `dbg`.
 fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Examined {
     dbg.hulls.push(*quad);
-    let verdict = recheck_around(&dbg.dark, verify(&dbg.dark, quad, spec), spec);
     let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
-    // Judged on the grid found, not the hull: a hull can be a whole page on
-    // the frame with a smaller grid inside.
-    let verdict = refit_at_frame(&dbg.dark, verdict, w, h, spec);
-    let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
+    let closed = settle(&dbg.dark, quad, spec, false);
+    // A hull or grid on the frame is checked again with the comb's lines
+    // on the frame left out (a border the crop cut off). That grid is
+    // taken when its lattice shows it whole, it passes as a grid away from
+    // the frame would (its weak tooth is left out, so the frame's lower
+    // threshold has no reason left) and its box lines are a Sudoku's
+    // ([`MIN_BOXES_AT_FRAME`]); a grid on the frame that does not stays
+    // cut, as the comb saw it.
+    let touches = |q: &Quad| frame_sides(q, w, h, FRAME_TOL).iter().any(|&f| f);
+    let open = (touches(quad) || touches(&closed.0.quad))
+        .then(|| settle(&dbg.dark, quad, spec, true))
+        .filter(|(v, frame, placed)| {
+            frame.iter().any(|&f| f)
+                && placed.is_some()
+                && v.score >= MIN_SCORE
+                && v.boxes >= MIN_BOXES_AT_FRAME
+                && (closed.2.is_none() || v.score >= closed.0.score)
+        });
+    let (verdict, frame, placed) = open.unwrap_or(closed);
+    let whole = placed.is_some();
+    // A whole grid on the frame has its border where the lattice puts it.
+    let verdict = Verdict {
+        quad: placed.unwrap_or(verdict.quad),
+        ..verdict
+    };
     let min_score = if frame.iter().any(|&f| f) {
         MIN_SCORE_AT_FRAME
     } else {
@@ -1174,20 +1217,54 @@ fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Exam
     Examined {
         verdict,
         frame,
+        whole,
+        at_frame: touches(quad) || frame.iter().any(|&f| f),
         passed,
     }
+}
+
+/// A comb check: [`verify`], or [`verify_open`] for a grid whose border
+/// the frame may have cut off.
+type Check = fn(&GrayImage, &Quad, Spec) -> Verdict;
+
+/// The grid the comb check finds in the hull quad `quad` of the work
+/// image `dark` ([`verify_open`] when `open`, else [`verify`]), re-checked
+/// around its lines and with its sides re-fitted at the frame; the sides
+/// on the frame; and the grid placed whole, when it is (see
+/// [`whole_at_frame`]).
+fn settle(
+    dark: &GrayImage,
+    quad: &Quad,
+    spec: Spec,
+    open: bool,
+) -> (Verdict, [bool; 4], Option<Quad>) {
+    let check: Check = if open { verify_open } else { verify };
+    let (w, h) = (dark.width() as f32, dark.height() as f32);
+    let verdict = recheck_around(dark, check(dark, quad, spec), spec, check);
+    // Judged on the grid found, not the hull: a hull can be a whole page on
+    // the frame with a smaller grid inside.
+    let verdict = refit_at_frame(dark, verdict, w, h, (spec, check));
+    let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
+    // A comb that counted its lines on the frame is whole only away from
+    // it (see `examine`).
+    let placed = if !open && frame.iter().any(|&f| f) {
+        None
+    } else {
+        whole_at_frame(dark, &verdict.quad, verdict.n, frame)
+    };
+    (verdict, frame, placed)
 }
 
 /// Re-checks around the grid found: when the hull took in clutter (text or
 /// a frame touching the grid) its quad has the wrong perspective; a quad
 /// just around the found lines has the right one and the comb then fits
 /// exactly.
-fn recheck_around(dark: &GrayImage, mut verdict: Verdict, spec: Spec) -> Verdict {
+fn recheck_around(dark: &GrayImage, mut verdict: Verdict, spec: Spec, check: Check) -> Verdict {
     for _ in 0..RECHECK_ROUNDS {
         if verdict.score <= HOPELESS_SCORE {
             break;
         }
-        let again = verify(dark, &expand(&verdict.quad, RECHECK_GROWTH), spec);
+        let again = check(dark, &expand(&verdict.quad, RECHECK_GROWTH), spec);
         if again.score >= verdict.score - RECHECK_SLACK {
             verdict = again;
         } else {
@@ -1202,13 +1279,19 @@ fn recheck_around(dark: &GrayImage, mut verdict: Verdict, spec: Spec) -> Verdict
 /// neighbouring border lines too (they no longer connect to the rest), so
 /// the hull cuts those corners: fit the other sides to the strongest line
 /// near them and check again.
-fn refit_at_frame(dark: &GrayImage, verdict: Verdict, w: f32, h: f32, spec: Spec) -> Verdict {
+fn refit_at_frame(
+    dark: &GrayImage,
+    verdict: Verdict,
+    w: f32,
+    h: f32,
+    (spec, check): (Spec, Check),
+) -> Verdict {
     let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
     if !frame.iter().any(|&f| f) || verdict.score <= HOPELESS_SCORE {
         return verdict;
     }
     let fitted = fit_sides(dark, &verdict.quad, frame);
-    let again = verify(dark, &fitted, spec);
+    let again = check(dark, &fitted, spec);
     if again.score >= verdict.score - RECHECK_SLACK {
         again
     } else {
@@ -1222,7 +1305,14 @@ fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
     let coarse = quad_to_full(&ex.verdict.quad, factor);
     let quad = refine(gray, &coarse, factor, ex.frame).unwrap_or(coarse);
     let (w, h) = (gray.width() as f32, gray.height() as f32);
-    let margin = FRAME_TOL * factor;
+    // A whole grid's border may lie just past the frame (see
+    // [`TIGHT_CROP_CELLS`]).
+    let past = if ex.whole {
+        TIGHT_CROP_CELLS * quad.max_side() / ex.verdict.n as f32
+    } else {
+        0.0
+    };
+    let margin = FRAME_TOL * factor + past;
     let outside = quad
         .corners
         .iter()
@@ -1231,7 +1321,8 @@ fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
         quad,
         score: ex.verdict.score,
         n: ex.verdict.n,
-        cut: outside || ex.frame.iter().any(|&f| f),
+        cut: outside || !ex.whole,
+        at_frame: ex.at_frame,
     }
 }
 
@@ -1269,6 +1360,7 @@ mod tests {
             score: 0.5,
             n: 9,
             cut: false,
+            at_frame: false,
         };
         // A comb across a page (first search) and two grids the finer
         // search found inside it: the grids stay, the comb goes.
@@ -1351,6 +1443,8 @@ mod tests {
                 lattice: None,
             },
             frame: [false; 4],
+            whole: true,
+            at_frame: false,
             passed: false,
         };
         let Some(closer) = closer_look(&g, &hull, &refused, factor, false) else {
@@ -1405,6 +1499,7 @@ mod tests {
             score: 0.5,
             n: 9,
             cut: false,
+            at_frame: false,
         };
         let near = |quad: Quad| Examined {
             verdict: Verdict {
@@ -1415,6 +1510,8 @@ mod tests {
                 lattice: None,
             },
             frame: [false; 4],
+            whole: true,
+            at_frame: false,
             passed: false,
         };
         let right = |i: usize| near(square(xs[i], 60.0, s, s));

@@ -66,6 +66,12 @@ pub(super) fn side(q: &Quad, s: usize) -> Option<Side> {
 /// Which sides (side k runs from corner k to k+1) lie on the frame of a
 /// `w` x `h` image, both ends within `tol` pixels of the same edge.
 pub(super) fn frame_sides(q: &Quad, w: f32, h: f32, tol: f32) -> [bool; 4] {
+    std::array::from_fn(|k| on_frame(q.corners[k], q.corners[(k + 1) % 4], w, h, tol))
+}
+
+/// Whether the segment from `a` to `b` lies on the frame of a `w` x `h`
+/// image: both ends within `tol` pixels of the same edge, or beyond it.
+pub(super) fn on_frame(a: (f32, f32), b: (f32, f32), w: f32, h: f32, tol: f32) -> bool {
     let on = |p: (f32, f32)| {
         [
             p.0 <= tol,
@@ -74,10 +80,8 @@ pub(super) fn frame_sides(q: &Quad, w: f32, h: f32, tol: f32) -> [bool; 4] {
             p.1 >= h - 1.0 - tol,
         ]
     };
-    std::array::from_fn(|k| {
-        let (a, b) = (on(q.corners[k]), on(q.corners[(k + 1) % 4]));
-        (0..4).any(|e| a[e] && b[e])
-    })
+    let (a, b) = (on(a), on(b));
+    (0..4).any(|e| a[e] && b[e])
 }
 
 /// Moves each side not on the frame onto the darkest straight line near it

@@ -17,7 +17,7 @@
 
 use image::GrayImage;
 
-use super::sides::{expand, frame_sides};
+use super::sides::{expand, frame_sides, on_frame};
 use super::{FRAME_TOL, MIN_SCORE, MIN_SCORE_AT_FRAME, RECHECK_GROWTH};
 use crate::geometry::{dist, Homography, Quad};
 
@@ -27,9 +27,9 @@ pub(super) const SIZES: [usize; 2] = [9, 16];
 /// Bins per cell in the profiles: the quad's side / n, clamped so tiny
 /// candidates still have room for a line tolerance and huge ones do not
 /// cost more than needed.
-const MIN_BIN_CELL: usize = 8;
+pub(super) const MIN_BIN_CELL: usize = 8;
 /// Upper clamp of the bins per cell.
-const MAX_BIN_CELL: usize = 64;
+pub(super) const MAX_BIN_CELL: usize = 64;
 
 /// A 9x9 grid is square on paper: in the photo its sides differ by
 /// perspective only, well under this ratio. A long thin "grid" is part of
@@ -38,7 +38,7 @@ const MAX_SIDE_RATIO: f32 = 1.45;
 
 /// Tolerance for a line's position, as a fraction of a cell (curl and the
 /// hull's perspective error move lines by a few percent of a cell).
-const LINE_TOL: f32 = 0.1;
+pub(super) const LINE_TOL: f32 = 0.1;
 
 /// The comb spans at least this fraction of the candidate. The hull is the
 /// grid, or the grid plus a little clutter (text or a frame touching it);
@@ -219,14 +219,28 @@ pub(super) struct Spec {
 /// Looks for an `spec.n` x `spec.n` grid inside `quad` (work pixels) of the
 /// darkness image.
 pub(super) fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
-    verify_once(dark, quad, spec, true)
+    verify_once(dark, quad, spec, true, false)
+}
+
+/// [`verify`], with the outer lines of the comb that lie on the image
+/// frame left out of its score: the border of a grid cropped at or just
+/// inside it is partly or wholly cut off, and the lattice, not the comb,
+/// then says whether the grid is whole (see `locate::tight`).
+pub(super) fn verify_open(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
+    verify_once(dark, quad, spec, true, true)
 }
 
 /// [`verify`]; with `second_look`, a 9x9 whose box lines stand out but
 /// whose thin lines were not confirmed on an axis is checked once more
 /// around the quad its box lines give (see [`box_comb`]), and the better
-/// verdict is returned.
-fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> Verdict {
+/// verdict is returned; `open` as [`verify_open`].
+fn verify_once(
+    dark: &GrayImage,
+    quad: &Quad,
+    spec: Spec,
+    second_look: bool,
+    open: bool,
+) -> Verdict {
     let n = spec.n;
     let fail = Verdict {
         n,
@@ -244,7 +258,7 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     let Some([px, py]) = profiles(dark, &q, &g2p, side) else {
         return fail;
     };
-    let (straight, axes) = judge(dark, spec, second_look, &g2p, cell, [&px, &py]);
+    let (straight, axes) = judge(dark, (spec, open), second_look, &g2p, cell, [&px, &py]);
     if straight.score >= MIN_SCORE || straight.score < MIN_BEND_SCORE {
         return straight;
     }
@@ -254,7 +268,7 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
     let [bx, by] = axes.map(|score| score < MIN_SCORE);
     let (bx, by) = (bx.then(|| bent(&px, cell)), by.then(|| bent(&py, cell)));
     let followed = [bx.as_ref().unwrap_or(&px), by.as_ref().unwrap_or(&py)];
-    let (bent, _) = judge(dark, spec, second_look, &g2p, cell, followed);
+    let (bent, _) = judge(dark, (spec, open), second_look, &g2p, cell, followed);
     if bent.score >= MIN_SCORE + BEND_MARGIN {
         bent
     } else {
@@ -267,7 +281,7 @@ fn verify_once(dark: &GrayImage, quad: &Quad, spec: Spec, second_look: bool) -> 
 /// of each axis's comb.
 fn judge(
     dark: &GrayImage,
-    spec: Spec,
+    (spec, open): (Spec, bool),
     second_look: bool,
     g2p: &Homography,
     cell: usize,
@@ -314,7 +328,25 @@ fn judge(
             to_quad(tilt.borders(px, cx), tilt.borders(py, cy))
         }
     };
-    let lines = [fx, fy].map(|f| fit_comb(f, best_comb(f, tol, spec, (PITCH_STEP, 1.0)), tol, n));
+    // The bins of each axis whose lines lie on the image frame, when
+    // those are left out (see [`verify_open`]).
+    let off = [0, 1].map(|axis| {
+        if open {
+            frame_bins(g2p, side, axis, w, h)
+        } else {
+            Vec::new()
+        }
+    });
+    let lines = [0, 1].map(|axis| {
+        let (f, off) = ([fx, fy][axis], &off[axis]);
+        fit_comb(
+            f,
+            off,
+            best_comb(f, off, tol, spec, (PITCH_STEP, 1.0)),
+            tol,
+            n,
+        )
+    });
     // Each axis's comb: the full comb, or the box lines' when they score
     // better and the thin lines are where they should be. Box lines that
     // score better but whose thin lines were not seen are kept apart: the
@@ -325,7 +357,9 @@ fn judge(
     let box_combs = [px, py].map(|prof| (!framed).then(|| box_comb(prof, tol, spec)).flatten());
     let comb = |whole: &[f32], found: Option<(Comb, usize)>, lines: Comb| {
         match found {
-            Some((boxes, 0)) if boxes.score > lines.score => (fit_comb(whole, boxes, tol, n), None),
+            Some((boxes, 0)) if boxes.score > lines.score => {
+                (fit_comb(whole, &[], boxes, tol, n), None)
+            }
             // One thin line unseen: the box lines confirm the whole comb
             // (which placed all ten lines) and lend it their score.
             Some((boxes, unseen)) if boxes.score > lines.score => {
@@ -368,7 +402,7 @@ fn judge(
     // [`MAX_LATTICE_BETWEEN`]).
     let lattice = match box_combs {
         [Some((bx, _)), Some((by, _))] if bx.score.min(by.score) >= MIN_SCORE => {
-            let (bx, by) = (fit_comb(fx, bx, tol, n), fit_comb(fy, by, tol, n));
+            let (bx, by) = (fit_comb(fx, &[], bx, tol, n), fit_comb(fy, &[], by, tol, n));
             (only_box_lines(fx, bx, tol, n) && only_box_lines(fy, by, tol, n))
                 .then(|| place(bx, by))
         }
@@ -393,10 +427,10 @@ fn judge(
     }
     // The box lines place the grid; checked around them, its thin lines
     // are level with the comb and show if they are there.
-    let bx_comb = unseen_x.map_or(cx, |b| fit_comb(fx, b, tol, n));
-    let by_comb = unseen_y.map_or(cy, |b| fit_comb(fy, b, tol, n));
+    let bx_comb = unseen_x.map_or(cx, |b| fit_comb(fx, &[], b, tol, n));
+    let by_comb = unseen_y.map_or(cy, |b| fit_comb(fy, &[], b, tol, n));
     let placed = expand(&place(bx_comb, by_comb), RECHECK_GROWTH);
-    let again = verify_once(dark, &placed, spec, false);
+    let again = verify_once(dark, &placed, spec, false, open);
     if again.score > verdict.score {
         // Either look's lattice places the grid; the first is kept when
         // the second, around a quad grown for the thin lines, has none.
@@ -471,7 +505,7 @@ impl Tilt {
         let win = BAND_WINDOW * self.tol;
         let mut pts: [Vec<(f32, f32)>; 2] = [Vec::new(), Vec::new()];
         for (b, prof) in bands.iter().enumerate() {
-            let Some((start, pitch, teeth)) = teeth_line(prof, comb, win, self.n) else {
+            let Some((start, pitch, teeth)) = teeth_line(prof, &[], comb, win, self.n) else {
                 continue;
             };
             if teeth < self.n / 2 + 1 {
@@ -708,7 +742,7 @@ fn max_filter(prof: &[f32], tol: usize) -> Vec<f32> {
 
 /// Best (n+1)-line comb in a profile, pitches and starts tried `steps`
 /// bins apart.
-fn best_comb(prof: &[f32], tol: usize, spec: Spec, steps: (f32, f32)) -> Comb {
+fn best_comb(prof: &[f32], off: &[bool], tol: usize, spec: Spec, steps: (f32, f32)) -> Comb {
     let (step, start_step) = steps;
     let n = spec.n;
     let len = prof.len();
@@ -726,7 +760,7 @@ fn best_comb(prof: &[f32], tol: usize, spec: Spec, steps: (f32, f32)) -> Comb {
         let mut a = 0.0f32;
         while a + span <= len as f32 - 1.0 {
             let teeth = (a, p, spec);
-            if let Some(score) = comb_score(prof, &mx, teeth, tol, best.score, &mut between) {
+            if let Some(score) = comb_score(prof, &mx, off, teeth, tol, best.score, &mut between) {
                 best = Comb {
                     score,
                     start: a,
@@ -747,6 +781,7 @@ fn best_comb(prof: &[f32], tol: usize, spec: Spec, steps: (f32, f32)) -> Comb {
 fn comb_score(
     prof: &[f32],
     mx: &[f32],
+    off: &[bool],
     (a, p, spec): (f32, f32, Spec),
     tol: usize,
     to_beat: f32,
@@ -755,12 +790,21 @@ fn comb_score(
     let (len, n) = (prof.len(), spec.n);
     let mut sum = 0.0;
     let mut weakest = f32::MAX;
+    let mut seen = 0usize;
     for j in 0..=n {
-        let v = mx[(a + j as f32 * p).round() as usize];
+        let c = (a + j as f32 * p).round() as usize;
+        // An outer tooth on the image frame is not looked at: the frame
+        // may have cut the border line off, and whether the grid is whole
+        // is decided from the lattice (see `locate::tight`).
+        if (j == 0 || j == n) && is_off(off, c) {
+            continue;
+        }
+        let v = mx[c];
         sum += v;
         weakest = weakest.min(v);
+        seen += 1;
     }
-    let mean = sum / (n + 1) as f32;
+    let mean = sum / seen.max(1) as f32;
     if mean <= to_beat {
         return None;
     }
@@ -823,7 +867,7 @@ fn box_comb(prof: &AxisProfiles, tol: usize, spec: Spec) -> Option<(Comb, usize)
     // a tooth tried, and the teeth take the strongest ink within a whole
     // tolerance. The fit below puts the teeth on the lines.
     let steps = (PITCH_STEP * (spec.n / b) as f32, tol as f32);
-    let boxes = best_comb(&prof.whole, tol, Spec { n: b, ..spec }, steps);
+    let boxes = best_comb(&prof.whole, &[], tol, Spec { n: b, ..spec }, steps);
     let pitch = boxes.pitch / b as f32;
     let at = |j: usize| boxes.start + j as f32 * pitch;
     let rises = |p: &[f32], j: usize| prominence(p, at(j), pitch, tol) >= MIN_THIN_PROMINENCE;
@@ -908,8 +952,8 @@ fn prominence(prof: &[f32], at: f32, pitch: f32, tol: usize) -> f32 {
 /// the centroid of its actual peak, then a straight-line fit of tooth
 /// position against index gives start and pitch (the search only knows
 /// them to +-tol).
-fn fit_comb(prof: &[f32], comb: Comb, tol: usize, n: usize) -> Comb {
-    let Some((start, pitch, _)) = teeth_line(prof, comb, tol, n) else {
+fn fit_comb(prof: &[f32], off: &[bool], comb: Comb, tol: usize, n: usize) -> Comb {
+    let Some((start, pitch, _)) = teeth_line(prof, off, comb, tol, n) else {
         return comb;
     };
     let (a, p) = (comb.start as f64, comb.pitch as f64);
@@ -928,7 +972,13 @@ fn fit_comb(prof: &[f32], comb: Comb, tol: usize, n: usize) -> Comb {
 /// within `win` bins of the comb's tooth) and the straight line through
 /// them, weighted by peak height: start, pitch and the number of teeth
 /// found. `None` when they do not fix a line.
-fn teeth_line(prof: &[f32], comb: Comb, win: usize, n: usize) -> Option<(f64, f64, usize)> {
+fn teeth_line(
+    prof: &[f32],
+    off: &[bool],
+    comb: Comb,
+    win: usize,
+    n: usize,
+) -> Option<(f64, f64, usize)> {
     let len = prof.len();
     let (a, p) = (comb.start, comb.pitch);
     let win = win as isize;
@@ -936,6 +986,11 @@ fn teeth_line(prof: &[f32], comb: Comb, win: usize, n: usize) -> Option<(f64, f6
     let mut teeth = 0;
     for j in 0..=n {
         let c = (a + j as f32 * p).round() as isize;
+        // A line on the frame shows only in part, if at all: its centroid
+        // would pull the fit.
+        if c >= 0 && is_off(off, c as usize) {
+            continue;
+        }
         let lo = (c - win).max(0) as usize;
         let hi = ((c + win) as usize).min(len - 1);
         if lo > hi {
@@ -963,7 +1018,7 @@ fn teeth_line(prof: &[f32], comb: Comb, win: usize, n: usize) -> Option<(f64, f6
 
 /// Centroid of the upper half of the peak in a tooth's window (in window
 /// bins) and the peak's height as its weight; `None` when there is no peak.
-fn tooth_centroid(win: &[f32]) -> Option<(f64, f64)> {
+pub(super) fn tooth_centroid(win: &[f32]) -> Option<(f64, f64)> {
     let peak = win.iter().fold(0.0f32, |m, &v| m.max(v));
     let base = win.iter().fold(f32::MAX, |m, &v| m.min(v));
     if peak - base < MIN_TOOTH_PEAK {
@@ -978,6 +1033,38 @@ fn tooth_centroid(win: &[f32]) -> Option<(f64, f64)> {
         }
     }
     (w > 0.0).then(|| (x / w, (peak - base) as f64))
+}
+
+/// Whether bin `c` of a profile lies on the image frame (see
+/// [`frame_bins`]); an empty `off` has none there.
+fn is_off(off: &[bool], c: usize) -> bool {
+    off.get(c).copied().unwrap_or(false)
+}
+
+/// Per bin of one axis of the `side`-square mapped through `g2p` onto the
+/// `w` x `h` work image (`axis` 0: the columns' profile, 1: the rows'),
+/// whether the line through the bin's middle lies on the frame: both its
+/// ends within [`FRAME_TOL`] of the same edge, or beyond it. Such a line,
+/// the border of a grid cropped at or just inside it, is partly or wholly
+/// cut off.
+fn frame_bins(g2p: &Homography, side: usize, axis: usize, w: f32, h: f32) -> Vec<bool> {
+    let s = side as f64;
+    (0..side)
+        .map(|i| {
+            let t = i as f64 + 0.5;
+            let ends = if axis == 0 {
+                [(t, 0.0), (t, s)]
+            } else {
+                [(0.0, t), (s, t)]
+            };
+            let [a, b] = ends.map(|(u, v)| {
+                let (x, y) = g2p.map64(u, v);
+                // The pixel-index convention of hull corners.
+                (x as f32 - 0.5, y as f32 - 0.5)
+            });
+            on_frame(a, b, w, h, FRAME_TOL)
+        })
+        .collect()
 }
 
 /// Hull corners are pixel indices of the outermost ink pixels; their outer
@@ -1195,8 +1282,8 @@ mod tests {
         // And a straight comb scores better on the followed profile.
         let spec = Spec { n: 9, lone: true };
         let (tol, steps) = (3, (PITCH_STEP, 1.0));
-        let before = best_comb(&prof.whole, tol, spec, steps).score;
-        let after = best_comb(&followed.whole, tol, spec, steps).score;
+        let before = best_comb(&prof.whole, &[], tol, spec, steps).score;
+        let after = best_comb(&followed.whole, &[], tol, spec, steps).score;
         assert!(after > before + 0.2, "{before} -> {after}");
     }
 

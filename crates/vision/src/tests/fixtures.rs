@@ -271,17 +271,34 @@ fn a_16x16_grid_is_told_from_a_9x9() {
 }
 
 #[test]
-fn a_grid_cut_by_the_frame_is_marked_cut() {
-    let mut img = image::GrayImage::from_pixel(640, 480, image::Luma([page::PAPER]));
-    // The bottom border line lies on the frame.
-    page::grid(&mut img, 40, 58, 420, 9, true);
-    let found = locate::locate_all(&img);
-    assert_eq!(found.len(), 1, "{found:?}");
-    assert!(found[0].cut);
+fn a_grid_on_the_frame_is_whole_unless_cells_are_cut_off() {
+    // A grid of side 420 at (40, y0) in a 640x480 image: its bottom border
+    // line, 3 px wide, is centred on y0 + 420.
+    let found_at = |y0: i64| {
+        let mut img = image::GrayImage::from_pixel(640, 480, image::Luma([page::PAPER]));
+        page::grid(&mut img, 40, y0, 420, 9, true);
+        locate::locate_all(&img)
+    };
+    // The border line on the frame, half cut off, and cut off (its middle
+    // 2 and 4 px past the frame, a tenth of a cell): every cell is in the
+    // image, and the bottom side is where the lattice puts the border.
+    for y0 in [58, 59, 62, 64] {
+        let found = found_at(y0);
+        assert!(found.len() == 1 && !found[0].cut, "{y0}: {found:?}");
+        let c = found[0].quad.corners;
+        let bottom = 0.5 * (c[2].1 + c[3].1);
+        assert!((bottom - (y0 + 420) as f32).abs() < 3.0, "{y0}: {c:?}");
+    }
+    // A quarter of the last row outside, half of it, all of it, two rows:
+    // cells are missing, and no grid is taken whole (found and cut, or
+    // not found: a comb of ten lines does not fit the nine in the image).
+    let cell = 420 / 9;
+    for y0 in [62 + cell / 4, 62 + cell / 2, 62 + cell, 62 + 2 * cell] {
+        let found = found_at(y0);
+        assert!(found.iter().all(|l| l.cut), "{y0}: {found:?}");
+    }
     // A grid inside the frame is not cut.
-    let mut whole = image::GrayImage::from_pixel(640, 480, image::Luma([page::PAPER]));
-    page::grid(&mut whole, 40, 30, 420, 9, true);
-    let found = locate::locate_all(&whole);
+    let found = found_at(30);
     assert!(found.len() == 1 && !found[0].cut, "{found:?}");
 }
 

@@ -721,6 +721,7 @@ fn readings(lattices: &[Lattice], clues: &Clues) -> Vec<GridReading> {
                 quad,
                 n: N,
                 cut: false,
+                at_frame: false,
             };
             Some(GridReading {
                 layout: Layout {

@@ -1,0 +1,209 @@
+//! A grid with a side on the image frame: cropped at or just inside its
+//! border with every cell in the image (read), or with cells cut off
+//! (reported, never solved).
+//!
+//! The border line on the frame may be cut off, so it cannot be seen; the
+//! lattice says where it is. Across such a side, every other line of the
+//! grid is found where the comb put it, a straight line through their
+//! positions gives the pitch, and the border lies one pitch past the last
+//! line seen. The grid is whole when that border lies in the image or at
+//! most [`TIGHT_CROP_CELLS`] of a cell past its edge.
+
+use image::GrayImage;
+
+use super::verify::{tooth_centroid, LINE_TOL, MAX_BIN_CELL, MIN_BIN_CELL};
+use crate::geometry::{Homography, Quad};
+
+/// A border inferred this far past the image's edge, in cells, still
+/// leaves every cell in the image: a printed digit keeps clear of its
+/// cell's lines by a sixth of the cell or more, so a crop this far into the
+/// outer cells loses the border's ink and cell margin, never a digit's.
+/// Farther, digits of the outer row may be cut: the grid is cut.
+pub(super) const TIGHT_CROP_CELLS: f32 = 0.15;
+
+/// Each line across a side on the frame is looked for this fraction of a
+/// cell either way of where the comb put it: past the comb's tolerance
+/// ([`LINE_TOL`]), short of a digit's strokes a third of a cell away.
+const SEARCH_CELLS: f32 = 0.25;
+
+/// A line's profile is the mean darkness along it, sampled this many times
+/// a bin (a bin is about a work pixel).
+const SAMPLES_PER_BIN: usize = 1;
+
+/// Across an axis with both borders on the frame, the lattice alone does
+/// not say which of its lines are the grid's: a 9x9's box lines do. Each
+/// must hold this many times the ink of the thickest other line seen (ink
+/// across the line: width times darkness): box lines are printed at least
+/// twice as wide as cell lines, and the blur of a photo evens them out
+/// only in part.
+const MIN_BOX_INK_RATIO: f64 = 1.3;
+
+/// The fitted pitch may differ from the comb's by this fraction: the comb
+/// spans the grid, so a lattice of another pitch is another pattern (a
+/// comb squeezed over a grid a row short).
+const MAX_PITCH_CHANGE: f32 = 0.05;
+
+/// The grid `quad` (a verdict's outer lines, work pixels, pixel-index
+/// convention) of `n` cells a side, whose sides `frame` lie on the frame
+/// of `dark`, with those sides moved to where its lattice puts them; `None`
+/// when the grid is cut: a line across a side on the frame not found where
+/// the lattice has it, the lattice's pitch not the comb's, a border more
+/// than [`TIGHT_CROP_CELLS`] past the frame, or both sides of an axis on
+/// the frame without the box lines of a 9x9 where the lattice puts them
+/// (see [`MIN_BOX_INK_RATIO`]; a lattice cut at both ends does not show
+/// by itself which of its lines are the grid's border).
+pub(super) fn whole_at_frame(
+    dark: &GrayImage,
+    quad: &Quad,
+    n: usize,
+    frame: [bool; 4],
+) -> Option<Quad> {
+    if !frame.iter().any(|&f| f) {
+        return Some(*quad);
+    }
+    // Continuous coordinates: a hull pixel index's middle.
+    let q = Quad::new(quad.corners.map(|(x, y)| (x + 0.5, y + 0.5)));
+    let cell =
+        ((q.max_side() / n as f32).round() as usize).clamp(MIN_BIN_CELL, MAX_BIN_CELL) as f64;
+    let side = n as f64 * cell;
+    let g2p = Homography::square_to_quad(side, &q)?;
+    // Per axis (0: the vertical lines, across sides 3 and 1; 1: the
+    // horizontal ones, across sides 0 and 2), the outer lines' positions.
+    let mut ends = [[0.0, side]; 2];
+    for (axis, (near, far)) in [(3, 1), (0, 2)].into_iter().enumerate() {
+        if !frame[near] && !frame[far] {
+            continue;
+        }
+        let open = (frame[near], frame[far]);
+        let (a, b, ink) = lattice_line(dark, &g2p, axis, cell, n, open)?;
+        if ((b - cell) / cell).abs() > MAX_PITCH_CHANGE as f64 {
+            return None;
+        }
+        if open.0 && open.1 && !box_lines_stand_out(&ink, n) {
+            return None;
+        }
+        if frame[near] {
+            ends[axis][0] = a;
+        }
+        if frame[far] {
+            ends[axis][1] = a + b * n as f64;
+        }
+    }
+    let [[u0, u1], [v0, v1]] = ends;
+    let square = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)];
+    let corners = square.map(|(u, v)| {
+        let (x, y) = g2p.map64(u, v);
+        (x as f32, y as f32)
+    });
+    // Each corner of a side moved: how far past the image's edge, in cells
+    // of the lattice there.
+    let (w, h) = (dark.width() as f32, dark.height() as f32);
+    for s in (0..4).filter(|&s| frame[s]) {
+        for k in [s, (s + 1) % 4] {
+            let (x, y) = corners[k];
+            let past = (-x).max(-y).max(x - w).max(y - h).max(0.0);
+            // One pitch inwards of the corner, along the axis across side s.
+            let (u, v) = square[k];
+            let inward = if s % 2 == 1 {
+                (u - (u - side / 2.0).signum() * cell, v)
+            } else {
+                (u, v - (v - side / 2.0).signum() * cell)
+            };
+            let (ix, iy) = g2p.map64(inward.0, inward.1);
+            let pitch = (x - ix as f32).hypot(y - iy as f32);
+            if past > TIGHT_CROP_CELLS * pitch {
+                return None;
+            }
+        }
+    }
+    Some(Quad::new(corners.map(|(x, y)| (x - 0.5, y - 0.5))))
+}
+
+/// Whether the lines of a 9x9 cut at both ends (`ink` per line, `None`
+/// where not looked for) have box lines, lines 3 and 6, each holding
+/// [`MIN_BOX_INK_RATIO`] times the ink of every other line.
+fn box_lines_stand_out(ink: &[Option<f64>], n: usize) -> bool {
+    if n != 9 {
+        return false;
+    }
+    let (boxes, others): (Vec<_>, Vec<_>) = ink
+        .iter()
+        .enumerate()
+        .filter_map(|(j, v)| v.map(|v| (j, v)))
+        .partition(|(j, _)| j % 3 == 0);
+    let weakest_box = boxes.iter().map(|b| b.1).fold(f64::MAX, f64::min);
+    let strongest_other = others.iter().map(|o| o.1).fold(0.0, f64::max);
+    boxes.len() == 2 && weakest_box >= MIN_BOX_INK_RATIO * strongest_other
+}
+
+/// The straight line `a + b j` (square bins) through the positions of the
+/// lines `j` of one axis of the grid mapped by `g2p` from the square of
+/// `n` cells of `cell` bins, each found within [`SEARCH_CELLS`] of `j`
+/// cells; the outer lines on the frame (`open`: the near one, the far one)
+/// are not looked for; and each line's ink across it (the darkness above
+/// its window's floor, summed over the window's bins). `None` when a line
+/// is not found or lies off the fitted line by more than [`LINE_TOL`] of a
+/// cell.
+fn lattice_line(
+    dark: &GrayImage,
+    g2p: &Homography,
+    axis: usize,
+    cell: f64,
+    n: usize,
+    open: (bool, bool),
+) -> Option<(f64, f64, Vec<Option<f64>>)> {
+    let side = n as f64 * cell;
+    let (w, h) = (dark.width() as f64, dark.height() as f64);
+    let raw = dark.as_raw();
+    let stride = dark.width() as usize;
+    let along = (side as usize * SAMPLES_PER_BIN).max(1);
+    // Mean darkness (0-1) along the line at `t` bins, over its samples in
+    // the image.
+    let line_at = |t: f64| {
+        let (mut sum, mut cnt) = (0.0f64, 0usize);
+        for i in 0..along {
+            let s = (i as f64 + 0.5) * side / along as f64;
+            let (u, v) = if axis == 0 { (t, s) } else { (s, t) };
+            let (x, y) = g2p.map64(u, v);
+            if x >= 0.0 && y >= 0.0 && x < w && y < h {
+                sum += raw[y as usize * stride + x as usize] as f64;
+                cnt += 1;
+            }
+        }
+        (cnt > 0).then(|| (sum / cnt as f64 / 255.0) as f32)
+    };
+    let win = (SEARCH_CELLS as f64 * cell).round() as isize;
+    let mut pts: Vec<(f64, f64)> = Vec::with_capacity(n + 1);
+    let mut ink = vec![None; n + 1];
+    for (j, ink) in ink.iter_mut().enumerate() {
+        if (j == 0 && open.0) || (j == n && open.1) {
+            continue;
+        }
+        let at = (j as f64 * cell).round() as isize;
+        let prof: Vec<f32> = (-win..=win)
+            .map(|k| line_at((at + k) as f64 + 0.5))
+            .collect::<Option<_>>()?;
+        let (pos, _) = tooth_centroid(&prof)?;
+        pts.push((j as f64, (at - win) as f64 + 0.5 + pos));
+        let floor = prof.iter().fold(f32::MAX, |m, &v| m.min(v));
+        *ink = Some(prof.iter().map(|&v| (v - floor) as f64).sum());
+    }
+    let m = pts.len() as f64;
+    if m < 2.0 {
+        return None;
+    }
+    let (sj, sp) = pts.iter().fold((0.0, 0.0), |(a, b), p| (a + p.0, b + p.1));
+    let (mj, mp) = (sj / m, sp / m);
+    let (sjj, sjp) = pts.iter().fold((0.0, 0.0), |(a, b), p| {
+        (a + (p.0 - mj) * (p.0 - mj), b + (p.0 - mj) * (p.1 - mp))
+    });
+    if sjj <= 0.0 {
+        return None;
+    }
+    let b = sjp / sjj;
+    let a = mp - b * mj;
+    let tol = LINE_TOL as f64 * cell;
+    pts.iter()
+        .all(|&(j, p)| (p - (a + b * j)).abs() <= tol)
+        .then_some((a, b, ink))
+}
