@@ -224,10 +224,10 @@ def photograph(img, boxes, rng, cut):
     # to cut the solution grid, a frame edge through it.
     x0, y0, x1, y1 = -60.0, -60.0, W + 60.0, H + 60.0
     if cut:
-        # The frame's edge a third to two thirds into the small grid: from
+        # The frame's edge cuts off a tenth to nearly half of the small grid: from
         # the left when it is at the page's left and the puzzle is not,
         # else from below (the puzzle is above it).
-        f = rng.uniform(0.35, 0.65)
+        f = rng.uniform(0.55, 0.92)
         from_left = sx0 < 150 and boxes["puzzle"][0] > sx1 + 100
         if from_left:
             x0 = sx0 + f * (sx1 - sx0)
@@ -237,10 +237,12 @@ def photograph(img, boxes, rng, cut):
         y1 = min(y1, max(boxes["solution"][3], boxes.get("crossword", (0, 0, 0, 0))[3]) + 300)
     bw, bh = x1 - x0, y1 - y0
     j = 0.06
-    src = [(x0 + rng.uniform(0, j) * bw, y0 + rng.uniform(0, j) * bh),
-           (x1 - rng.uniform(0, j) * bw, y0 + rng.uniform(0, j) * bh),
-           (x1 - rng.uniform(0, j) * bw, y1 - rng.uniform(0, j) * bh),
-           (x0 + rng.uniform(0, j) * bw, y1 - rng.uniform(0, j) * bh)]
+    # The corners pushed out (never in: the puzzle stays whole), each its
+    # own way, for the angle.
+    src = [(x0 - rng.uniform(0, j) * bw, y0 - rng.uniform(0, j) * bh),
+           (x1 + rng.uniform(0, j) * bw, y0 - rng.uniform(0, j) * bh),
+           (x1 + rng.uniform(0, j) * bw, y1 + rng.uniform(0, j) * bh),
+           (x0 - rng.uniform(0, j) * bw, y1 + rng.uniform(0, j) * bh)]
     if cut:  # the cutting edge stays where it was put
         if from_left:
             src[0], src[3] = (x0, src[0][1]), (x0, src[3][1])
