@@ -294,3 +294,32 @@ fn overrides_change_the_puzzle_before_solving() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--set"));
 }
+
+#[test]
+fn a_crowded_page_gives_the_puzzle_solved_and_the_cut_solution_grid_apart() {
+    // fixtures/crowded-page-cut-solution.jpg: a newspaper page (drawn by
+    // models/eval/crowded_pages.py) with the day's puzzle, yesterday's
+    // smaller solution grid cut by the photo's bottom edge, a crossword
+    // and a number table. The cut grid must not hide the puzzle, nor be
+    // read as a whole grid squeezed into the rows that show.
+    let puzzle =
+        ".6............57....1...354....24...3...19...5..3......9.1...3....2...9...6..8571";
+    let out = run_in(
+        &[
+            "--json",
+            "--no-image",
+            p(&fixture("crowded-page-cut-solution.jpg")),
+        ],
+        Path::new("."),
+    );
+    let lines = json_lines(&out);
+    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
+    assert_eq!(solved.len(), 1, "{lines:?}");
+    assert_eq!(solved[0]["givens"].as_str(), Some(puzzle), "{}", solved[0]);
+    let cut: Vec<_> = lines.iter().filter(|v| v["status"] == "partial").collect();
+    assert_eq!(cut.len(), 1, "the cut grid reported apart: {lines:?}");
+    // The cut grid is the smaller one, below the puzzle.
+    let top = |v: &serde_json::Value| v["quad"][0][1].as_f64().unwrap_or(f64::NAN);
+    assert!(top(cut[0]) > top(solved[0]), "{lines:?}");
+    assert_eq!(lines.len(), 2, "crossword and table never reported: {lines:?}");
+}
