@@ -296,30 +296,43 @@ fn overrides_change_the_puzzle_before_solving() {
 }
 
 #[test]
-fn a_crowded_page_gives_the_puzzle_solved_and_the_cut_solution_grid_apart() {
-    // fixtures/crowded-page-cut-solution.jpg: a newspaper page (drawn by
-    // models/eval/crowded_pages.py) with the day's puzzle, yesterday's
-    // smaller solution grid cut by the photo's bottom edge, a crossword
-    // and a number table. The cut grid must not hide the puzzle, nor be
-    // read as a whole grid squeezed into the rows that show.
+fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
+    // fixtures/crowded-page-in-panel.jpg: a newspaper page (drawn by
+    // models/eval/crowded_pages.py) with the day's puzzle and yesterday's
+    // smaller solution grid in one ruled panel with a crossword, beside
+    // a number table. The panel joins the puzzle to the other print, and
+    // the puzzle was lost while the solution grid was reported.
     let puzzle =
-        ".6............57....1...354....24...3...19...5..3......9.1...3....2...9...6..8571";
+        "......8...7391........3..291...5..3..6.....5.7.......2.....56.1.5.48....6.9......";
+    let yesterday =
+        "359714682486529137271836945968175423743692851512483796194357268637248519825961374";
     let out = run_in(
         &[
             "--json",
             "--no-image",
-            p(&fixture("crowded-page-cut-solution.jpg")),
+            p(&fixture("crowded-page-in-panel.jpg")),
         ],
         Path::new("."),
     );
     let lines = json_lines(&out);
+    assert_eq!(
+        lines.len(),
+        2,
+        "crossword and table never reported: {lines:?}"
+    );
     let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
     assert_eq!(solved.len(), 1, "{lines:?}");
     assert_eq!(solved[0]["givens"].as_str(), Some(puzzle), "{}", solved[0]);
-    let cut: Vec<_> = lines.iter().filter(|v| v["status"] == "partial").collect();
-    assert_eq!(cut.len(), 1, "the cut grid reported apart: {lines:?}");
-    // The cut grid is the smaller one, below the puzzle.
-    let top = |v: &serde_json::Value| v["quad"][0][1].as_f64().unwrap_or(f64::NAN);
-    assert!(top(cut[0]) > top(solved[0]), "{lines:?}");
-    assert_eq!(lines.len(), 2, "crossword and table never reported: {lines:?}");
+    let answers: Vec<_> = lines.iter().filter(|v| v["status"] == "complete").collect();
+    assert_eq!(
+        answers.len(),
+        1,
+        "the solution grid reported apart: {lines:?}"
+    );
+    assert_eq!(
+        answers[0]["givens"].as_str(),
+        Some(yesterday),
+        "{}",
+        answers[0]
+    );
 }

@@ -670,7 +670,20 @@ impl<'a> PageSearch<'a> {
             if first && !merge && windows.is_empty() && (!ex.passed || at_frame) {
                 let (x0, y0, x1, y1) = quad_bounds(hull);
                 for group in cell_groups(&self.closed, (x0, y0, x1, y1)) {
-                    let Some(q) = max_area_quad(&group) else {
+                    // A group that fills the hull is the grid the hull's
+                    // comb already judged (the later looks take it from
+                    // there): only a grid that other print joined is new.
+                    // So is a group that another hull outlines: that
+                    // grid is a candidate of its own.
+                    let own = |q: &Quad| {
+                        hulls.iter().enumerate().any(|(j, h)| {
+                            j != i
+                                && max_area_quad(h).is_some_and(|o| iou(&o, q) >= SAME_GRID_OVERLAP)
+                        })
+                    };
+                    let Some(q) = max_area_quad(&group)
+                        .filter(|q| q.area().abs() < MERGED_FILL * quad.area().abs() && !own(q))
+                    else {
                         continue;
                     };
                     let inner = examine_sizes(dbg, &q, false);
