@@ -673,7 +673,7 @@ impl<'a> PageSearch<'a> {
                     // A group that fills the hull is the grid the hull's
                     // comb already judged (the later looks take it from
                     // there): only a grid that other print joined is new.
-                    // So is a group that another hull outlines: that
+                    // Nor is a group that another hull outlines: that
                     // grid is a candidate of its own.
                     let own = |q: &Quad| {
                         hulls.iter().enumerate().any(|(j, h)| {
