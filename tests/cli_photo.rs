@@ -431,3 +431,45 @@ fn overrides_change_the_puzzle_before_solving() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--set"));
 }
+
+#[test]
+fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
+    // fixtures/crowded-page-in-panel.jpg: a newspaper page (drawn by
+    // models/eval/crowded_pages.py) with the day's puzzle and yesterday's
+    // smaller solution grid in one ruled panel with a crossword, beside
+    // a number table. The panel joins the puzzle to the other print, and
+    // the puzzle was lost while the solution grid was reported.
+    let puzzle =
+        "......8...7391........3..291...5..3..6.....5.7.......2.....56.1.5.48....6.9......";
+    let yesterday =
+        "359714682486529137271836945968175423743692851512483796194357268637248519825961374";
+    let out = run_in(
+        &[
+            "--json",
+            "--no-image",
+            p(&fixture("crowded-page-in-panel.jpg")),
+        ],
+        Path::new("."),
+    );
+    let lines = json_lines(&out);
+    assert_eq!(
+        lines.len(),
+        2,
+        "crossword and table never reported: {lines:?}"
+    );
+    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
+    assert_eq!(solved.len(), 1, "{lines:?}");
+    assert_eq!(solved[0]["givens"].as_str(), Some(puzzle), "{}", solved[0]);
+    let answers: Vec<_> = lines.iter().filter(|v| v["status"] == "complete").collect();
+    assert_eq!(
+        answers.len(),
+        1,
+        "the solution grid reported apart: {lines:?}"
+    );
+    assert_eq!(
+        answers[0]["givens"].as_str(),
+        Some(yesterday),
+        "{}",
+        answers[0]
+    );
+}

@@ -295,6 +295,109 @@ pub(super) fn candidate_hulls(closed: &GrayImage, ink: &GrayImage, p: HullParams
     Candidates { hulls, beyond }
 }
 
+/// A grid's cell, seen in the threshold, is a hole of paper enclosed by
+/// its lines: at least this many work pixels each way (a 9x9 of
+/// [`MIN_SIDE_PX`] has cells of about 4).
+const MIN_CELL_PX: u32 = 4;
+
+/// A cell's hole is at most this elongated (a tilted square cell stays
+/// well within it; a table's row is far longer than it is tall).
+const MAX_CELL_ASPECT: f32 = 1.6;
+
+/// ... and fills at least this fraction of its bounding box with paper:
+/// a digit in it is an island of ink that takes a third at most, a
+/// letter's counter or the gap between two text lines is no square.
+const MIN_CELL_PAPER: f32 = 0.4;
+
+/// Two holes are cells of one grid when their sides differ by at most
+/// this factor (perspective makes the far cells smaller, one cell to the
+/// next by a few percent) ...
+const CELL_SIZE_RATIO: f32 = 1.35;
+
+/// ... and their centres are at most this many cell sides apart (the next
+/// cell, across a line; a diagonal neighbour is 1.4 away).
+const CELL_REACH: f32 = 1.6;
+
+/// A group of cells is a grid candidate from this many: over half of a
+/// 9x9's 81 (digits joined to a line break a few cells open).
+const MIN_GRID_CELLS: usize = 41;
+
+/// Hulls (work pixels) of the groups of cell-like holes of paper inside
+/// the box `(x0, y0, x1, y1)` of `closed` (the gap-closed threshold): a
+/// grid whose lines touch other print (a panel's rules round the puzzle
+/// and yesterday's solution, a column rule, a crossword) is one component
+/// with them, and its hull is the whole figure, where no comb fits; its
+/// cells are still holes of one size in rows and columns, and their group
+/// outlines the grid alone. Each hull is grown by half a line's gap
+/// about each cell, so that it reaches the lines round the group.
+pub(super) fn cell_groups(closed: &GrayImage, bbox: (u32, u32, u32, u32)) -> Vec<Vec<(f32, f32)>> {
+    let (x0, y0) = (bbox.0, bbox.1);
+    let (x1, y1) = (bbox.2.min(closed.width()), bbox.3.min(closed.height()));
+    if x1 <= x0 + 2 * MIN_CELL_PX || y1 <= y0 + 2 * MIN_CELL_PX {
+        return Vec::new();
+    }
+    let paper = GrayImage::from_fn(x1 - x0, y1 - y0, |x, y| {
+        image::Luma([u8::MAX - closed.get_pixel(x + x0, y + y0).0[0]])
+    });
+    let stats = components(&paper, &paper).stats;
+    let (w, h) = (paper.width(), paper.height());
+    // Each cell: centre and side (work pixels), and its bounding box.
+    let cells: Vec<((f32, f32), f32, Stats)> = stats
+        .iter()
+        .skip(1)
+        .filter(|s| {
+            let (bw, bh) = (s.width() as f32, s.height() as f32);
+            s.x0 > 0
+                && s.y0 > 0
+                && s.x1 + 1 < w
+                && s.y1 + 1 < h
+                && s.width().min(s.height()) >= MIN_CELL_PX
+                && bw.max(bh) <= MAX_CELL_ASPECT * bw.min(bh)
+                && s.count as f32 >= MIN_CELL_PAPER * bw * bh
+        })
+        .map(|s| {
+            let c = (
+                (s.x0 + s.x1 + 1) as f32 / 2.0,
+                (s.y0 + s.y1 + 1) as f32 / 2.0,
+            );
+            (c, s.width().max(s.height()) as f32, *s)
+        })
+        .collect();
+    let mut forest: Vec<usize> = (0..cells.len()).collect();
+    for i in 0..cells.len() {
+        for j in i + 1..cells.len() {
+            let ((ci, si, _), (cj, sj, _)) = (&cells[i], &cells[j]);
+            let alike = si.max(*sj) <= CELL_SIZE_RATIO * si.min(*sj);
+            let near = (ci.0 - cj.0).hypot(ci.1 - cj.1) <= CELL_REACH * si.max(*sj);
+            if alike && near {
+                union(&mut forest, i, j);
+            }
+        }
+    }
+    let mut groups: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for i in 0..cells.len() {
+        let root = find(&mut forest, i);
+        groups.entry(root).or_default().push(i);
+    }
+    let mut hulls = Vec::new();
+    for members in groups.values().filter(|m| m.len() >= MIN_GRID_CELLS) {
+        let mut pts = Vec::with_capacity(4 * members.len());
+        for &i in members {
+            let (_, side, s) = cells[i];
+            // Half the gap to the next cell: the line between them.
+            let g = (side * (CELL_REACH - 1.0) / 4.0).round() as i32;
+            let (ax, ay) = ((s.x0 + x0) as i32 - g, (s.y0 + y0) as i32 - g);
+            let (bx, by) = ((s.x1 + x0) as i32 + g, (s.y1 + y0) as i32 + g);
+            pts.extend([(ax, ay), (bx, ay), (bx, by), (ax, by)].map(|(x, y)| Point::new(x, y)));
+        }
+        let hull = imageproc::geometry::convex_hull(pts);
+        if hull.len() >= 4 {
+            hulls.push(hull.iter().map(|p| (p.x as f32, p.y as f32)).collect());
+        }
+    }
+    hulls
+}
+
 fn tri_area(a: (f32, f32), b: (f32, f32), c: (f32, f32)) -> f32 {
     0.5 * ((b.0 - a.0) * (c.1 - a.1) - (c.0 - a.0) * (b.1 - a.1)).abs()
 }

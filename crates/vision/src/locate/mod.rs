@@ -38,7 +38,9 @@ mod verify;
 use image::GrayImage;
 
 use crate::geometry::{dist, downscale, Homography, Quad};
-use candidates::{candidate_hulls, max_area_quad, Candidates, HullParams, MIN_SIDE_PX};
+use candidates::{
+    candidate_hulls, cell_groups, max_area_quad, Candidates, HullParams, MIN_SIDE_PX,
+};
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides};
 use tight::{whole_at_frame, TIGHT_CROP_CELLS};
@@ -391,7 +393,11 @@ pub(crate) fn locate_all_early<T: Send>(
     let mut passed_over = shapes(&beyond, dbg.scale);
     let mut fine_search = None;
     if let Some(mut fine) = fine {
-        let known: Vec<Quad> = located.iter().map(|l| l.quad).collect();
+        // A grid cut by the frame does not keep the finer search away from
+        // its place: a comb across a page that reaches the frame passes
+        // there at the frame's lower score, and a puzzle inside it would
+        // be lost (see [`cut_combs_dropped`]).
+        let known: Vec<Quad> = located.iter().filter(|l| !l.cut).map(|l| l.quad).collect();
         let added = fine.pass(&known, false);
         passed_over.extend(shapes(&fine.beyond, fine.dbg.scale));
         near.append(&mut fine.near);
@@ -433,6 +439,7 @@ pub(crate) fn locate_all_early<T: Send>(
     // corners are the better ones.
     let pointed_at = pointed_at(gray, &located, refused);
     located.extend(pointed_at);
+    let located = cut_combs_dropped(located);
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     dbg.unsearched = unsearched(&quads, &passed_over);
     let order = page::reading_order(&quads);
@@ -522,6 +529,19 @@ fn without_faint_ink(
         .iter()
         .map(|ex| finish(gray, ex, search.dbg.scale))
         .collect()
+}
+
+/// The bounding box of a hull, whole work pixels (`x0, y0, x1, y1`, the
+/// far ends exclusive).
+fn quad_bounds(hull: &[(f32, f32)]) -> (u32, u32, u32, u32) {
+    let fold = |f: fn(f32, f32) -> f32, init: f32, pick: fn(&(f32, f32)) -> f32| {
+        hull.iter().map(pick).fold(init, f)
+    };
+    let x0 = fold(f32::min, f32::MAX, |p| p.0).max(0.0);
+    let y0 = fold(f32::min, f32::MAX, |p| p.1).max(0.0);
+    let x1 = fold(f32::max, 0.0, |p| p.0).max(0.0);
+    let y1 = fold(f32::max, 0.0, |p| p.1).max(0.0);
+    (x0 as u32, y0 as u32, x1 as u32 + 1, y1 as u32 + 1)
 }
 
 /// Intersection over union of two quads' bounding boxes.
@@ -662,6 +682,37 @@ impl<'a> PageSearch<'a> {
             } else {
                 lattice_grids(dbg, &quad)
             };
+            // A hull whose comb failed, or passed only against the frame,
+            // may be a grid joined to other print (a panel's rules, a
+            // crossword beside it): its groups of cells are looked at
+            // alone (see `candidates::cell_groups`), the first search
+            // only (the finer one skips what the first found).
+            let at_frame = ex.frame.iter().any(|&f| f);
+            if first && !merge && windows.is_empty() && (!ex.passed || at_frame) {
+                let (x0, y0, x1, y1) = quad_bounds(hull);
+                for group in cell_groups(&self.closed, (x0, y0, x1, y1)) {
+                    // A group that fills the hull is the grid the hull's
+                    // comb already judged (the later looks take it from
+                    // there): only a grid that other print joined is new.
+                    // Nor is a group that another hull outlines: that
+                    // grid is a candidate of its own.
+                    let own = |q: &Quad| {
+                        hulls.iter().enumerate().any(|(j, h)| {
+                            j != i
+                                && max_area_quad(h).is_some_and(|o| iou(&o, q) >= SAME_GRID_OVERLAP)
+                        })
+                    };
+                    let Some(q) = max_area_quad(&group)
+                        .filter(|q| q.area().abs() < MERGED_FILL * quad.area().abs() && !own(q))
+                    else {
+                        continue;
+                    };
+                    let inner = examine_sizes(dbg, &q, false);
+                    if inner.passed {
+                        found.push(inner);
+                    }
+                }
+            }
             if !windows.is_empty() {
                 found.extend(windows);
             } else if ex.passed
@@ -1075,11 +1126,15 @@ fn lattice_grids(dbg: &mut LocateDebug, quad: &Quad) -> Vec<Examined> {
 /// of the first search holding two or more of the finer search's (see
 /// [`inside`]) was a comb across a page of grids (a page's edge and the
 /// grids' box lines, spaced like a grid's lines on a coarse image) and
-/// gives way to them; a grid of the finer search where a grid stays
+/// gives way to them, as does one cut by the frame that holds a whole
+/// grid (see [`cut_combs_dropped`]); a grid of the finer search where a grid stays
 /// (inside one that holds fewer) stays out, as in the search itself.
 fn grids_of_grids_replaced(known: Vec<Located>, added: Vec<Located>) -> Vec<Located> {
     let held = |k: &Located| added.iter().filter(|a| inside(&a.quad, &k.quad)).count();
-    let mut out: Vec<Located> = known.into_iter().filter(|k| held(k) < 2).collect();
+    let mut out: Vec<Located> = known
+        .into_iter()
+        .filter(|k| held(k) < 2 && !(k.cut && holds_whole(k, &added)))
+        .collect();
     let kept: Vec<Located> = added
         .into_iter()
         .filter(|a| {
@@ -1089,6 +1144,33 @@ fn grids_of_grids_replaced(known: Vec<Located>, added: Vec<Located>) -> Vec<Loca
         .collect();
     out.extend(kept);
     out
+}
+
+/// The grids found without those cut by the frame that hold a whole grid
+/// found (its centre inside, its side smaller): a cut grid is a part of a
+/// grid the frame runs through, and a Sudoku's cells hold digits, never a
+/// grid of their own, so such a "grid" was a comb across the page (its
+/// lines a text column's edges, a panel's rules, the puzzle's own box
+/// lines) that passed at the frame's lower score ([`MIN_SCORE_AT_FRAME`]).
+/// Reported, it would be a `partial` grid that hides the puzzle inside it.
+fn cut_combs_dropped(grids: Vec<Located>) -> Vec<Located> {
+    let keep: Vec<bool> = grids
+        .iter()
+        .map(|g| !(g.cut && holds_whole(g, &grids)))
+        .collect();
+    grids
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(g, k)| k.then_some(g))
+        .collect()
+}
+
+/// Whether one of `grids`, not cut by the frame, lies inside `outer`
+/// (its centre inside, its side smaller).
+fn holds_whole(outer: &Located, grids: &[Located]) -> bool {
+    grids.iter().any(|g| {
+        !g.cut && g.quad.max_side() < outer.quad.max_side() && outer.quad.contains(g.quad.centre())
+    })
 }
 
 /// Whether a grid at `quad` lies inside the grid at `outer` as one of
