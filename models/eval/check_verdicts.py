@@ -2,7 +2,7 @@
 """Measures `--check` on photos of worked puzzles whose truth is known: how
 many right entries it calls wrong (the target is none), how many truly
 wrong entries it calls wrong (recall) or names to check, and how many pen
-entries get a digit drawn over them.
+entries get a digit drawn over them, and how many blank cells get none.
 
 Each photo `<name>.jpg` has a truth `<name>.truth.json`:
   {"puzzle": 81 chars, the printed clues ('.' empty),
@@ -125,7 +125,7 @@ def main():
         reports.setdefault(name, v)  # one grid per photo here
     t = dict(photos=0, solved=0, wrong_answers=0, entries=0, right=0, truly_wrong=0,
              false_wrong=0, caught=0, wrong_named_to_check=0, right_named_to_check=0,
-             drawn_over=0, faint=0, faint_drawn_over=0)
+             drawn_over=0, faint=0, faint_drawn_over=0, empty=0, empty_undrawn=0)
     rows = []
     bad = []
     for n in names:
@@ -176,6 +176,13 @@ def main():
         for i in range(81):
             if truth["puzzle"][i] != ".":
                 continue
+            if written[i] == ".":
+                # A blank cell is drawn unless it is read as an entry or
+                # named to check (ink seen in it).
+                t["empty"] += 1
+                if i in entries or i in check:
+                    t["empty_undrawn"] += 1
+                    bad.append(f"{n}: blank r{i // 9 + 1}c{i % 9 + 1} left undrawn")
             kind = "empty" if written[i] == "." else ("wrong" if i in wrong_cells else "right")
             e = entries.get(i)
             rows.append((n, i, kind, "" if e is None else e.get("p_wrong", ""),
@@ -198,7 +205,8 @@ def main():
               f"{t['caught']}/{t['truly_wrong']} (recall {recall:.2f}), named to check: "
               f"{t['wrong_named_to_check']}; right entries named to check: "
               f"{t['right_named_to_check']}; pen entries drawn over: {t['drawn_over']} "
-              f"(faint {t['faint_drawn_over']})")
+              f"(faint {t['faint_drawn_over']}); blank cells left undrawn: {t['empty_undrawn']} "
+              f"of {t['empty']}")
 
 
 if __name__ == "__main__":

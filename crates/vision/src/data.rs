@@ -161,6 +161,16 @@ pub struct CellEvidence {
     /// Probability of each pen digit (index `d` a pen `d`, 1-9; index 0
     /// unused): what tells an entry read in doubt from one read surely.
     pub pen: [f32; 10],
+    /// The tile of a cell read with a pen entry (none for a drawing's
+    /// cells): what the entry is compared with the same hand's other
+    /// entries by ([`PenCell::glyph`]).
+    pub glyph: Option<Tile>,
+    /// How dark the cell's ink is ([`Tile::ink`]) as a share of its
+    /// grid's printed clues' (of black where the grid has too few clues
+    /// read surely to tell; 0 for a drawing's cells): measured on the
+    /// pixels, apart from what the classifier makes of them, it tells a
+    /// cell with ink in it from a blank one.
+    pub ink: f32,
 }
 
 impl CellEvidence {
@@ -174,6 +184,8 @@ impl CellEvidence {
             clue,
             entry: None,
             pen: [0.0; 10],
+            glyph: None,
+            ink: 0.0,
         }
     }
 
@@ -268,6 +280,9 @@ pub struct PenCell {
     pub cell: usize,
     /// Probability of each pen digit (index `d` a pen `d`; index 0 unused).
     pub odds: [f32; 10],
+    /// The cell's tile when it was read with an entry
+    /// ([`CellEvidence::glyph`]).
+    pub glyph: Option<Tile>,
 }
 
 impl PenCell {

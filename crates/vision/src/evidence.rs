@@ -179,24 +179,34 @@ const SAME_COPY: f32 = 0.98;
 /// tile: digits set off-centre, the cutter's error).
 const GLYPH_SHIFT: i32 = 3;
 
+/// Whether two tiles show one glyph: their normalised correlation
+/// ([`correlations`]) reaches `bar` at some shift.
+fn same_glyph(a: &Tile, b: &Tile, bar: f32) -> bool {
+    correlations(a, b).any(|c| c >= bar)
+}
+
+/// How alike two glyphs are: their best normalised correlation over the
+/// shifts [`correlations`] tries (-1..1; 0 when either tile is blank).
+pub(crate) fn likeness(a: &Tile, b: &Tile) -> f32 {
+    correlations(a, b).fold(0.0, f32::max)
+}
+
 /// Normalised correlation of two tiles, `b` shifted by (dx, dy) pixels
 /// (outside the tile counts as background, 0), at each shift of up to
-/// [`GLYPH_SHIFT`] pixels: true when one reaches `bar`.
+/// [`GLYPH_SHIFT`] pixels near the one that lines up their inks' centres;
+/// nothing for a blank tile.
 ///
 /// With `va = a - mean(a)` (which sums to 0) and `vb = b' - mean(b)`
 /// (`b'` the shifted tile), the products outside the overlap add
 /// `-mean(b) * sum(va outside) = mean(b) * sum(va inside)`, so the
 /// numerator is `sum(va * b')` over the overlap alone, and `vb`'s square
 /// sum is the overlap's plus `mean(b)^2` per pixel outside it.
-fn same_glyph(a: &Tile, b: &Tile, bar: f32) -> bool {
+fn correlations<'a>(a: &'a Tile, b: &'a Tile) -> impl Iterator<Item = f32> + 'a {
     let n = TILE as i32;
     let count = a.pixels.len() as f32;
     let ma = a.pixels.iter().sum::<f32>() / count;
     let mb = b.pixels.iter().sum::<f32>() / count;
     let aa: f32 = a.pixels.iter().map(|&p| (p - ma) * (p - ma)).sum();
-    if aa <= f32::EPSILON {
-        return false;
-    }
     // Twins line up about where their inks' centres do: only the shifts
     // within [`CENTRE_SLACK`] of that are tried (25 of the 49; matching is
     // most of the time a page's evidence takes).
@@ -206,8 +216,12 @@ fn same_glyph(a: &Tile, b: &Tile, bar: f32) -> bool {
         let d = (d.round() as i32).clamp(-GLYPH_SHIFT, GLYPH_SHIFT);
         (d - CENTRE_SLACK).max(-GLYPH_SHIFT)..=(d + CENTRE_SLACK).min(GLYPH_SHIFT)
     };
-    near(ay - by).any(|dy| {
-        near(ax - bx).any(|dx| {
+    let blank = aa <= f32::EPSILON;
+    let xs = near(ax - bx);
+    near(ay - by)
+        .filter(move |_| !blank)
+        .flat_map(move |dy| xs.clone().map(move |dx| (dx, dy)))
+        .filter_map(move |(dx, dy)| {
             // Overlap: a's pixels (x, y) whose source (x - dx, y - dy) is in b.
             let (x0, x1) = (dx.max(0), (n + dx).min(n));
             let (y0, y1) = (dy.max(0), (n + dy).min(n));
@@ -223,13 +237,12 @@ fn same_glyph(a: &Tile, b: &Tile, bar: f32) -> bool {
             }
             let outside = count - ((x1 - x0) * (y1 - y0)) as f32;
             bb += outside * mb * mb;
-            bb > f32::EPSILON && ab / (aa * bb).sqrt() >= bar
+            (bb > f32::EPSILON).then(|| ab / (aa * bb).sqrt())
         })
-    })
 }
 
 /// Tile pixels either way of the shift that lines up two glyphs' ink
-/// centres that [`same_glyph`] tries: a glyph clipped by the tile's edge
+/// centres that [`correlations`] tries: a glyph clipped by the tile's edge
 /// (a large digit) or blurred into a grid line has its centre moved by a
 /// pixel or two. One pixel lost grids of blurred answer pages that all 49
 /// shifts matched.
@@ -511,16 +524,27 @@ fn sum_evidence(
         clue: Vec<f32>,
         entry: Option<(u8, f32)>,
         pen: [f32; 10],
+        glyph: Option<Tile>,
+        ink: f32,
         count: usize,
     }
     let empty = Sum {
         clue: vec![0.0; digits + 1],
         entry: None,
         pen: [0.0; 10],
+        glyph: None,
+        ink: 0.0,
         count: 0,
     };
     let mut sums = vec![empty; side * side];
     for (j, part) in parts.iter().enumerate() {
+        // A screen's inks are its colours seen in gray: no share of them
+        // is a pen's.
+        let print_dark = print_ink(&part.classes, &part.tiles).unwrap_or(1.0);
+        let share = |k: usize| match part.tiles.get(k) {
+            Some(t) if !part.negative => t.ink / print_dark.max(f32::EPSILON),
+            _ => 0.0,
+        };
         for (k, classes) in part.classes.iter().enumerate() {
             let Some(slot) = sums.get_mut(layout_index(part, k, side)) else {
                 continue;
@@ -555,7 +579,9 @@ fn sum_evidence(
                 .is_some_and(|(_, q)| slot.entry.is_none_or(|(_, p)| q > p))
             {
                 slot.entry = e.entry;
+                slot.glyph = part.tiles.get(k).copied();
             }
+            slot.ink = slot.ink.max(share(k));
             slot.count += 1;
         }
     }
@@ -568,6 +594,8 @@ fn sum_evidence(
                 clue: sum.clue.into_iter().map(|s| s / sum.count as f32).collect(),
                 entry: sum.entry,
                 pen: sum.pen,
+                glyph: sum.glyph,
+                ink: sum.ink,
             }
         })
         .collect()

@@ -37,6 +37,8 @@ fn cell(probs: &[(u8, f32)]) -> CellEvidence {
         clue,
         entry: None,
         pen: [0.0; 10],
+        glyph: None,
+        ink: 0.0,
     }
 }
 
