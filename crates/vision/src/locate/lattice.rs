@@ -1,9 +1,11 @@
 //! Grids inside a larger lattice: a Samurai is five 9x9 grids drawn as one
 //! connected figure, so its hull is the whole 21x21-cell figure and the
 //! comb check of the hull fails. Here the candidate is warped to a square,
-//! the cell pitch is read from the profiles' autocorrelation, every cell
-//! side of the lattice is tested for a printed line, and every n x n window
-//! whose cell sides are all printed is a grid candidate of its own.
+//! its cells counted by the evenly spaced lines that fit its profiles best,
+//! every cell side of the lattice is tested for a printed line, and every
+//! n x n window whose cell sides are all printed is a grid candidate of its
+//! own, unless it lies inside a larger one (a 16x16's comb missed, its
+//! 9x9 windows are no grids).
 
 use image::GrayImage;
 
@@ -21,11 +23,6 @@ const MIN_BINS: usize = 128;
 const MIN_CELLS: usize = 10;
 /// Most cells per side.
 const MAX_CELLS: usize = 40;
-
-/// Lags within this fraction of the best autocorrelation count as the
-/// pitch; the smallest such lag wins, because multiples of the pitch
-/// correlate as well as the pitch itself.
-const PITCH_SHARE: f32 = 0.8;
 
 /// A cell side is printed when its darkness is at least this fraction of
 /// the strong sides' (the 90th percentile): an empty gap between a
@@ -63,42 +60,44 @@ fn warp_dark(dark: &GrayImage, g2p: &Homography, bins: usize) -> Vec<f32> {
     out
 }
 
-/// The lattice pitch (bins) from the mean of both profiles'
-/// autocorrelations, or `None` when no lag between the allowed cell
-/// counts stands out.
-fn pitch(img: &[f32], bins: usize) -> Option<f32> {
-    let mut col = vec![0.0f32; bins];
-    let mut row = vec![0.0f32; bins];
+/// The cells per side of the lattice filling the square: of the counts
+/// from [`MIN_CELLS`] to [`MAX_CELLS`], the one whose evenly spaced lines
+/// (the square's edges are the lattice's outer lines) stand out most from
+/// the cells' middles in the mean of both profiles; `None` when no count
+/// has its lines darker than its middles.
+///
+/// The lines are fitted as a comb, not read from the autocorrelation's
+/// peak lag: a lag is a whole number of bins, and a Samurai 400 bins wide
+/// has a pitch of 19.05; counted as 19 its 21 cells became 22 and every
+/// cell side from the middle on was looked for a third of a cell off.
+/// Multiples of the count put lines where the cells' middles are, and
+/// its divisors (the box lines alone) are fewer than [`MIN_CELLS`].
+fn cell_count(img: &[f32], bins: usize) -> Option<usize> {
+    let mut profile = vec![0.0f32; bins];
     for v in 0..bins {
         for u in 0..bins {
-            col[u] += img[v * bins + u];
-            row[v] += img[v * bins + u];
+            profile[u] += img[v * bins + u];
+            profile[v] += img[v * bins + u];
         }
     }
-    let centre = |p: &mut Vec<f32>| {
-        let m = p.iter().sum::<f32>() / bins as f32;
-        p.iter_mut().for_each(|x| *x -= m);
+    let at = |x: f32| profile[(x.round().max(0.0) as usize).min(bins - 1)];
+    let comb = |m: usize| -> f32 {
+        let cell = bins as f32 / m as f32;
+        let tol = (SIDE_TOL * cell).round().max(1.0) as i64;
+        let line = |k: usize| {
+            let x = k as f32 * cell;
+            (-tol..=tol)
+                .map(|d| at(x + d as f32))
+                .fold(0.0f32, f32::max)
+        };
+        let lines = (0..=m).map(line).sum::<f32>() / (m + 1) as f32;
+        let middles = (0..m).map(|k| at((k as f32 + 0.5) * cell)).sum::<f32>() / m as f32;
+        lines - middles
     };
-    centre(&mut col);
-    centre(&mut row);
-    let (lo, hi) = (bins / MAX_CELLS, bins / (MIN_CELLS - 1));
-    let ac: Vec<f32> = (lo..=hi)
-        .map(|lag| {
-            (0..bins - lag)
-                .map(|i| col[i] * col[i + lag] + row[i] * row[i + lag])
-                .sum::<f32>()
-                / (bins - lag) as f32
-        })
-        .collect();
-    // Local maxima only: a lag next to the pitch correlates nearly as well.
-    let peak =
-        |k: usize| (k == 0 || ac[k] >= ac[k - 1]) && (k + 1 == ac.len() || ac[k] >= ac[k + 1]);
-    let best = ac.iter().copied().fold(0.0f32, f32::max);
-    if best <= 0.0 {
-        return None;
-    }
-    let k = (0..ac.len()).find(|&k| peak(k) && ac[k] >= PITCH_SHARE * best)?;
-    Some((lo + k) as f32)
+    let (m, score) = (MIN_CELLS..=MAX_CELLS.min(bins / 2))
+        .map(|m| (m, comb(m)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    (score > 0.0).then_some(m)
 }
 
 /// Darkness of every cell side of an `m`-cell lattice over the square:
@@ -165,7 +164,9 @@ fn cell_fill(img: &[f32], bins: usize, m: usize) -> Vec<f32> {
 /// The size and quad (work pixels, line centres) of every `n` x `n` window of the
 /// lattice inside `quad` whose cell sides are all printed and none of
 /// whose cells is solid (a crossword's black square has four printed
-/// sides too), for each `n` in `sizes`. Empty when the candidate is no lattice of 10 to 40 cells.
+/// sides too), for each `n` in `sizes` (the whole lattice too: a 16x16
+/// whose comb was missed), none inside a larger one. Empty when the
+/// candidate is no lattice of 10 to 40 cells.
 pub(super) fn lattice_windows(
     dark: &GrayImage,
     quad: &Quad,
@@ -176,13 +177,9 @@ pub(super) fn lattice_windows(
         return Vec::new();
     };
     let img = warp_dark(dark, &g2p, bins);
-    let Some(p) = pitch(&img, bins) else {
+    let Some(m) = cell_count(&img, bins) else {
         return Vec::new();
     };
-    let m = (bins as f32 / p).round() as usize;
-    if !(MIN_CELLS..=MAX_CELLS).contains(&m) {
-        return Vec::new();
-    }
     let (hor, ver) = sides(&img, bins, m);
     let mut all: Vec<f32> = hor.iter().chain(ver.iter()).copied().collect();
     let k = all.len() * STRONG_PERCENTILE / 100;
@@ -190,10 +187,23 @@ pub(super) fn lattice_windows(
     let present = |v: f32| v >= SIDE_PRESENT * strong && strong > 0.0;
     let fill = cell_fill(&img, bins, m);
     let cell = bins as f64 / m as f64;
+    // Largest size first: a window inside a larger one whose every cell
+    // side is printed is part of that grid, not a grid of its own (nine
+    // cells of a 16x16 have a 9x9's lines, but its box lines every fourth
+    // line, and read as a 9x9 its letters make clashing digits).
+    let mut order: Vec<usize> = sizes.iter().copied().filter(|&n| n <= m).collect();
+    order.sort_unstable_by(|a, b| b.cmp(a));
+    let mut whole: Vec<(usize, usize, usize)> = Vec::new();
     let mut out = Vec::new();
-    for &n in sizes.iter().filter(|&&n| n < m) {
+    for n in order {
         for r0 in 0..=m - n {
             for c0 in 0..=m - n {
+                let within = whole.iter().any(|&(wn, wr, wc)| {
+                    wn > n && r0 >= wr && c0 >= wc && r0 + n <= wr + wn && c0 + n <= wc + wn
+                });
+                if within {
+                    continue;
+                }
                 let full = (0..=n).all(|k| {
                     (0..n).all(|i| {
                         present(hor[(r0 + k) * m + c0 + i]) && present(ver[(c0 + k) * m + r0 + i])
@@ -202,6 +212,7 @@ pub(super) fn lattice_windows(
                 let solid =
                     (r0..r0 + n).any(|r| (c0..c0 + n).any(|c| fill[r * m + c] >= SOLID_CELL));
                 if full && !solid {
+                    whole.push((n, r0, c0));
                     let (u0, v0) = (c0 as f64 * cell, r0 as f64 * cell);
                     let (u1, v1) = ((c0 + n) as f64 * cell, (r0 + n) as f64 * cell);
                     let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
