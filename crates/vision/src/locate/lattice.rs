@@ -1,11 +1,12 @@
 //! Grids inside a larger lattice: a Samurai is five 9x9 grids drawn as one
 //! connected figure, so its hull is the whole 21x21-cell figure and the
 //! comb check of the hull fails. Here the candidate is warped to a square,
-//! its cells counted by the evenly spaced lines that fit its profiles best,
-//! every cell side of the lattice is tested for a printed line, and every
-//! n x n window whose cell sides are all printed is a grid candidate of its
-//! own, unless it lies inside a larger one (a 16x16's comb missed, its
-//! 9x9 windows are no grids).
+//! its cells counted from the profiles' autocorrelation and the comb of
+//! evenly spaced lines that fits them best, every cell side of the lattice
+//! is tested for a printed line, and every n x n window whose cell sides
+//! are all printed is a grid candidate of its own, unless it lies inside a
+//! larger one (a 16x16 whose comb was missed: its 9x9 windows are no
+//! grids).
 
 use image::GrayImage;
 
@@ -23,6 +24,11 @@ const MIN_BINS: usize = 128;
 const MIN_CELLS: usize = 10;
 /// Most cells per side.
 const MAX_CELLS: usize = 40;
+
+/// Lags within this fraction of the best autocorrelation count as the
+/// pitch; the smallest such lag wins, because multiples of the pitch
+/// correlate as well as the pitch itself.
+const PITCH_SHARE: f32 = 0.8;
 
 /// A cell side is printed when its darkness is at least this fraction of
 /// the strong sides' (the 90th percentile): an empty gap between a
@@ -60,19 +66,54 @@ fn warp_dark(dark: &GrayImage, g2p: &Homography, bins: usize) -> Vec<f32> {
     out
 }
 
-/// The cells per side of the lattice filling the square: of the counts
-/// from [`MIN_CELLS`] to [`MAX_CELLS`], the one whose evenly spaced lines
-/// (the square's edges are the lattice's outer lines) stand out most from
-/// the cells' middles in the mean of both profiles; `None` when no count
-/// has its lines darker than its middles.
+/// The lattice pitch (bins) from the mean of both profiles'
+/// autocorrelations, or `None` when no lag between the allowed cell
+/// counts stands out.
+fn pitch(img: &[f32], bins: usize) -> Option<f32> {
+    let mut col = vec![0.0f32; bins];
+    let mut row = vec![0.0f32; bins];
+    for v in 0..bins {
+        for u in 0..bins {
+            col[u] += img[v * bins + u];
+            row[v] += img[v * bins + u];
+        }
+    }
+    let centre = |p: &mut Vec<f32>| {
+        let m = p.iter().sum::<f32>() / bins as f32;
+        p.iter_mut().for_each(|x| *x -= m);
+    };
+    centre(&mut col);
+    centre(&mut row);
+    let (lo, hi) = (bins / MAX_CELLS, bins / (MIN_CELLS - 1));
+    let ac: Vec<f32> = (lo..=hi)
+        .map(|lag| {
+            (0..bins - lag)
+                .map(|i| col[i] * col[i + lag] + row[i] * row[i + lag])
+                .sum::<f32>()
+                / (bins - lag) as f32
+        })
+        .collect();
+    // Local maxima only: a lag next to the pitch correlates nearly as well.
+    let peak =
+        |k: usize| (k == 0 || ac[k] >= ac[k - 1]) && (k + 1 == ac.len() || ac[k] >= ac[k + 1]);
+    let best = ac.iter().copied().fold(0.0f32, f32::max);
+    if best <= 0.0 {
+        return None;
+    }
+    let k = (0..ac.len()).find(|&k| peak(k) && ac[k] >= PITCH_SHARE * best)?;
+    Some((lo + k) as f32)
+}
+
+/// The cells per side of the lattice filling the square, its pitch `p`
+/// read from the autocorrelation ([`pitch`]): of the counts within one of
+/// `bins / p`, the one whose evenly spaced lines (the square's edges are
+/// the lattice's outer lines) stand out most from the cells' middles in
+/// the mean of both profiles.
 ///
-/// The lines are fitted as a comb, not read from the autocorrelation's
-/// peak lag: a lag is a whole number of bins, and a Samurai 400 bins wide
-/// has a pitch of 19.05; counted as 19 its 21 cells became 22 and every
-/// cell side from the middle on was looked for a third of a cell off.
-/// Multiples of the count put lines where the cells' middles are, and
-/// its divisors (the box lines alone) are fewer than [`MIN_CELLS`].
-fn cell_count(img: &[f32], bins: usize) -> Option<usize> {
+/// A lag is a whole number of bins: a Samurai 413 bins wide has a pitch
+/// of 19.7, and counted from the lag of 19 its 21 cells became 22, every
+/// cell side from the middle on looked for a third of a cell off.
+fn cell_count(img: &[f32], bins: usize, p: f32) -> usize {
     let mut profile = vec![0.0f32; bins];
     for v in 0..bins {
         for u in 0..bins {
@@ -94,10 +135,10 @@ fn cell_count(img: &[f32], bins: usize) -> Option<usize> {
         let middles = (0..m).map(|k| at((k as f32 + 0.5) * cell)).sum::<f32>() / m as f32;
         lines - middles
     };
-    let (m, score) = (MIN_CELLS..=MAX_CELLS.min(bins / 2))
-        .map(|m| (m, comb(m)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))?;
-    (score > 0.0).then_some(m)
+    let m = (bins as f32 / p).round() as usize;
+    (m.saturating_sub(1).max(1)..=m + 1)
+        .max_by(|&a, &b| comb(a).total_cmp(&comb(b)))
+        .unwrap_or(m)
 }
 
 /// Darkness of every cell side of an `m`-cell lattice over the square:
@@ -177,9 +218,13 @@ pub(super) fn lattice_windows(
         return Vec::new();
     };
     let img = warp_dark(dark, &g2p, bins);
-    let Some(m) = cell_count(&img, bins) else {
+    let Some(p) = pitch(&img, bins) else {
         return Vec::new();
     };
+    let m = cell_count(&img, bins, p);
+    if !(MIN_CELLS..=MAX_CELLS).contains(&m) {
+        return Vec::new();
+    }
     let (hor, ver) = sides(&img, bins, m);
     let mut all: Vec<f32> = hor.iter().chain(ver.iter()).copied().collect();
     let k = all.len() * STRONG_PERCENTILE / 100;
