@@ -271,3 +271,79 @@ pub(super) fn lattice_windows(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::locate::verify::SIZES;
+    use image::Luma;
+
+    /// A darkness image (ink 255) of an `m`-cell lattice of `cell` pixels
+    /// at (`at`, `at`), box lines every `boxes` cells thicker, holding only
+    /// the cells `present(row, col)` says.
+    fn lattice(
+        m: usize,
+        cell: f64,
+        boxes: usize,
+        present: impl Fn(usize, usize) -> bool,
+    ) -> (GrayImage, Quad) {
+        let at = 20.0;
+        let side = (m as f64 * cell + 2.0 * at).ceil() as u32;
+        let mut img = GrayImage::new(side, side);
+        let mut line = |k: usize, a: usize, horizontal: bool| {
+            let w: i64 = if k % boxes == 0 { 2 } else { 1 };
+            let x = (at + k as f64 * cell).round() as i64;
+            let (a0, a1) = (
+                (at + a as f64 * cell) as i64,
+                (at + (a + 1) as f64 * cell) as i64,
+            );
+            for t in a0..=a1 {
+                for d in -w / 2..=w / 2 {
+                    let (px, py) = if horizontal { (t, x + d) } else { (x + d, t) };
+                    img.put_pixel(px as u32, py as u32, Luma([255]));
+                }
+            }
+        };
+        for r in 0..m {
+            for c in 0..m {
+                if present(r, c) {
+                    for (k, a, h) in [
+                        (r, c, true),
+                        (r + 1, c, true),
+                        (c, r, false),
+                        (c + 1, r, false),
+                    ] {
+                        line(k, a, h);
+                    }
+                }
+            }
+        }
+        let e = (at + m as f64 * cell) as f32;
+        let s = at as f32;
+        (img, Quad::new([(s, s), (e, s), (e, e), (s, e)]))
+    }
+
+    #[test]
+    fn a_16x16_lattice_is_one_16x16_not_9x9_windows() {
+        let (dark, quad) = lattice(16, 21.3, 4, |_, _| true);
+        let windows = lattice_windows(&dark, &quad, &SIZES);
+        let sizes: Vec<usize> = windows.iter().map(|w| w.0).collect();
+        assert_eq!(sizes, vec![16]);
+    }
+
+    #[test]
+    fn a_samurai_whose_pitch_is_no_whole_number_of_bins_gives_five_grids() {
+        // 21 cells of 19.7 px: the autocorrelation's lag (19 or 20) alone
+        // counts 21 or 22 cells.
+        let corners = [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)];
+        let inside = |r: usize, c: usize| {
+            corners
+                .iter()
+                .any(|&(r0, c0)| (r0..r0 + 9).contains(&r) && (c0..c0 + 9).contains(&c))
+        };
+        let (dark, quad) = lattice(21, 19.7, 3, inside);
+        let windows = lattice_windows(&dark, &quad, &SIZES);
+        assert_eq!(windows.len(), 5, "{windows:?}");
+        assert!(windows.iter().all(|w| w.0 == 9));
+    }
+}
