@@ -442,10 +442,10 @@ def busy(ctx):
                   "partial", "other (no grid, wrong grid)", "no_solution verdicts",
                   "wrong answers"], rows)
     out += ("\nEvery photo's puzzle has one solution, so each `no_solution` verdict is wrong;"
-            " those counted here are 16x16 clues misread with confidence under blur (a B read"
-            " as 8), reported as a clash of givens. The Samurai still missed lose their 1 px"
-            " cell lines in the search image (blur, downscaling), so their lattice has no"
-            " printed cell sides to split, or a striped cloth joins the page's hull.\n")
+            " the one looked at (a tuned-on blurred 16x16) had a B read as 8 with"
+            " confidence, reported as a clash of givens. The tuned-on Samurai looked at that is"
+            " still missed lost its 1 px cell lines in the search image (blur, downscaling), so"
+            " its lattice had no printed cell sides to split.\n")
     return out
 
 
