@@ -1,9 +1,12 @@
 //! Grids inside a larger lattice: a Samurai is five 9x9 grids drawn as one
 //! connected figure, so its hull is the whole 21x21-cell figure and the
 //! comb check of the hull fails. Here the candidate is warped to a square,
-//! the cell pitch is read from the profiles' autocorrelation, every cell
-//! side of the lattice is tested for a printed line, and every n x n window
-//! whose cell sides are all printed is a grid candidate of its own.
+//! its cells counted from the profiles' autocorrelation and the comb of
+//! evenly spaced lines that fits them best, every cell side of the lattice
+//! is tested for a printed line, and every n x n window whose cell sides
+//! are all printed is a grid candidate of its own, unless it lies inside a
+//! larger one (a 16x16 whose comb was missed: its 9x9 windows are no
+//! grids).
 
 use image::GrayImage;
 
@@ -101,6 +104,43 @@ fn pitch(img: &[f32], bins: usize) -> Option<f32> {
     Some((lo + k) as f32)
 }
 
+/// The cells per side of the lattice filling the square, its pitch `p`
+/// read from the autocorrelation ([`pitch`]): of the counts within one of
+/// `bins / p`, the one whose evenly spaced lines (the square's edges are
+/// the lattice's outer lines) stand out most from the cells' middles in
+/// the mean of both profiles.
+///
+/// A lag is a whole number of bins: a Samurai 413 bins wide has a pitch
+/// of 19.7, and counted from the lag of 19 its 21 cells became 22, every
+/// cell side from the middle on looked for a third of a cell off.
+fn cell_count(img: &[f32], bins: usize, p: f32) -> usize {
+    let mut profile = vec![0.0f32; bins];
+    for v in 0..bins {
+        for u in 0..bins {
+            profile[u] += img[v * bins + u];
+            profile[v] += img[v * bins + u];
+        }
+    }
+    let at = |x: f32| profile[(x.round().max(0.0) as usize).min(bins - 1)];
+    let comb = |m: usize| -> f32 {
+        let cell = bins as f32 / m as f32;
+        let tol = (SIDE_TOL * cell).round().max(1.0) as i64;
+        let line = |k: usize| {
+            let x = k as f32 * cell;
+            (-tol..=tol)
+                .map(|d| at(x + d as f32))
+                .fold(0.0f32, f32::max)
+        };
+        let lines = (0..=m).map(line).sum::<f32>() / (m + 1) as f32;
+        let middles = (0..m).map(|k| at((k as f32 + 0.5) * cell)).sum::<f32>() / m as f32;
+        lines - middles
+    };
+    let m = (bins as f32 / p).round() as usize;
+    (m.saturating_sub(1).max(1)..=m + 1)
+        .max_by(|&a, &b| comb(a).total_cmp(&comb(b)))
+        .unwrap_or(m)
+}
+
 /// Darkness of every cell side of an `m`-cell lattice over the square:
 /// `(horizontal, vertical)`, `horizontal[k * m + c]` the side on line `k`
 /// above cell column `c`, `vertical[k * m + r]` the side on line `k` left
@@ -165,7 +205,9 @@ fn cell_fill(img: &[f32], bins: usize, m: usize) -> Vec<f32> {
 /// The size and quad (work pixels, line centres) of every `n` x `n` window of the
 /// lattice inside `quad` whose cell sides are all printed and none of
 /// whose cells is solid (a crossword's black square has four printed
-/// sides too), for each `n` in `sizes`. Empty when the candidate is no lattice of 10 to 40 cells.
+/// sides too), for each `n` in `sizes` (the whole lattice too: a 16x16
+/// whose comb was missed), none inside a larger one. Empty when the
+/// candidate is no lattice of 10 to 40 cells.
 pub(super) fn lattice_windows(
     dark: &GrayImage,
     quad: &Quad,
@@ -179,7 +221,7 @@ pub(super) fn lattice_windows(
     let Some(p) = pitch(&img, bins) else {
         return Vec::new();
     };
-    let m = (bins as f32 / p).round() as usize;
+    let m = cell_count(&img, bins, p);
     if !(MIN_CELLS..=MAX_CELLS).contains(&m) {
         return Vec::new();
     }
@@ -190,10 +232,23 @@ pub(super) fn lattice_windows(
     let present = |v: f32| v >= SIDE_PRESENT * strong && strong > 0.0;
     let fill = cell_fill(&img, bins, m);
     let cell = bins as f64 / m as f64;
+    // Largest size first: a window inside a larger one whose every cell
+    // side is printed is part of that grid, not a grid of its own (nine
+    // cells of a 16x16 have a 9x9's lines, but its box lines every fourth
+    // line, and read as a 9x9 its letters make clashing digits).
+    let mut order: Vec<usize> = sizes.iter().copied().filter(|&n| n <= m).collect();
+    order.sort_unstable_by(|a, b| b.cmp(a));
+    let mut whole: Vec<(usize, usize, usize)> = Vec::new();
     let mut out = Vec::new();
-    for &n in sizes.iter().filter(|&&n| n < m) {
+    for n in order {
         for r0 in 0..=m - n {
             for c0 in 0..=m - n {
+                let within = whole.iter().any(|&(wn, wr, wc)| {
+                    wn > n && r0 >= wr && c0 >= wc && r0 + n <= wr + wn && c0 + n <= wc + wn
+                });
+                if within {
+                    continue;
+                }
                 let full = (0..=n).all(|k| {
                     (0..n).all(|i| {
                         present(hor[(r0 + k) * m + c0 + i]) && present(ver[(c0 + k) * m + r0 + i])
@@ -202,6 +257,7 @@ pub(super) fn lattice_windows(
                 let solid =
                     (r0..r0 + n).any(|r| (c0..c0 + n).any(|c| fill[r * m + c] >= SOLID_CELL));
                 if full && !solid {
+                    whole.push((n, r0, c0));
                     let (u0, v0) = (c0 as f64 * cell, r0 as f64 * cell);
                     let (u1, v1) = ((c0 + n) as f64 * cell, (r0 + n) as f64 * cell);
                     let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
@@ -214,4 +270,80 @@ pub(super) fn lattice_windows(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::locate::verify::SIZES;
+    use image::Luma;
+
+    /// A darkness image (ink 255) of an `m`-cell lattice of `cell` pixels
+    /// at (`at`, `at`), box lines every `boxes` cells thicker, holding only
+    /// the cells `present(row, col)` says.
+    fn lattice(
+        m: usize,
+        cell: f64,
+        boxes: usize,
+        present: impl Fn(usize, usize) -> bool,
+    ) -> (GrayImage, Quad) {
+        let at = 20.0;
+        let side = (m as f64 * cell + 2.0 * at).ceil() as u32;
+        let mut img = GrayImage::new(side, side);
+        let mut line = |k: usize, a: usize, horizontal: bool| {
+            let w: i64 = if k % boxes == 0 { 2 } else { 1 };
+            let x = (at + k as f64 * cell).round() as i64;
+            let (a0, a1) = (
+                (at + a as f64 * cell) as i64,
+                (at + (a + 1) as f64 * cell) as i64,
+            );
+            for t in a0..=a1 {
+                for d in -w / 2..=w / 2 {
+                    let (px, py) = if horizontal { (t, x + d) } else { (x + d, t) };
+                    img.put_pixel(px as u32, py as u32, Luma([255]));
+                }
+            }
+        };
+        for r in 0..m {
+            for c in 0..m {
+                if present(r, c) {
+                    for (k, a, h) in [
+                        (r, c, true),
+                        (r + 1, c, true),
+                        (c, r, false),
+                        (c + 1, r, false),
+                    ] {
+                        line(k, a, h);
+                    }
+                }
+            }
+        }
+        let e = (at + m as f64 * cell) as f32;
+        let s = at as f32;
+        (img, Quad::new([(s, s), (e, s), (e, e), (s, e)]))
+    }
+
+    #[test]
+    fn a_16x16_lattice_is_one_16x16_not_9x9_windows() {
+        let (dark, quad) = lattice(16, 21.3, 4, |_, _| true);
+        let windows = lattice_windows(&dark, &quad, &SIZES);
+        let sizes: Vec<usize> = windows.iter().map(|w| w.0).collect();
+        assert_eq!(sizes, vec![16]);
+    }
+
+    #[test]
+    fn a_samurai_whose_pitch_is_no_whole_number_of_bins_gives_five_grids() {
+        // 21 cells of 19.7 px: the autocorrelation's lag (19 or 20) alone
+        // counts 21 or 22 cells.
+        let corners = [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)];
+        let inside = |r: usize, c: usize| {
+            corners
+                .iter()
+                .any(|&(r0, c0)| (r0..r0 + 9).contains(&r) && (c0..c0 + 9).contains(&c))
+        };
+        let (dark, quad) = lattice(21, 19.7, 3, inside);
+        let windows = lattice_windows(&dark, &quad, &SIZES);
+        assert_eq!(windows.len(), 5, "{windows:?}");
+        assert!(windows.iter().all(|w| w.0 == 9));
+    }
 }
