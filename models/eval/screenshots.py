@@ -1103,7 +1103,9 @@ def evaluate(out, binary, extra, summary=None):
               f"{k['wrong_answers']:5d}")
     for p in problems:
         print("  " + p)
-    if summary:
+    if summary == "-":
+        print("summary: " + json.dumps(per_kind, sort_keys=True))
+    elif summary:
         with open(summary, "w") as f:
             json.dump(per_kind, f, indent=1, sort_keys=True)
 
@@ -1131,7 +1133,8 @@ def main():
     ap.add_argument("--kinds", default="classic",
                     help="comma-separated kinds of screen to make: classic (phones, tablets and "
                          "desktops, the default), " + ", ".join(KINDS))
-    ap.add_argument("--summary", help="eval: write the figures per kind of screen here (JSON)")
+    ap.add_argument("--summary", help="eval: write the figures per kind of screen here as JSON "
+                         "(`-`: a last line `summary: JSON` on standard output)")
     ap.add_argument("--bin", default=os.environ.get(
         "SUDOKU_SNAP", os.path.join(ROOT, "target", "release", "sudoku-snap")))
     a, extra = ap.parse_known_args()
