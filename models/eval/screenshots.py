@@ -1046,6 +1046,12 @@ def evaluate(out, binary, extra, summary=None):
         best = max(main, key=lambda g: sum(a == b for a, b in zip(g["read"], truth)),
                    default=None)
         status = best["status"] if best else "no_grid"
+        if status == "complete" and best.get("error"):
+            # The reader reports a full grid as `complete`, and one that
+            # clashes as `complete` with the clash as its error ("complete
+            # grid, not valid"): that is its verdict that the board has no
+            # solution.
+            status = "no_solution"
         solution = solve_truth(binary, truth) if want != "no_solution" else None
         shown = best.get("solution") if best else None
         wrong = shown is not None and shown != solution
