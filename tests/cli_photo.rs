@@ -51,6 +51,50 @@ fn an_app_screen_is_read_whole_not_a_row_short() {
     assert_eq!(v["status"], "solved", "{v}");
 }
 
+/// The main job on one fixture screen: its one grid's JSON object.
+fn read_screen(file: &str) -> serde_json::Value {
+    let out = run_in(&["--json", "--no-image", p(&fixture(file))], Path::new("."));
+    let objects = json_lines(&out);
+    assert_eq!(objects.len(), 1, "{file}: {objects:?}");
+    objects[0].clone()
+}
+
+#[test]
+fn a_console_screen_with_a_neon_frame_and_a_cursor_is_solved() {
+    // fixtures/screen-console-neon.png: a 1280x720 console screen drawn by
+    // models/eval/screenshots.py (--kinds console): a dark grid in a thick
+    // glowing frame, a cursor ring across the lines of one cell, a column
+    // of digits and button hints beside it.
+    let stem = "screen-console-neon";
+    let v = read_screen(&format!("{stem}.png"));
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], "solved", "{v}");
+}
+
+#[test]
+fn a_video_frame_with_a_phone_screen_inside_is_solved() {
+    // fixtures/screen-video-frame.jpg: a 1280x720 video frame (JPEG 45,
+    // blurred) holding a phone screen a third of its width on a blurred
+    // copy of itself, with a caption, a play button, a channel logo and a
+    // progress bar off the grid.
+    let stem = "screen-video-frame";
+    let v = read_screen(&format!("{stem}.jpg"));
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], "solved", "{v}");
+}
+
+#[test]
+fn a_finished_board_on_a_screen_is_complete() {
+    // fixtures/screen-finished-board.png: a dark phone screen with every
+    // cell filled right (clues and typed entries) and a "done" banner
+    // under the grid: a full valid grid is `complete`, with no answer to
+    // give.
+    let stem = "screen-finished-board";
+    let v = read_screen(&format!("{stem}.png"));
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], "complete", "{v}");
+}
+
 #[test]
 fn a_samurai_on_a_checked_cloth_is_solved() {
     // fixtures/samurai-on-checks.jpg (models/eval/busy_photos.py): a

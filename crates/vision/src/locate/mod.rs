@@ -42,7 +42,7 @@ use candidates::{
     candidate_hulls, cell_groups, max_area_quad, Candidates, HullParams, MIN_SIDE_PX,
 };
 use refine::{full_to_work, quad_to_full, refine};
-use sides::{expand, fit_sides, frame_sides};
+use sides::{expand, fit_sides, frame_sides, straight_runs_quad};
 use tight::{whole_at_frame, TIGHT_CROP_CELLS};
 use verify::{verify, verify_open, Spec, Verdict, SIZES};
 
@@ -96,6 +96,11 @@ const RECHECK_SLACK: f32 = 0.02;
 /// Re-checks grow the found quad by this fraction about its centre, so the
 /// border lines sit inside the checked region.
 const RECHECK_GROWTH: f32 = 0.04;
+
+/// How far (cells) a comb's corner may lie from those of the straight runs
+/// of a rounded border (see [`comb_on`]): the border's half width and a
+/// pixel or two of threshold, never a cell.
+const ON_QUAD_CELLS: f32 = 0.25;
 
 /// Rounds of re-checking around the found lines.
 const RECHECK_ROUNDS: usize = 2;
@@ -631,7 +636,7 @@ impl<'a> PageSearch<'a> {
         let (dbg, near, refused) = (&mut self.dbg, &mut self.near, &mut self.refused);
         let mut found = Vec::new();
         for (i, hull) in hulls.iter().enumerate() {
-            let Some(quad) = max_area_quad(hull) else {
+            let Some(mut quad) = max_area_quad(hull) else {
                 continue;
             };
             let full = quad_to_full(&quad, dbg.scale);
@@ -644,6 +649,17 @@ impl<'a> PageSearch<'a> {
                 continue;
             }
             let mut ex = examine_sizes(dbg, &quad, merge);
+            // A grid drawn with rounded corners: its largest quad cuts them
+            // and the comb fails; the quad on the border's straight runs
+            // has the grid's corners (see [`straight_runs_quad`]).
+            if !ex.passed {
+                if let Some(runs) = straight_runs_quad(hull, &quad) {
+                    let again = examine_sizes(dbg, &runs, merge);
+                    if again.passed && comb_on(&again.verdict.quad, &runs) {
+                        (quad, ex) = (runs, again);
+                    }
+                }
+            }
             // A comb that nearly passed in the finer search gets a closer
             // look (see [`closer_look`]): on a large photo that search runs
             // downscaled, where a grid's 1 px lines are half gone. At full
@@ -1379,6 +1395,19 @@ fn refit_at_frame(
     } else {
         verdict
     }
+}
+
+/// Whether the comb found lies on the quad it was looked for in, every
+/// corner within [`ON_QUAD_CELLS`] of a cell: the quad of a rounded
+/// border's straight runs stands for the grid only when the comb confirms
+/// it; a comb found elsewhere inside (a frame round the grid, a lattice a
+/// cell off) is chance there.
+fn comb_on(comb: &Quad, quad: &Quad) -> bool {
+    let cell = quad.max_side() / 9.0;
+    comb.corners
+        .iter()
+        .zip(&quad.corners)
+        .all(|(a, b)| (a.0 - b.0).hypot(a.1 - b.1) <= ON_QUAD_CELLS * cell)
 }
 
 /// The examined grid in full-resolution pixels, refined when the

@@ -14,6 +14,17 @@ const MIN_SIDE_LEN: f32 = 8.0;
 /// corner back onto the border, not enough to jump to the next grid line.
 const FIT_SHIFT_CELLS: f32 = 0.4;
 
+/// A straight run of a hull that stands for a whole side (see
+/// [`straight_runs_quad`]) is at least this fraction of the side: a grid
+/// drawn with rounded corners has radii well under a quarter of its side.
+const MIN_RUN_SHARE: f32 = 0.5;
+
+/// ... runs within this angle's cosine (about 10 degrees) of the side ...
+const RUN_COS: f32 = 0.985;
+
+/// ... and its middle within this many cells (side / 9) of the side's line.
+const RUN_NEAR_CELLS: f32 = 0.5;
+
 /// A line `nx * x + ny * y = d` with unit normal `(nx, ny)`.
 pub(super) type Line = (f32, f32, f32);
 
@@ -163,6 +174,40 @@ pub(super) fn corners_of(lines: &[Line; 4]) -> Option<Quad> {
     Some(Quad::new(out))
 }
 
+/// The quad whose sides lie on the hull's straight runs along the sides of
+/// `q` (the hull's largest quad): on a grid drawn with rounded corners (app
+/// screens draw them so) the largest quad has its corners on the arcs and
+/// its sides slant across the border, while the border's straight runs are
+/// the hull's longest edges. `None` when a side has no such run.
+pub(super) fn straight_runs_quad(hull: &[(f32, f32)], q: &Quad) -> Option<Quad> {
+    let n = hull.len();
+    let mut lines = [(0.0f32, 0.0f32, 0.0f32); 4];
+    for (s, line) in lines.iter_mut().enumerate() {
+        let sd = side(q, s)?;
+        let (ux, uy) = (sd.dx / sd.len, sd.dy / sd.len);
+        let mut best: Option<(f32, Line)> = None;
+        for i in 0..n {
+            let (a, b) = (hull[i], hull[(i + 1) % n]);
+            let (ex, ey) = (b.0 - a.0, b.1 - a.1);
+            let len = ex.hypot(ey);
+            if len < MIN_RUN_SHARE * sd.len || (ex * ux + ey * uy).abs() < RUN_COS * len {
+                continue;
+            }
+            let mid = (0.5 * (a.0 + b.0), 0.5 * (a.1 + b.1));
+            let off = (mid.0 - sd.a.0) * sd.nx + (mid.1 - sd.a.1) * sd.ny;
+            if off.abs() > RUN_NEAR_CELLS * sd.len / 9.0 {
+                continue;
+            }
+            if best.is_none_or(|(l, _)| len > l) {
+                let (nx, ny) = (-ey / len, ex / len);
+                best = Some((len, (nx, ny, nx * a.0 + ny * a.1)));
+            }
+        }
+        *line = best?.1;
+    }
+    corners_of(&lines)
+}
+
 /// The quad scaled by `1 + f` about its centroid.
 pub(super) fn expand(q: &Quad, f: f32) -> Quad {
     let (cx, cy) = q.centre();
@@ -175,6 +220,45 @@ pub(super) fn expand(q: &Quad, f: f32) -> Quad {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn straight_runs_give_the_corners_a_rounded_square_cuts() {
+        // A 90 px square with corners rounded at radius 15: its hull's
+        // straight runs are 60 px long, the arcs are four points each.
+        let (r, s) = (15.0f32, 90.0f32);
+        let mut hull = Vec::new();
+        for (cx, cy, from) in [
+            (s - r, r, -90.0f32),
+            (s - r, s - r, 0.0),
+            (r, s - r, 90.0),
+            (r, r, 180.0),
+        ] {
+            for k in 0..=4 {
+                let t = (from + 22.5 * k as f32).to_radians();
+                hull.push((cx + r * t.cos(), cy + r * t.sin()));
+            }
+        }
+        let cut = Quad::new([(3.0, 3.0), (87.0, 3.0), (87.0, 87.0), (3.0, 87.0)]);
+        let q = straight_runs_quad(&hull, &cut).expect("four runs");
+        for (got, want) in q
+            .corners
+            .iter()
+            .zip([(0.0, 0.0), (s, 0.0), (s, s), (0.0, s)])
+        {
+            assert!(
+                (got.0 - want.0).abs() < 0.01 && (got.1 - want.1).abs() < 0.01,
+                "{q:?}"
+            );
+        }
+        // A hull without straight runs (an octagon of short sides) has none.
+        let octagon: Vec<(f32, f32)> = (0..16)
+            .map(|k| {
+                let t = (k as f32 * 22.5f32).to_radians();
+                (45.0 + 45.0 * t.cos(), 45.0 + 45.0 * t.sin())
+            })
+            .collect();
+        assert!(straight_runs_quad(&octagon, &cut).is_none());
+    }
 
     #[test]
     fn frame_sides_and_corners_of_lines() {
