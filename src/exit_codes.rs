@@ -39,7 +39,8 @@ impl From<Status> for ExitCode {
     fn from(status: Status) -> ExitCode {
         match status {
             // A printed answer grid is nothing to solve: fine when it is valid
-            // (an invalid one carries an error and is reported as no_solution).
+            // (an invalid one carries its clash as the reason, and the photo
+            // command's `line_code` makes it exit 1).
             Status::Solved | Status::Complete => ExitCode::Success,
             Status::Unsure
             | Status::Partial

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{fixture, json_lines, p, run_in, scratch};
+use common::{fixture, json_lines, p, run_in, scratch, stderr};
 use image::{GrayImage, Luma, RgbImage};
 use snap_vision::{Homography, Quad};
 
@@ -108,7 +108,7 @@ fn a_samurai_on_a_checked_cloth_is_solved() {
         Path::new("."),
     );
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines.len(), 1, "{}", stderr(&out));
     let v = &lines[0];
     assert_eq!(v["shape"], "samurai", "{v}");
     assert_eq!(v["status"], "solved", "{v}");
@@ -129,7 +129,7 @@ fn a_blurred_16x16_is_one_16x16_never_broken_9x9s() {
         Path::new("."),
     );
     let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1, "{out}");
+    assert_eq!(lines.len(), 1, "{}", stderr(&out));
     let v = &lines[0];
     assert_eq!(v["shape"], "16x16", "{v}");
     assert!(v["status"] == "solved" || v["status"] == "unsure", "{v}");

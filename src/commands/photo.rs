@@ -795,11 +795,15 @@ impl Printer {
 /// The exit code one printed line asks for: its status's, except for what
 /// is normal in a book: a PDF page without a grid, and a printed answer
 /// grid read in doubt (named in the summary; no puzzle was left unsolved).
+/// A complete grid that is not valid (a finished board with a wrong
+/// entry: `complete` with the clash as its reason) is no solution.
 fn line_code(line: &Line, pdf_page: bool) -> ExitCode {
     let normal = (line.status == Status::NoGrid && pdf_page)
         || (line.answer_grid && line.status == Status::Unsure);
     if normal {
         ExitCode::Success
+    } else if line.status == Status::Complete && !line.why.is_empty() {
+        ExitCode::NotSolved
     } else {
         ExitCode::from(line.status)
     }
@@ -868,6 +872,11 @@ mod tests {
             line_code(&line(Status::Unsure, true), true),
             ExitCode::Success
         );
+        let invalid = Line {
+            why: "givens clash: r1c1 and r1c2 are both 5".into(),
+            ..line(Status::Complete, true)
+        };
+        assert_eq!(line_code(&invalid, false), ExitCode::NotSolved);
         assert_eq!(
             line_code(&line(Status::Unsure, false), true),
             ExitCode::NotSolved

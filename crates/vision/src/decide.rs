@@ -1459,9 +1459,11 @@ mod tests {
         decide(Shape::classic(), &e, &[])
     }
 
-    /// A tile of pen strokes: segments between points of the 28-pixel
-    /// tile, about two pixels wide.
-    fn strokes(segments: &[((f32, f32), (f32, f32))]) -> Tile {
+    /// A pen stroke: a segment between two points of the 28-pixel tile.
+    type Segment = ((f32, f32), (f32, f32));
+
+    /// A tile of pen strokes, each about two pixels wide.
+    fn strokes(segments: &[Segment]) -> Tile {
         let mut t = Tile {
             ink: 0.8,
             ..Tile::default()

@@ -291,7 +291,7 @@ mod tests {
         let side = (m as f64 * cell + 2.0 * at).ceil() as u32;
         let mut img = GrayImage::new(side, side);
         let mut line = |k: usize, a: usize, horizontal: bool| {
-            let w: i64 = if k % boxes == 0 { 2 } else { 1 };
+            let w: i64 = if k.is_multiple_of(boxes) { 2 } else { 1 };
             let x = (at + k as f64 * cell).round() as i64;
             let (a0, a1) = (
                 (at + a as f64 * cell) as i64,
