@@ -37,6 +37,8 @@ import sys
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from pen_photos import perspective
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FONTS = [f for f in (
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -202,16 +204,6 @@ def page(rng, today, yesterday):
         d.rectangle([rx, 150, rx + 2, y2 - 10], fill=0)
     text_block(d, 60, y2 + 34 + max(small, cw_side, th) + 40, W - 60, H - 60, rng, fp, 20)
     return img, boxes
-
-
-def perspective(src, dst):
-    """PIL's PERSPECTIVE coefficients mapping output `dst` points to `src`."""
-    rows = []
-    for (x, y), (u, v) in zip(dst, src):
-        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
-        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
-    b = np.array([c for p in src for c in p])
-    return np.linalg.solve(np.array(rows, dtype=float), b)
 
 
 def photograph(img, boxes, rng, cut):

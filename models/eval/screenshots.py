@@ -228,26 +228,7 @@ def draw_board(draw, rng, x, y, side, board, pal, fonts, style):
     x0, y0 = x + outer, y + outer
     draw.rectangle([x, y, x + side - 1, y + side - 1], fill=pal["box"])
     draw.rectangle([x0, y0, x0 + inner - 1, y0 + inner - 1], fill=pal["grid"])
-    # Shading: the selected cell, its row, column and box, and the cells
-    # holding the selected digit (what apps do when a cell is tapped).
-    shade = {}
-    sel = style["selected"]
-    if sel is not None:
-        r, c = divmod(sel, 9)
-        if style["area"]:
-            for i in range(81):
-                rr, cc = divmod(i, 9)
-                if rr == r or cc == c or (rr // 3, cc // 3) == (r // 3, c // 3):
-                    shade[i] = pal["area"]
-        d = board.digit(sel)
-        if d != "." and style["same"]:
-            for i in range(81):
-                if board.digit(i) == d:
-                    shade[i] = pal["same"]
-        shade[sel] = pal["sel"]
-    if style["conflict"]:
-        for i in board.wrong:
-            shade[i] = mix(pal["grid"], pal["wrong"], 0.25)
+    shade = shading(board, style, pal)
     for i, colour in shade.items():
         r, c = divmod(i, 9)
         draw.rectangle([x0 + c * cell, y0 + r * cell, x0 + (c + 1) * cell, y0 + (r + 1) * cell],
