@@ -239,25 +239,7 @@ def draw_board(draw, rng, x, y, side, board, pal, fonts, style):
         p = k * cell
         draw.rectangle([x0 + p - w / 2, y0, x0 + p + w / 2 - 1, y0 + inner - 1], fill=colour)
         draw.rectangle([x0, y0 + p - w / 2, x0 + inner - 1, y0 + p + w / 2 - 1], fill=colour)
-    regular, bold = style["font"]
-    size = cell * style["digit"]
-    given_font = font(bold if style["bold_givens"] else regular, size)
-    entry_font = font(regular if style["bold_givens"] else regular, size)
-    pencil_font = font(regular, cell * 0.26)
-    for i in range(81):
-        r, c = divmod(i, 9)
-        cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
-        if board.givens[i] != ".":
-            text(draw, (cx, cy), board.givens[i], given_font, pal["given"], "mm")
-        elif i in board.entries:
-            colour = pal["wrong"] if i in board.wrong and style["red_mistakes"] else pal["entry"]
-            text(draw, (cx, cy), board.entries[i], entry_font, colour, "mm")
-        elif i in board.pencil:
-            for d in board.pencil[i]:
-                k = int(d) - 1
-                px = x0 + c * cell + cell * (0.2 + 0.3 * (k % 3))
-                py = y0 + r * cell + cell * (0.2 + 0.3 * (k // 3))
-                text(draw, (px, py), d, pencil_font, pal["pencil"], "mm")
+    cell_digits(draw, x0, y0, cell, board, pal, style)
     return (x, y, x + side, y + side)
 
 
