@@ -533,6 +533,7 @@ def tight(ctx):
             " false verdict counts a `no_solution` or `multiple` left for a puzzle with one solution.\n")
     return out
 
+
 @section("accuracy", "screens", "App screens by kind, held out", needs_shared=False)
 def screens(ctx):
     """models/eval/screenshots.py on seed 2031, never looked at while the
