@@ -448,6 +448,8 @@ def crowded(ctx):
             " A wrong answer is a puzzle solved to another solution, a solution grid reported"
             " `complete` with other digits or solved as a puzzle; a crossword or table"
             " answered is one reported with any verdict but `partial`.\n")
+    return out
+
 
 @section("accuracy", "busy", "Samurai and 16x16 on busy backgrounds", needs_shared=False)
 def busy(ctx):
