@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{fixture, json_lines, p, run_in, scratch, stderr};
+use common::{fixture, json_lines, p, run_in, scratch};
 use image::{GrayImage, Luma, RgbImage};
 use snap_vision::{Homography, Quad};
 
@@ -51,8 +51,8 @@ fn an_app_screen_is_read_whole_not_a_row_short() {
     assert_eq!(v["status"], "solved", "{v}");
 }
 
-/// The main job on one fixture screen: its one grid's JSON object.
-fn read_screen(file: &str) -> serde_json::Value {
+/// The main job on one fixture image of one grid: that grid's JSON object.
+fn read_one(file: &str) -> serde_json::Value {
     let out = run_in(&["--json", "--no-image", p(&fixture(file))], Path::new("."));
     let objects = json_lines(&out);
     assert_eq!(objects.len(), 1, "{file}: {objects:?}");
@@ -66,7 +66,7 @@ fn a_console_screen_with_a_neon_frame_and_a_cursor_is_solved() {
     // glowing frame, a cursor ring across the lines of one cell, a column
     // of digits and button hints beside it.
     let stem = "screen-console-neon";
-    let v = read_screen(&format!("{stem}.png"));
+    let v = read_one(&format!("{stem}.png"));
     assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
     assert_eq!(v["status"], "solved", "{v}");
 }
@@ -78,7 +78,7 @@ fn a_video_frame_with_a_phone_screen_inside_is_solved() {
     // copy of itself, with a caption, a play button, a channel logo and a
     // progress bar off the grid.
     let stem = "screen-video-frame";
-    let v = read_screen(&format!("{stem}.jpg"));
+    let v = read_one(&format!("{stem}.jpg"));
     assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
     assert_eq!(v["status"], "solved", "{v}");
 }
@@ -90,7 +90,7 @@ fn a_finished_board_on_a_screen_is_complete() {
     // under the grid: a full valid grid is `complete`, with no answer to
     // give.
     let stem = "screen-finished-board";
-    let v = read_screen(&format!("{stem}.png"));
+    let v = read_one(&format!("{stem}.png"));
     assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
     assert_eq!(v["status"], "complete", "{v}");
 }
@@ -103,13 +103,7 @@ fn a_samurai_on_a_checked_cloth_is_solved() {
     // no window of it was a grid: one 9x9 comb across 18 cells was read,
     // and "no Sudoku puzzle found".
     let stem = "samurai-on-checks";
-    let out = run_in(
-        &["--json", "--no-image", p(&fixture(&format!("{stem}.jpg")))],
-        Path::new("."),
-    );
-    let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1, "{}", stderr(&out));
-    let v = &lines[0];
+    let v = &read_one(&format!("{stem}.jpg"));
     assert_eq!(v["shape"], "samurai", "{v}");
     assert_eq!(v["status"], "solved", "{v}");
     let want = truth(stem).replace('#', "");
@@ -124,13 +118,7 @@ fn a_blurred_16x16_is_one_16x16_never_broken_9x9s() {
     // its cells have a 9x9's lines; read as 9x9s its letters would make
     // clashing digits, and the user told the puzzle is broken. It is one
     // 16x16, solved or said unsure, never without a solution.
-    let out = run_in(
-        &["--json", "--no-image", p(&fixture("16x16-blurred.jpg"))],
-        Path::new("."),
-    );
-    let lines = json_lines(&out);
-    assert_eq!(lines.len(), 1, "{}", stderr(&out));
-    let v = &lines[0];
+    let v = &read_one("16x16-blurred.jpg");
     assert_eq!(v["shape"], "16x16", "{v}");
     assert!(v["status"] == "solved" || v["status"] == "unsure", "{v}");
 }
