@@ -1,0 +1,512 @@
+//! Answer images made from the photo's own JPEG.
+//!
+//! An answer draws a few dozen digits onto a photo of millions of pixels.
+//! Decoding the whole photo to colour and encoding it again costs more than
+//! reading the puzzle did, and loses a little of the photo on every pixel.
+//! A baseline JPEG is a sequence of MCUs (16x16 pixels for the 4:2:0 that
+//! cameras write), each a few 8x8 blocks of Huffman-coded DCT coefficients,
+//! so the answer can be the photo's own file with only the blocks drawn on
+//! coded again:
+//!
+//! 1. [`Photo::open`] reads the headers and walks the scan once, noting
+//!    where each MCU's bits start and the DC predictions there (Huffman
+//!    decoding only: no IDCT, no colour).
+//! 2. [`Photo::canvas`] decodes to colour only the MCUs under the areas
+//!    that will be drawn on, into a [`Canvas`] placed over the photo.
+//! 3. The caller draws on the canvas as on the photo, offset by its origin.
+//! 4. [`Photo::answer`] codes the blocks whose pixels changed (same
+//!    quantisation and Huffman tables), codes again the MCU after each such
+//!    run (its DC is coded as a difference from the block before), and
+//!    copies every other MCU's bits as they are. Headers and metadata are
+//!    kept; restart markers stay where they were.
+//!
+//! Every block not drawn on decodes exactly as in the photo. A Huffman
+//! table the photo optimised for itself may lack a symbol a drawn block
+//! needs; the symbol is then added with a 16-bit code after every code the
+//! table has (so the copied bits decode as before), or, when the table has
+//! no room, the photo is [`Unsupported`] and the caller encodes the drawn
+//! image whole, as it does for progressive, gray, CMYK and other JPEGs.
+
+mod bits;
+mod dct;
+mod huffman;
+mod markers;
+mod scan;
+
+use image::RgbImage;
+use rayon::prelude::*;
+
+use bits::{Unstuffed, Writer};
+use huffman::Table;
+use markers::Headers;
+use scan::{Block, Coder, Index, Layout};
+
+/// Why a photo's answer cannot be made from its own JPEG (then it is
+/// encoded whole).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum Unsupported {
+    #[error("not a JPEG this reads: {0}")]
+    Format(&'static str),
+    #[error("not one sequential Huffman-coded scan of 8-bit samples")]
+    Coding,
+    #[error("not three YCbCr components")]
+    Colour,
+    #[error("sampling factors other than 1 and 2")]
+    Sampling,
+    #[error("the scan's data does not decode")]
+    Data,
+    #[error("a Huffman table has no room for a symbol the drawing needs")]
+    Tables,
+}
+
+/// A baseline JPEG opened to change some of its blocks.
+pub struct Photo<'a> {
+    jpeg: &'a [u8],
+    headers: Headers,
+    data: Unstuffed,
+    index: Index,
+    layout: Layout,
+}
+
+/// A pixel rectangle `x0..x1` by `y0..y1` of the photo.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Area {
+    pub x0: u32,
+    pub y0: u32,
+    pub x1: u32,
+    pub y1: u32,
+}
+
+/// Colour pixels of part of the photo, to draw on: `image` lies over the
+/// photo with its top-left pixel at `origin`. Only the MCUs under the areas
+/// asked for are decoded (the rest of `image` is black); drawing must stay
+/// within those areas.
+pub struct Canvas {
+    pub origin: (u32, u32),
+    pub image: RgbImage,
+    /// The MCUs decoded: index, coefficients and pixels as decoded.
+    decoded: Vec<(usize, Vec<Block>, Vec<u8>)>,
+}
+
+/// What the answer's EXIF orientation tag says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Orientation {
+    /// As the photo's tag says.
+    Keep,
+    /// The pixels as stored (the tag, when there is one, set to 1).
+    AsStored,
+}
+
+/// A scan's data as [`Photo::answer`] codes it.
+struct Coded {
+    bytes: Vec<u8>,
+    /// Symbols each table lacked (coded as nothing).
+    missing: Vec<Vec<u8>>,
+    /// How often each table's symbols were coded.
+    counts: Vec<[u32; 256]>,
+}
+
+/// Largest AC coefficient an 8-bit baseline JPEG can code (category 10).
+const MAX_AC: i32 = 1023;
+
+impl<'a> Photo<'a> {
+    /// Reads `jpeg`'s headers and walks its scan; [`Unsupported`] for any
+    /// JPEG this cannot change in place.
+    pub fn open(jpeg: &'a [u8]) -> Result<Photo<'a>, Unsupported> {
+        let headers = markers::read(jpeg)?;
+        let data = bits::unstuff(jpeg, headers.data)?;
+        if jpeg.get(data.end..data.end + 2) != Some(&[0xFF, 0xD9]) {
+            // Another scan or a DNL segment follows: not one baseline scan.
+            return Err(Unsupported::Coding);
+        }
+        let layout = Layout::of(&headers);
+        let intervals = match headers.restart {
+            0 => 1,
+            r => layout.count().div_ceil(r),
+        };
+        if data.intervals.len() != intervals + 1 {
+            return Err(Unsupported::Data);
+        }
+        let index = scan::index(&headers, &data)?;
+        Ok(Photo {
+            jpeg,
+            headers,
+            data,
+            index,
+            layout,
+        })
+    }
+
+    /// Width and height in pixels.
+    pub fn dimensions(&self) -> (u32, u32) {
+        (self.headers.width as u32, self.headers.height as u32)
+    }
+
+    /// The MCUs (index) under `areas`.
+    fn mcus_under(&self, areas: &[Area]) -> Vec<usize> {
+        let l = self.layout;
+        let (w, h) = self.dimensions();
+        let mut under = vec![false; l.count()];
+        for a in areas {
+            let (x1, y1) = (a.x1.min(w) as usize, a.y1.min(h) as usize);
+            if a.x0 as usize >= x1 || a.y0 as usize >= y1 {
+                continue;
+            }
+            for my in a.y0 as usize / l.mcu_h..y1.div_ceil(l.mcu_h) {
+                for mx in a.x0 as usize / l.mcu_w..x1.div_ceil(l.mcu_w) {
+                    under[my * l.across + mx] = true;
+                }
+            }
+        }
+        (0..l.count()).filter(|&m| under[m]).collect()
+    }
+
+    /// A canvas holding the colour of every MCU under `areas`.
+    pub fn canvas(&self, areas: &[Area]) -> Result<Canvas, Unsupported> {
+        let l = self.layout;
+        let mcus = self.mcus_under(areas);
+        let (mut mx0, mut my0, mut mx1, mut my1) = (usize::MAX, usize::MAX, 0, 0);
+        for &m in &mcus {
+            let (mx, my) = (m % l.across, m / l.across);
+            (mx0, my0) = (mx0.min(mx), my0.min(my));
+            (mx1, my1) = (mx1.max(mx + 1), my1.max(my + 1));
+        }
+        if mcus.is_empty() {
+            (mx0, my0, mx1, my1) = (0, 0, 0, 0);
+        }
+        let mut image = RgbImage::new(
+            ((mx1 - mx0) * l.mcu_w) as u32,
+            ((my1 - my0) * l.mcu_h) as u32,
+        );
+        // MCUs decode on their own (each from its own bits): on the pool.
+        let decoded: Vec<(usize, Vec<Block>, Vec<u8>)> = mcus
+            .into_par_iter()
+            .map(|m| {
+                let blocks = scan::decode(&self.headers, &self.data, &self.index, m)?;
+                let pixels = self.pixels(&blocks);
+                Ok((m, blocks, pixels))
+            })
+            .collect::<Result<_, Unsupported>>()?;
+        for (m, _, pixels) in &decoded {
+            let (x, y) = (
+                (m % l.across - mx0) * l.mcu_w,
+                (m / l.across - my0) * l.mcu_h,
+            );
+            for row in 0..l.mcu_h {
+                let at = 3 * ((y + row) * image.width() as usize + x);
+                let line = &pixels[3 * row * l.mcu_w..3 * (row + 1) * l.mcu_w];
+                let raw: &mut [u8] = &mut image;
+                raw[at..at + line.len()].copy_from_slice(line);
+            }
+        }
+        Ok(Canvas {
+            origin: ((mx0 * l.mcu_w) as u32, (my0 * l.mcu_h) as u32),
+            image,
+            decoded,
+        })
+    }
+
+    /// Where each component's block `b` (in the MCU's order) lies: the
+    /// component, and the block's column and row among its MCU's blocks.
+    fn block_places(&self) -> Vec<(usize, usize, usize)> {
+        let mut places = Vec::new();
+        for (c, comp) in self.headers.components.iter().enumerate() {
+            for by in 0..comp.v {
+                for bx in 0..comp.h {
+                    places.push((c, bx, by));
+                }
+            }
+        }
+        places
+    }
+
+    /// Pixels per component sample across and down, for component `c`.
+    fn scale(&self, c: usize) -> (usize, usize) {
+        let comp = &self.headers.components[c];
+        (
+            self.layout.mcu_w / (8 * comp.h),
+            self.layout.mcu_h / (8 * comp.v),
+        )
+    }
+
+    /// The RGB pixels (rows of the MCU's width) of an MCU's blocks.
+    fn pixels(&self, blocks: &[Block]) -> Vec<u8> {
+        let l = self.layout;
+        let comps = &self.headers.components;
+        // Each component's samples over the MCU, rows of `8 h`.
+        let mut planes: [Vec<u8>; 3] =
+            std::array::from_fn(|c| vec![0; 64 * comps[c].h * comps[c].v]);
+        let mut b = 0;
+        for (c, comp) in comps.iter().enumerate() {
+            let stride = 8 * comp.h;
+            for by in 0..comp.v {
+                for bx in 0..comp.h {
+                    let samples = dct::inverse(&blocks[b], &comp.quant);
+                    b += 1;
+                    for row in 0..8 {
+                        let at = (8 * by + row) * stride + 8 * bx;
+                        planes[c][at..at + 8].copy_from_slice(&samples[8 * row..8 * row + 8]);
+                    }
+                }
+            }
+        }
+        // Sampling factors are 1 or 2, so a component's sample of pixel
+        // (x, y) is at (x >> shift_x, y >> shift_y) in its plane.
+        let shifts: [(usize, usize, usize); 3] = std::array::from_fn(|c| {
+            let (sx, sy) = self.scale(c);
+            (
+                sx.trailing_zeros() as usize,
+                sy.trailing_zeros() as usize,
+                8 * comps[c].h,
+            )
+        });
+        let mut out = vec![0u8; 3 * l.mcu_w * l.mcu_h];
+        for (y, line) in out.chunks_exact_mut(3 * l.mcu_w).enumerate() {
+            let rows: [&[u8]; 3] = std::array::from_fn(|c| {
+                let (_, shift_y, stride) = shifts[c];
+                let at = (y >> shift_y) * stride;
+                &planes[c][at..at + stride]
+            });
+            for (x, px) in line.chunks_exact_mut(3).enumerate() {
+                let s: [u8; 3] = std::array::from_fn(|c| rows[c][x >> shifts[c].0]);
+                px.copy_from_slice(&dct::rgb(s));
+            }
+        }
+        out
+    }
+
+    /// The blocks of a decoded MCU after drawing: a block whose pixels
+    /// all equal the decoded ones keeps its coefficients; any other is
+    /// coded from the drawn pixels. `None` when no pixel changed.
+    fn redrawn(&self, blocks: &[Block], before: &[u8], after: &[u8]) -> Option<Vec<Block>> {
+        if before == after {
+            return None;
+        }
+        let l = self.layout;
+        let comps = &self.headers.components;
+        let mut out = blocks.to_vec();
+        for (b, &(c, bx, by)) in self.block_places().iter().enumerate() {
+            let (sx, sy) = self.scale(c);
+            let (x0, y0) = (8 * bx * sx, 8 * by * sy);
+            let changed = (y0..y0 + 8 * sy).any(|y| {
+                let at = 3 * (y * l.mcu_w + x0);
+                before[at..at + 24 * sx] != after[at..at + 24 * sx]
+            });
+            if !changed {
+                continue;
+            }
+            let samples: [f32; 64] = std::array::from_fn(|k| {
+                let (u, v) = (k % 8, k / 8);
+                let mut sum = 0.0;
+                for y in y0 + v * sy..y0 + (v + 1) * sy {
+                    for x in x0 + u * sx..x0 + (u + 1) * sx {
+                        let at = 3 * (y * l.mcu_w + x);
+                        sum += dct::ycbcr([after[at], after[at + 1], after[at + 2]])[c];
+                    }
+                }
+                sum / (sx * sy) as f32
+            });
+            let mut coded = dct::forward(&samples, &comps[c].quant);
+            for v in &mut coded[1..] {
+                *v = (*v).clamp(-MAX_AC, MAX_AC);
+            }
+            out[b] = coded;
+        }
+        Some(out)
+    }
+
+    /// The answer: this photo's JPEG with the canvas's drawn blocks coded
+    /// in place of the photo's, and its orientation tag as `orientation`
+    /// says.
+    pub fn answer(
+        &self,
+        canvas: &Canvas,
+        orientation: Orientation,
+    ) -> Result<Vec<u8>, Unsupported> {
+        let l = self.layout;
+        let width = canvas.image.width() as usize;
+        let (ox, oy) = (
+            canvas.origin.0 as usize / l.mcu_w,
+            canvas.origin.1 as usize / l.mcu_h,
+        );
+        let raw: &[u8] = &canvas.image;
+        let redrawn: Vec<(usize, Option<Vec<Block>>)> = canvas
+            .decoded
+            .par_iter()
+            .map(|(m, blocks, before)| {
+                let (x, y) = ((m % l.across - ox) * l.mcu_w, (m / l.across - oy) * l.mcu_h);
+                let mut after = Vec::with_capacity(before.len());
+                for row in 0..l.mcu_h {
+                    let at = 3 * ((y + row) * width + x);
+                    after.extend_from_slice(&raw[at..at + 3 * l.mcu_w]);
+                }
+                (*m, self.redrawn(blocks, before, &after))
+            })
+            .collect();
+        let mut changed: Vec<Option<Vec<Block>>> = vec![None; l.count()];
+        for (m, blocks) in redrawn {
+            changed[m] = blocks;
+        }
+        let mut tables: Vec<Table> = self
+            .headers
+            .tables
+            .iter()
+            .map(|d| d.table.clone())
+            .collect();
+        let mut rewritten = vec![false; tables.len()];
+        let mut coded = self.entropy(&changed, &tables, true)?;
+        if coded.missing.iter().any(|m| !m.is_empty()) {
+            let wider: Option<Vec<(usize, Table)>> = (coded.missing.iter().enumerate())
+                .filter(|(_, m)| !m.is_empty())
+                .map(|(t, m)| Some((t, tables[t].extended(m)?)))
+                .collect();
+            match wider {
+                Some(wider) => {
+                    for (t, table) in wider {
+                        (tables[t], rewritten[t]) = (table, true);
+                    }
+                    coded = self.entropy(&changed, &tables, true)?;
+                }
+                // No room left in a table: every table the scan uses is
+                // built anew for the whole scan's symbols, and every MCU
+                // coded with them (the coefficients stay the photo's).
+                None => {
+                    for (t, counts) in self.counts_all(&changed, &tables)?.iter().enumerate() {
+                        if counts.iter().any(|&c| c > 0) {
+                            tables[t] = Table::optimal(counts).ok_or(Unsupported::Tables)?;
+                            rewritten[t] = true;
+                        }
+                    }
+                    coded = self.entropy(&changed, &tables, false)?;
+                }
+            }
+            if coded.missing.iter().any(|m| !m.is_empty()) {
+                return Err(Unsupported::Tables);
+            }
+        }
+        let mut out = self.headers_out(&tables, &rewritten, orientation);
+        out.extend_from_slice(&coded.bytes);
+        Ok(out)
+    }
+
+    /// How often each table's symbols are coded when every MCU is.
+    fn counts_all(
+        &self,
+        changed: &[Option<Vec<Block>>],
+        tables: &[Table],
+    ) -> Result<Vec<[u32; 256]>, Unsupported> {
+        Ok(self.entropy(changed, tables, false)?.counts)
+    }
+
+    /// The scan's data (up to and with EOI) with `changed` MCUs coded with
+    /// `tables`; with `copy`, MCUs coded as in the photo are copied.
+    fn entropy(
+        &self,
+        changed: &[Option<Vec<Block>>],
+        tables: &[Table],
+        copy: bool,
+    ) -> Result<Coded, Unsupported> {
+        let h = &self.headers;
+        let idx = &self.index;
+        let mut coder = Coder {
+            tables,
+            missing: vec![Vec::new(); tables.len()],
+            counts: vec![[0; 256]; tables.len()],
+        };
+        let mut w = Writer::new(Vec::with_capacity(self.data.bytes.len() + 1024));
+        let mut pred = [0i32; 3];
+        // The first MCU of a run of MCUs copied as they are.
+        let mut run: Option<usize> = None;
+        let flush = |w: &mut Writer, run: &mut Option<usize>, end: u64| {
+            if let Some(first) = run.take() {
+                w.copy(&self.data, idx.start[first], end);
+            }
+        };
+        for (m, changed_m) in changed.iter().enumerate() {
+            if h.restart > 0 && m > 0 && m % h.restart == 0 {
+                flush(&mut w, &mut run, idx.end[m - 1]);
+                w.marker(markers::RST0 + ((m / h.restart - 1) % 8) as u8);
+                pred = [0; 3];
+            }
+            if copy && changed_m.is_none() && pred == idx.pred[m] {
+                run.get_or_insert(m);
+                if m + 1 < self.layout.count() {
+                    pred = idx.pred[m + 1];
+                }
+                continue;
+            }
+            if m > 0 {
+                flush(&mut w, &mut run, idx.end[m - 1]);
+            }
+            let decoded;
+            let blocks = match changed_m {
+                Some(b) => b,
+                None => {
+                    decoded = scan::decode(h, &self.data, idx, m)?;
+                    &decoded
+                }
+            };
+            let mut b = 0;
+            for (c, comp) in h.components.iter().enumerate() {
+                for _ in 0..comp.h * comp.v {
+                    coder.block(&mut w, &blocks[b], pred[c], comp.dc, comp.ac);
+                    pred[c] = blocks[b][0];
+                    b += 1;
+                }
+            }
+        }
+        if let Some(&last) = idx.end.last() {
+            flush(&mut w, &mut run, last);
+        }
+        w.marker(0xD9);
+        Ok(Coded {
+            bytes: w.out,
+            missing: coder.missing,
+            counts: coder.counts,
+        })
+    }
+
+    /// SOI and every segment up to the scan's data, with the Huffman
+    /// tables `rewritten` written in and the orientation tag as asked.
+    fn headers_out(
+        &self,
+        tables: &[Table],
+        rewritten: &[bool],
+        orientation: Orientation,
+    ) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.headers.data + 1024);
+        out.extend_from_slice(&[0xFF, 0xD8]);
+        for (s, (marker, range)) in self.headers.segments.iter().enumerate() {
+            let defined: Vec<usize> = (0..tables.len())
+                .filter(|&t| self.headers.tables[t].segment == s)
+                .collect();
+            if *marker == 0xC4 && defined.iter().any(|&t| rewritten[t]) {
+                let mut body = Vec::new();
+                for t in defined {
+                    let d = &self.headers.tables[t];
+                    body.push((d.class << 4) | d.id);
+                    body.extend_from_slice(&tables[t].definition());
+                }
+                out.extend_from_slice(&[0xFF, 0xC4]);
+                out.extend_from_slice(&((body.len() + 2) as u16).to_be_bytes());
+                out.extend_from_slice(&body);
+                continue;
+            }
+            let at = out.len();
+            out.extend_from_slice(&self.jpeg[range.clone()]);
+            if let (Orientation::AsStored, Some((tag, little))) =
+                (orientation, self.headers.orientation_at)
+            {
+                if range.contains(&tag) {
+                    let one = if little {
+                        1u16.to_le_bytes()
+                    } else {
+                        1u16.to_be_bytes()
+                    };
+                    out[at + tag - range.start..at + tag - range.start + 2].copy_from_slice(&one);
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,177 @@
+//! Answers made in place on the repository's fixture photos: with nothing
+//! drawn the file comes back byte for byte; what is drawn shows, and every
+//! pixel away from it decodes as in the photo.
+
+use std::io::Cursor;
+use std::path::PathBuf;
+
+use image::codecs::jpeg::JpegDecoder;
+use image::{ImageDecoder, RgbImage};
+use snap_jpeg::{Area, Canvas, Orientation, Photo, Unsupported};
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn decode(jpeg: &[u8]) -> RgbImage {
+    image::load_from_memory(jpeg).expect("decodes").to_rgb8()
+}
+
+/// Paints `area` of the canvas (photo coordinates) with `paint(x, y)`.
+fn paint(canvas: &mut Canvas, area: Area, paint: impl Fn(u32, u32) -> [u8; 3]) {
+    let (ox, oy) = canvas.origin;
+    for y in area.y0..area.y1 {
+        for x in area.x0..area.x1 {
+            canvas
+                .image
+                .put_pixel(x - ox, y - oy, image::Rgb(paint(x, y)));
+        }
+    }
+}
+
+/// The bodies of the DHT segments before the scan.
+fn huffman_tables(jpeg: &[u8]) -> Vec<Vec<u8>> {
+    let (mut at, mut out) = (2, Vec::new());
+    while jpeg[at + 1] != 0xDA {
+        let len = usize::from(u16::from_be_bytes([jpeg[at + 2], jpeg[at + 3]]));
+        if jpeg[at + 1] == 0xC4 {
+            out.push(jpeg[at + 4..at + 2 + len].to_vec());
+        }
+        at += 2 + len;
+    }
+    out
+}
+
+/// Photos with restart markers (image18), an EXIF block and optimised
+/// tables (image1024), and a phone photo's standard tables (kubiesa-03_01).
+const PHOTOS: [&str; 3] = ["image18.jpg", "image1024.jpg", "kubiesa-03_01.jpg"];
+
+#[test]
+fn with_nothing_drawn_the_answer_is_the_photo() {
+    for name in PHOTOS {
+        let bytes = fixture(name);
+        let photo = Photo::open(&bytes).expect("a baseline photo");
+        let canvas = photo.canvas(&[]).expect("an empty canvas");
+        assert_eq!(
+            photo.answer(&canvas, Orientation::Keep),
+            Ok(bytes.clone()),
+            "{name}"
+        );
+        // Decoded and left as it was, a canvas changes nothing either.
+        let area = Area {
+            x0: 100,
+            y0: 120,
+            x1: 300,
+            y1: 260,
+        };
+        let canvas = photo.canvas(&[area]).expect("a canvas");
+        assert_eq!(
+            photo.answer(&canvas, Orientation::Keep),
+            Ok(bytes),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn what_is_drawn_shows_and_the_rest_decodes_as_before() {
+    for name in PHOTOS {
+        let bytes = fixture(name);
+        let photo = Photo::open(&bytes).expect("a baseline photo");
+        let area = Area {
+            x0: 101,
+            y0: 117,
+            x1: 241,
+            y1: 203,
+        };
+        let mut canvas = photo.canvas(&[area]).expect("a canvas");
+        paint(&mut canvas, area, |_, _| [30, 80, 220]);
+        let answer = photo.answer(&canvas, Orientation::Keep).expect("an answer");
+        let (before, after) = (decode(&bytes), decode(&answer));
+        assert_eq!(before.dimensions(), after.dimensions());
+        for (x, y, p) in after.enumerate_pixels() {
+            // Inside, well away from the edge chroma is blended across.
+            let inside =
+                (area.x0 + 3..area.x1 - 3).contains(&x) && (area.y0 + 3..area.y1 - 3).contains(&y);
+            if inside {
+                let blue = [30i32, 80, 220];
+                for c in 0..3 {
+                    assert!(
+                        (i32::from(p[c]) - blue[c]).abs() <= 12,
+                        "{name} {x},{y}: {p:?}"
+                    );
+                }
+            }
+            // Two MCUs (16 px) away, the decoder's chroma upsampling cannot
+            // reach: the pixels are the photo's own.
+            let near = (area.x0.saturating_sub(32)..area.x1 + 32).contains(&x)
+                && (area.y0.saturating_sub(32)..area.y1 + 32).contains(&y);
+            if !near {
+                assert_eq!(p, before.get_pixel(x, y), "{name} {x},{y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_drawing_a_tuned_table_cannot_code_gets_tables_of_its_own() {
+    // image1024's tables were tuned to the photo (65 and 46 of the 162 AC
+    // symbols) and leave no code free for what a flat blue square needs.
+    let bytes = fixture("image1024.jpg");
+    let photo = Photo::open(&bytes).expect("a baseline photo");
+    let area = Area {
+        x0: 101,
+        y0: 117,
+        x1: 241,
+        y1: 203,
+    };
+    let mut canvas = photo.canvas(&[area]).expect("a canvas");
+    paint(&mut canvas, area, |_, _| [30, 80, 220]);
+    let answer = photo.answer(&canvas, Orientation::Keep).expect("an answer");
+    assert_ne!(
+        huffman_tables(&answer),
+        huffman_tables(&bytes),
+        "tables written anew"
+    );
+    let (before, after) = (decode(&bytes), decode(&answer));
+    for (x, y, p) in after.enumerate_pixels() {
+        if !(69..273).contains(&x) || !(85..235).contains(&y) {
+            assert_eq!(p, before.get_pixel(x, y), "{x},{y}");
+        }
+    }
+}
+
+#[test]
+fn the_orientation_tag_is_kept_or_set_to_the_pixels_as_stored() {
+    let bytes = fixture("image1024.jpg");
+    let photo = Photo::open(&bytes).expect("a baseline photo");
+    let canvas = photo.canvas(&[]).expect("a canvas");
+    let tag = |jpeg: &[u8]| {
+        let mut d = JpegDecoder::new(Cursor::new(jpeg)).expect("a JPEG");
+        d.orientation().expect("reads").to_exif()
+    };
+    assert_eq!(
+        tag(&photo.answer(&canvas, Orientation::Keep).expect("answer")),
+        6
+    );
+    assert_eq!(
+        tag(&photo
+            .answer(&canvas, Orientation::AsStored)
+            .expect("answer")),
+        1
+    );
+}
+
+#[test]
+fn other_jpegs_are_refused_with_the_reason() {
+    // A gray photo: its answer's colour needs the whole image encoded.
+    let gray = fixture("unsure-two-cells.jpg");
+    assert_eq!(Photo::open(&gray).err(), Some(Unsupported::Colour));
+    assert!(Photo::open(b"not a jpeg").is_err());
+    let bytes = fixture("image18.jpg");
+    let cut = &bytes[..bytes.len() / 2];
+    assert!(Photo::open(cut).is_err());
+}
