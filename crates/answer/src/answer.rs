@@ -622,13 +622,46 @@ pub fn draw_copy(page: &Page, marks: &[PartMarks]) -> Option<RgbImage> {
 
 /// Draws `marks` onto `image`, the page's pixels as stored.
 fn draw_marks(image: &mut RgbImage, page: &Page, marks: &[PartMarks]) {
+    draw_piece(image, (0, 0), page, marks);
+}
+
+/// Draws `marks` onto `piece`, a piece of the page's pixels as stored
+/// whose top-left pixel is the page's pixel `origin`.
+pub fn draw_piece(piece: &mut RgbImage, origin: (u32, u32), page: &Page, marks: &[PartMarks]) {
     for m in marks {
         let Some(part) = m.part(page) else { continue };
+        // Drawing needs only the part's map onto the piece and its size.
+        let on_piece = PartReading {
+            grid_to_photo: part.grid_to_photo.shifted(origin.0 as f32, origin.1 as f32),
+            n: part.n,
+            origin: part.origin,
+            tiles: Vec::new(),
+            classes: Vec::new(),
+            negative: part.negative,
+        };
         // The homography comes from a valid quad, so it inverts; if it
         // somehow does not, the part is left undrawn rather than failing.
-        let _ = draw_digits(image, part, &m.digits);
-        let _ = mark_cells(image, part, &m.rings);
+        let _ = draw_digits(piece, &on_piece, &m.digits);
+        let _ = mark_cells(piece, &on_piece, &m.rings);
     }
+}
+
+/// The page's pixels, as rectangles `[x0, y0, x1, y1]` (ends exclusive),
+/// that drawing `marks` may change.
+pub fn drawn_areas(page: &Page, marks: &[PartMarks]) -> Vec<[u32; 4]> {
+    let size = page.photo.gray.dimensions();
+    marks
+        .iter()
+        .filter_map(|m| {
+            Some(snap_vision::drawn_areas(
+                m.part(page)?,
+                &m.digits,
+                &m.rings,
+                size,
+            ))
+        })
+        .flatten()
+        .collect()
 }
 
 /// An answer drawn on `page`'s stored pixels, turned the way a viewer shows

@@ -143,6 +143,12 @@ impl Decoded {
         }
     }
 
+    /// The JPEG file the photo was decoded from, when it was one read by
+    /// luma first (an answer can then be made from its own blocks).
+    pub fn jpeg(&self) -> Option<&[u8]> {
+        self.jpeg.as_deref()
+    }
+
     /// Decodes the colour pixels from the kept JPEG bytes (see
     /// [`Decoded::rgb`] for the fallback).
     fn decode_rgb(&self) -> RgbImage {

@@ -209,6 +209,26 @@ impl Homography {
         )
     }
 
+    /// This transform followed by moving every point by `(-dx, -dy)`: the
+    /// same map onto an image that starts at `(dx, dy)` of this one's.
+    pub fn shifted(&self, dx: f32, dy: f32) -> Homography {
+        let m = &self.m;
+        let (dx, dy) = (f64::from(dx), f64::from(dy));
+        Homography {
+            m: [
+                m[0] - dx * m[6],
+                m[1] - dx * m[7],
+                m[2] - dx * m[8],
+                m[3] - dy * m[6],
+                m[4] - dy * m[7],
+                m[5] - dy * m[8],
+                m[6],
+                m[7],
+                m[8],
+            ],
+        }
+    }
+
     /// The inverse transform; `None` when singular.
     pub fn inverse(&self) -> Option<Homography> {
         let m = &self.m;

@@ -120,7 +120,9 @@ pub use kind::{grid_kind, kind_as_read, GridKind};
 pub use pipeline::decide_grid;
 
 // Drawing on the photo.
-pub use overlay::{caption, draw_digits, mark_cells, shade_cells, strike_candidates, OverlayError};
+pub use overlay::{
+    caption, draw_digits, drawn_areas, mark_cells, shade_cells, strike_candidates, OverlayError,
+};
 
 // Photos and PDF pages, and their limits.
 pub use decode::{

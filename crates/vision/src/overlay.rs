@@ -188,9 +188,7 @@ pub fn draw_digits(
     digits: &[(usize, u8)],
 ) -> Result<(), OverlayError> {
     let (grid_to_photo, grid_side, n) = square(part);
-    // Rendered once per process: every photo of a batch draws the same glyphs.
-    static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
-    let glyphs = GLYPHS.get_or_init(Glyphs::render);
+    let glyphs = glyphs();
     for &(index, digit) in digits {
         if !(1..=MAX_SYMBOL).contains(&digit) || index >= n * n {
             continue;
@@ -281,21 +279,18 @@ fn paint_cell(
 ) -> Result<(), OverlayError> {
     let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
     let cell = grid_side / n as f32;
-    let (w, h) = photo.dimensions();
     let (r, c) = ((index / n) as f32, (index % n) as f32);
-    if window.u0 >= window.u1 || window.v0 >= window.v1 {
-        return Ok(());
-    }
     let Window { u0, v0, u1, v1 } = window;
-    let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)]
-        .map(|(u, v)| grid_to_photo.map((c + u) * cell, (r + v) * cell));
-    if corners
-        .iter()
-        .any(|(x, y)| !x.is_finite() || !y.is_finite())
-    {
+    let Some([min_x, min_y, max_x, max_y]) = cell_area(
+        grid_to_photo,
+        grid_side,
+        n,
+        index,
+        window,
+        photo.dimensions(),
+    ) else {
         return Ok(());
-    }
-    let (min_x, min_y, max_x, max_y) = pixel_bounds(&corners, w, h);
+    };
     for y in min_y..max_y {
         for x in min_x..max_x {
             let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
@@ -314,6 +309,66 @@ fn paint_cell(
         }
     }
     Ok(())
+}
+
+/// The photo pixels `[x0, y0, x1)` by `[.., y1)` that drawing over `window`
+/// of cell `index` may change on a photo of `size`; `None` for an empty
+/// window or a cell at infinity.
+fn cell_area(
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    index: usize,
+    window: Window,
+    (w, h): (u32, u32),
+) -> Option<[u32; 4]> {
+    let cell = grid_side / n as f32;
+    let (r, c) = ((index / n) as f32, (index % n) as f32);
+    if window.u0 >= window.u1 || window.v0 >= window.v1 {
+        return None;
+    }
+    let Window { u0, v0, u1, v1 } = window;
+    let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)]
+        .map(|(u, v)| grid_to_photo.map((c + u) * cell, (r + v) * cell));
+    if corners
+        .iter()
+        .any(|(x, y)| !x.is_finite() || !y.is_finite())
+    {
+        return None;
+    }
+    let (x0, y0, x1, y1) = pixel_bounds(&corners, w, h);
+    Some([x0, y0, x1, y1])
+}
+
+/// The photo pixels, as rectangles `[x0, y0, x1, y1]` (ends exclusive),
+/// that [`draw_digits`] with `digits` and [`mark_cells`] with `rings` may
+/// change on a photo of `size`: nothing outside them is drawn on.
+pub fn drawn_areas(
+    part: &PartReading,
+    digits: &[(usize, u8)],
+    rings: &[usize],
+    size: (u32, u32),
+) -> Vec<[u32; 4]> {
+    let (grid_to_photo, grid_side, n) = square(part);
+    let glyphs = glyphs();
+    let digit_areas = digits
+        .iter()
+        .filter(|&&(index, digit)| (1..=MAX_SYMBOL).contains(&digit) && index < n * n)
+        .filter_map(|&(index, digit)| {
+            cell_area(grid_to_photo, grid_side, n, index, glyphs.ink(digit), size)
+        });
+    let ring_areas = rings
+        .iter()
+        .filter(|&&index| index < n * n)
+        .filter_map(|&index| cell_area(grid_to_photo, grid_side, n, index, Window::CELL, size));
+    digit_areas.chain(ring_areas).collect()
+}
+
+/// The glyphs, rendered once per process: every photo of a batch draws
+/// the same ones.
+fn glyphs() -> &'static Glyphs {
+    static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
+    GLYPHS.get_or_init(Glyphs::render)
 }
 
 /// The pixel range `(min_x, min_y, max_x, max_y)` (max exclusive) that
@@ -345,6 +400,43 @@ mod tests {
             tiles: Vec::new(),
             classes: Vec::new(),
             negative: false,
+        }
+    }
+
+    #[test]
+    fn drawing_changes_only_its_areas_and_draws_the_same_shifted() {
+        let photo = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
+        let quad = Quad::new([(40.0, 20.0), (360.0, 50.0), (350.0, 250.0), (50.0, 280.0)]);
+        let h = Homography::square_to_quad(432.0, &quad).unwrap();
+        let digits = [(0, 8), (40, 5), (80, 1)];
+        let rings = [3, 77];
+        let mut drawn = photo.clone();
+        draw_digits(&mut drawn, &part(&h), &digits).unwrap();
+        mark_cells(&mut drawn, &part(&h), &rings).unwrap();
+        let areas = drawn_areas(&part(&h), &digits, &rings, photo.dimensions());
+        assert_eq!(areas.len(), 5);
+        let inside = |x: u32, y: u32| {
+            areas
+                .iter()
+                .any(|a| (a[0]..a[2]).contains(&x) && (a[1]..a[3]).contains(&y))
+        };
+        let mut changed = 0;
+        for (x, y, p) in drawn.enumerate_pixels() {
+            if p != photo.get_pixel(x, y) {
+                assert!(inside(x, y), "{x},{y} changed outside the areas");
+                changed += 1;
+            }
+        }
+        assert!(changed > 100);
+        // The same drawing on a piece of the photo from (33, 17), through
+        // the shifted homography, gives the same pixels there.
+        let (dx, dy) = (33, 17);
+        let mut piece = image::imageops::crop_imm(&photo, dx, dy, 340, 270).to_image();
+        let shifted = part(&h.shifted(dx as f32, dy as f32));
+        draw_digits(&mut piece, &shifted, &digits).unwrap();
+        mark_cells(&mut piece, &shifted, &rings).unwrap();
+        for (x, y, p) in piece.enumerate_pixels() {
+            assert_eq!(p, drawn.get_pixel(x + dx, y + dy), "{x},{y}");
         }
     }
 
