@@ -27,8 +27,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use image::RgbImage;
+use snap_answer::answer::{self, PartMarks};
+use snap_jpeg::{Area, Orientation};
+use snap_vision::Page;
 
 /// JPEG quality of answer images written as JPEG: about what phone cameras
 /// use, so an answer is close in size to the photo it was drawn on, and the
@@ -135,6 +139,41 @@ pub fn encode_image(image: &RgbImage, kind: ImageKind) -> std::io::Result<Vec<u8
     };
     result.map_err(std::io::Error::other)?;
     Ok(bytes)
+}
+
+/// The answer to a JPEG photo made from the photo's own file: only the
+/// blocks `marks` are drawn on are coded again, every other block is the
+/// photo's as it was (see the `snap-jpeg` crate), so the answer costs a
+/// fraction of decoding and encoding the whole photo and loses nothing
+/// away from the drawing. `None` when the photo is not a JPEG that can be
+/// changed in place (progressive, gray, ...): then the caller draws on the
+/// decoded photo and encodes it whole.
+///
+/// The EXIF orientation tag is kept when the answer is to be seen turned
+/// as it says ([`answer::viewed_turns`]), else set to the pixels as stored,
+/// as [`answer::as_viewed`] turns an answer drawn on the whole image.
+/// The page's timings get the drawing as `overlay` and the coding as
+/// `encode`.
+pub fn answer_in_place(page: &mut Page, marks: &[PartMarks]) -> Option<Vec<u8>> {
+    let start = Instant::now();
+    let photo = snap_jpeg::Photo::open(page.photo.jpeg()?).ok()?;
+    if photo.dimensions() != page.photo.gray.dimensions() {
+        return None;
+    }
+    let areas: Vec<Area> = answer::drawn_areas(page, marks)
+        .into_iter()
+        .map(|[x0, y0, x1, y1]| Area { x0, y0, x1, y1 })
+        .collect();
+    let mut canvas = photo.canvas(&areas).ok()?;
+    answer::draw_piece(&mut canvas.image, canvas.origin, page, marks);
+    let orientation = match answer::viewed_turns(page) {
+        0 => Orientation::AsStored,
+        _ => Orientation::Keep,
+    };
+    let t = page.timings.lap("overlay", start);
+    let answer = photo.answer(&canvas, orientation).ok();
+    page.timings.lap("encode", t);
+    answer
 }
 
 /// Encodes a JPEG with `jpeg-encoder` (AVX2 when the CPU has it): on a

@@ -434,6 +434,69 @@ fn the_answer_is_drawn_into_the_empty_cells_only() {
 }
 
 #[test]
+fn a_jpeg_answer_is_the_photo_itself_away_from_the_drawn_digits() {
+    let dir = scratch("cli_photo-in-place");
+    let photo = fixture("image18.jpg");
+    let out = run_in(&["--json", p(&photo), "-o", "answer.jpg"], &dir);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = &json_lines(&out)[0];
+    let corners: Vec<(f32, f32)> = v["quad"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
+        .collect();
+    let quad = Quad::new([corners[0], corners[1], corners[2], corners[3]]);
+    let before = image::open(&photo).unwrap().to_rgb8();
+    let bytes = std::fs::read(dir.join("answer.jpg")).unwrap();
+    let after = image::load_from_memory(&bytes).unwrap().to_rgb8();
+    // Away from the grid (two MCUs, 32 px, past its outline) every pixel
+    // decodes as the photo's: its blocks were copied, not coded again.
+    let (x0, x1) = (
+        corners.iter().map(|c| c.0).fold(f32::MAX, f32::min),
+        corners.iter().map(|c| c.0).fold(0.0, f32::max),
+    );
+    let (y0, y1) = (
+        corners.iter().map(|c| c.1).fold(f32::MAX, f32::min),
+        corners.iter().map(|c| c.1).fold(0.0, f32::max),
+    );
+    let mut away = 0;
+    for (x, y, px) in after.enumerate_pixels() {
+        let (x, y) = (x as f32, y as f32);
+        if x < x0 - 32.0 || x > x1 + 32.0 || y < y0 - 32.0 || y > y1 + 32.0 {
+            assert_eq!(px, before.get_pixel(x as u32, y as u32), "{x},{y}");
+            away += 1;
+        }
+    }
+    assert!(away > 10_000, "{away} pixels away from the grid");
+    // The answer's digits are drawn, blue, in the empty cells.
+    let givens = truth("image18");
+    for (i, c) in givens.chars().enumerate().filter(|&(_, c)| c == '.') {
+        let (x, y) = cell_centre(&quad, i);
+        let blue = (-6..=6).any(|d: i32| {
+            let px = after.get_pixel((x as i32 + d) as u32, y as u32);
+            px[2] > 150 && px[0] < 100
+        });
+        assert!(
+            blue,
+            "cell r{}c{} ({c}) has no drawn digit",
+            i / 9 + 1,
+            i % 9 + 1
+        );
+    }
+    // The photo's metadata (its EXIF block) is kept.
+    let exif = |jpeg: &[u8]| jpeg.windows(6).position(|w| w == b"Exif\0\0");
+    let at = exif(&std::fs::read(&photo).unwrap()).expect("the fixture has EXIF");
+    let original = std::fs::read(&photo).unwrap();
+    assert!(exif(&bytes).is_some_and(|b| bytes[b..b + 200] == original[at..at + 200]));
+}
+
+#[test]
 fn output_is_never_overwritten_without_force() {
     let dir = scratch("cli_photo-force");
     let photo = fixture("image18.jpg");

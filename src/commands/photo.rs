@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use snap_vision::{PageAnswers, PageRange, PartAnswers, ReadError, Reader};
+use snap_vision::{Page, PageAnswers, PageRange, PartAnswers, ReadError, Reader};
 
 use super::books::{self, Book, KeyRecord};
 use super::corrections::{Corrections, PageCorrections};
@@ -37,7 +37,7 @@ use crate::cli::PhotoArgs;
 use crate::error::Error;
 use crate::exit_codes::ExitCode;
 use crate::output::{self, WriteError};
-use snap_answer::answer::{self, GridResult, Place};
+use snap_answer::answer::{self, GridResult, PartMarks, Place};
 use snap_answer::report::{Report, Status};
 
 /// Pages handed to each worker thread per group. Results are printed (and
@@ -646,19 +646,14 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
         }
     }
     let mut encoded = None;
-    if image {
-        let start = Instant::now();
-        if let Some(drawn) = answer::draw(&mut page, &marks) {
-            let t = page.timings.lap("overlay", start);
-            let out = output_path(unit, args);
-            match encode_answer(&drawn, &out) {
-                Ok(bytes) => {
-                    encoded = Some(bytes);
-                    outcome.output = Some(out);
-                }
-                Err(e) => outcome.write_error = Some(e.to_string()),
+    if image && !marks.is_empty() {
+        let out = output_path(unit, args);
+        match answer_image(&mut page, &marks, &out) {
+            Ok(bytes) => {
+                encoded = Some(bytes);
+                outcome.output = Some(out);
             }
-            page.timings.lap("encode", t);
+            Err(e) => outcome.write_error = Some(e.to_string()),
         }
     }
     for grid in &mut grids {
@@ -828,11 +823,25 @@ fn output_path(unit: &Unit, args: &PhotoArgs) -> PathBuf {
     }
 }
 
-/// The answer image encoded as its output's extension says (every output
-/// name was checked before the batch; PNG if one somehow was not).
-fn encode_answer(image: &image::RgbImage, out: &Path) -> Result<Vec<u8>, WriteError> {
+/// The answer image, `marks` drawn on `page`, encoded as `out`'s extension
+/// says (every output name was checked before the batch; PNG if one
+/// somehow was not). A JPEG answer to a JPEG photo is made from the
+/// photo's own file where it can be ([`output::answer_in_place`]), else
+/// drawn on the decoded photo and encoded whole.
+fn answer_image(page: &mut Page, marks: &[PartMarks], out: &Path) -> Result<Vec<u8>, WriteError> {
     let kind = output::ImageKind::for_output(out).unwrap_or(output::ImageKind::Png);
-    output::encode_image(image, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e))
+    if kind == output::ImageKind::Jpeg {
+        if let Some(bytes) = output::answer_in_place(page, marks) {
+            return Ok(bytes);
+        }
+    }
+    let start = Instant::now();
+    let drawn = answer::draw(page, marks).unwrap_or_else(|| page.photo.take_rgb());
+    let t = page.timings.lap("overlay", start);
+    let encoded =
+        output::encode_image(&drawn, kind).map_err(|e| WriteError::Io(out.to_path_buf(), e));
+    page.timings.lap("encode", t);
+    encoded
 }
 
 /// Record names of every page of `book`, for reading the records of pages
