@@ -8,6 +8,7 @@
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{Rgb, RgbImage};
+use rayon::prelude::*;
 
 use crate::data::PartReading;
 use crate::geometry::{Homography, CELL_PX};
@@ -78,9 +79,12 @@ impl Glyphs {
     /// Bilinear sample of symbol `d`'s mask at mask coordinates (x, y).
     fn sample(&self, d: u8, x: f32, y: f32) -> f32 {
         let mask = &self.masks[(d - 1) as usize];
-        let (x, y) = (x - 0.5, y - 0.5);
-        let (x0, y0) = (x.floor(), y.floor());
-        let (fx, fy) = (x - x0, y - y0);
+        // Floors by truncating from at least 0 (`floor` is a libm call on
+        // the baseline x86-64 target); a point more than half a pixel off
+        // the mask samples zero coverage either way.
+        let (xs, ys) = ((x + 0.5).max(0.0), (y + 0.5).max(0.0));
+        let (x0, y0) = ((xs as i32 - 1) as f32, (ys as i32 - 1) as f32);
+        let (fx, fy) = (xs - (xs as i32) as f32, ys - (ys as i32) as f32);
         let at = |xi: f32, yi: f32| -> f32 {
             if xi < 0.0 || yi < 0.0 || xi >= MASK as f32 || yi >= MASK as f32 {
                 0.0
@@ -244,7 +248,7 @@ fn paint_cells(
     n: usize,
     cells: &[usize],
     colour: [u8; 3],
-    alpha: impl Fn(f32, f32) -> f32,
+    alpha: impl Fn(f32, f32) -> f32 + Sync,
 ) -> Result<(), OverlayError> {
     for &index in cells.iter().filter(|&&i| i < n * n) {
         let window = Window::CELL;
@@ -275,7 +279,7 @@ fn paint_cell(
     index: usize,
     window: Window,
     colour: [u8; 3],
-    alpha: impl Fn(f32, f32) -> f32,
+    alpha: impl Fn(f32, f32) -> f32 + Sync,
 ) -> Result<(), OverlayError> {
     let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
     let cell = grid_side / n as f32;
@@ -291,23 +295,40 @@ fn paint_cell(
     ) else {
         return Ok(());
     };
-    for y in min_y..max_y {
-        for x in min_x..max_x {
-            let (gx, gy) = to_grid.map(x as f32 + 0.5, y as f32 + 0.5);
-            let (u, v) = (gx / cell - c, gy / cell - r);
-            if !(u0..u1).contains(&u) || !(v0..v1).contains(&v) {
-                continue;
+    let row_bytes = 3 * photo.width() as usize;
+    let pixels: &mut [u8] = photo;
+    let rows = &mut pixels[min_y as usize * row_bytes..max_y as usize * row_bytes];
+    // A digit of a 12 MP photo's cell covers tens of thousands of pixels:
+    // its rows are painted on the pool.
+    rows.par_chunks_mut(row_bytes)
+        .enumerate()
+        .for_each(|(k, row)| {
+            let y = min_y + k as u32;
+            // The inverse homography's numerators and denominator along the
+            // row, stepped per pixel (one division per pixel, not two).
+            let m = &to_grid.m;
+            let (x0, yc) = (f64::from(min_x) + 0.5, f64::from(y) + 0.5);
+            let mut gx = m[0] * x0 + m[1] * yc + m[2];
+            let mut gy = m[3] * x0 + m[4] * yc + m[5];
+            let mut gw = m[6] * x0 + m[7] * yc + m[8];
+            for x in min_x..max_x {
+                let per_cell = 1.0 / (gw * f64::from(cell));
+                let (u, v) = ((gx * per_cell) as f32 - c, (gy * per_cell) as f32 - r);
+                (gx, gy, gw) = (gx + m[0], gy + m[3], gw + m[6]);
+                if !(u0..u1).contains(&u) || !(v0..v1).contains(&v) {
+                    continue;
+                }
+                let a = alpha(u, v);
+                if a <= 0.0 {
+                    continue;
+                }
+                let p = &mut row[3 * x as usize..3 * x as usize + 3];
+                for i in 0..3 {
+                    // Rounded by +0.5 and truncation (the blend is >= 0).
+                    p[i] = (f32::from(p[i]) * (1.0 - a) + f32::from(colour[i]) * a + 0.5) as u8;
+                }
             }
-            let a = alpha(u, v);
-            if a <= 0.0 {
-                continue;
-            }
-            let p = photo.get_pixel_mut(x, y);
-            *p = Rgb(std::array::from_fn(|i| {
-                (p.0[i] as f32 * (1.0 - a) + colour[i] as f32 * a).round() as u8
-            }));
-        }
-    }
+        });
     Ok(())
 }
 
