@@ -141,9 +141,14 @@ pub struct Reader {
     /// [`Reader::classifier`]).
     model_file: Option<Classifier>,
     debug_dir: Option<PathBuf>,
-    colour_ahead: bool,
+    /// Asked of each photo: decode its colour ahead? (see
+    /// [`Reader::with_colour_ahead`]).
+    colour_ahead: Option<ColourAhead>,
     guide: Guide,
 }
+
+/// Whether a photo's colour is to be decoded while it is read.
+type ColourAhead = Box<dyn Fn(&Decoded) -> bool + Send + Sync>;
 
 impl Reader {
     /// A reader with the embedded model, or the model file at `model`.
@@ -170,7 +175,7 @@ impl Reader {
         Ok(Reader {
             model_file,
             debug_dir: debug_dir.map(Path::to_path_buf),
-            colour_ahead: false,
+            colour_ahead: None,
             guide: Guide::default(),
         })
     }
@@ -192,14 +197,19 @@ impl Reader {
     }
 
     /// Whether a JPEG's colour pixels are decoded on a second thread while
-    /// the photo is read (off by default). Worth it when the answer will be
-    /// drawn: the colour is needed only then, after the whole reading, so
-    /// decoding it meanwhile takes it off the photo's wall time where a
-    /// core is free; in a busy batch it costs nothing extra, the decode
-    /// being needed anyway (unless no grid is found). Without the `threads`
-    /// feature the colour is decoded when it is first needed.
-    pub fn with_colour_ahead(mut self, colour_ahead: bool) -> Reader {
-        self.colour_ahead = colour_ahead;
+    /// the photo is read, asked of each photo (never, by default). Worth it
+    /// when the answer will be drawn on the decoded colour: it is needed
+    /// only then, after the whole reading, so decoding it meanwhile takes
+    /// it off the photo's wall time where a core is free; in a busy batch
+    /// it costs nothing extra, the decode being needed anyway (unless no
+    /// grid is found). Not worth it for a photo whose answer is made
+    /// without its colour. Without the `threads` feature the colour is
+    /// decoded when it is first needed.
+    pub fn with_colour_ahead(
+        mut self,
+        wanted: impl Fn(&Decoded) -> bool + Send + Sync + 'static,
+    ) -> Reader {
+        self.colour_ahead = Some(Box::new(wanted));
         self
     }
 
@@ -237,7 +247,11 @@ impl Reader {
         timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
-        let (grids, timings, unsearched) = if self.colour_ahead && cfg!(feature = "threads") {
+        let ahead = self
+            .colour_ahead
+            .as_ref()
+            .is_some_and(|wanted| wanted(&photo));
+        let (grids, timings, unsearched) = if ahead && cfg!(feature = "threads") {
             std::thread::scope(|s| {
                 s.spawn(|| photo.rgb().width());
                 self.read_grids(&photo, timings, debug)
