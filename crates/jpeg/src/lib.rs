@@ -290,6 +290,11 @@ impl<'a> Photo<'a> {
         }
         let l = self.layout;
         let comps = &self.headers.components;
+        // The drawn MCU in YCbCr, one plane per component, computed once.
+        let mut planes = vec![[0f32; 3]; l.mcu_w * l.mcu_h];
+        for (p, px) in planes.iter_mut().zip(after.chunks_exact(3)) {
+            *p = dct::ycbcr([px[0], px[1], px[2]]);
+        }
         let mut out = blocks.to_vec();
         for (b, &(c, bx, by)) in self.block_places().iter().enumerate() {
             let (sx, sy) = self.scale(c);
@@ -306,8 +311,7 @@ impl<'a> Photo<'a> {
                 let mut sum = 0.0;
                 for y in y0 + v * sy..y0 + (v + 1) * sy {
                     for x in x0 + u * sx..x0 + (u + 1) * sx {
-                        let at = 3 * (y * l.mcu_w + x);
-                        sum += dct::ycbcr([after[at], after[at + 1], after[at + 2]])[c];
+                        sum += planes[y * l.mcu_w + x][c];
                     }
                 }
                 sum / (sx * sy) as f32
