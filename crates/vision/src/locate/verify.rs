@@ -596,12 +596,16 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
     let x1 = (xs.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(w);
     let y0 = ys.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
     let y1 = (ys.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(h);
-    // Ink and pixel counts per segment along the lines: [segment][bin][axis].
-    // A column's ink counts in the segment of its row, and a row's in the
-    // segment of its column; bands and the whole profiles are their sums.
-    let mut seg_ink = vec![vec![[0u32; 2]; side]; SEGMENTS];
-    let mut seg_all = vec![vec![[0u32; 2]; side]; SEGMENTS];
-    let seg_of = |b: usize| (b * SEGMENTS / side).min(SEGMENTS - 1);
+    // Ink and pixel counts per segment along the lines, for each axis:
+    // `counts[axis][segment * side + bin] = [ink, pixels]`. A column's ink
+    // counts in the segment of its row, and a row's in the segment of its
+    // column; bands and the whole profiles are their sums. The segment of
+    // each bin is looked up: two integer divisions per pixel were a fifth
+    // of the check.
+    let mut counts = [0, 1].map(|_| vec![[0u32; 2]; SEGMENTS * side]);
+    let seg_start: Vec<usize> = (0..side)
+        .map(|b| (b * SEGMENTS / side).min(SEGMENTS - 1) * side)
+        .collect();
     let m = &p2g.m;
     for y in y0..y1 {
         let fy = y as f64 + 0.5;
@@ -615,10 +619,12 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
             }
             let (ui, vi) = (u as usize, v as usize);
             let on = raw[y * w + x] as u32;
-            seg_ink[seg_of(vi)][ui][0] += on;
-            seg_all[seg_of(vi)][ui][0] += 1;
-            seg_ink[seg_of(ui)][vi][1] += on;
-            seg_all[seg_of(ui)][vi][1] += 1;
+            let column = &mut counts[0][seg_start[vi] + ui];
+            column[0] += on;
+            column[1] += 1;
+            let row = &mut counts[1][seg_start[ui] + vi];
+            row[0] += on;
+            row[1] += 1;
         }
     }
     // The ink fraction per bin of one axis over the segments `segs`.
@@ -626,7 +632,8 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
         (0..side)
             .map(|i| {
                 let (ink, all) = segs.clone().fold((0, 0), |(ink, all), s| {
-                    (ink + seg_ink[s][i][axis], all + seg_all[s][i][axis])
+                    let [k, a] = counts[axis][s * side + i];
+                    (ink + k, all + a)
                 });
                 if all == 0 {
                     0.0
