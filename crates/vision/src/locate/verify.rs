@@ -882,7 +882,7 @@ fn comb_score(
     let mut weakest = f32::MAX;
     let mut seen = 0usize;
     for j in 0..=n {
-        let c = (a + j as f32 * p).round() as usize;
+        let c = round_bin(a + j as f32 * p);
         // An outer tooth on the image frame is not looked at: the frame
         // may have cut the border line off, and whether the grid is whole
         // is decided from the lattice (see `locate::tight`).
@@ -902,13 +902,15 @@ fn comb_score(
     between.clear();
     between.resize(ranked.words, 0);
     let mut count = 0;
+    let mut tooth = round_bin(a);
     for j in 0..n {
-        let lo = (a + j as f32 * p).round() as usize + tol + 1;
-        let hi = (a + (j + 1) as f32 * p).round() as usize;
+        let next = round_bin(a + (j + 1) as f32 * p);
+        let (lo, hi) = (tooth + tol + 1, next);
         if hi > tol + lo {
             ranked.add_range(between, lo, hi - tol);
             count += hi - tol - lo;
         }
+        tooth = next;
     }
     // The value at index `count * CLUTTER_PERCENTILE / 100` of the sorted
     // bins between, counted from the top.
@@ -934,6 +936,21 @@ fn comb_score(
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
     let score = (mean.min(weakest + WEAKEST_SLACK) - penalty) / mean.max(MIN_NORMALISER);
     (score > to_beat).then_some(score)
+}
+
+/// The largest f32 below one half.
+const JUST_UNDER_HALF: f32 = 0.5 - f32::EPSILON / 4.0;
+
+/// `x.round() as usize`, without a call: on baseline x86-64 (no SSE4.1
+/// rounding instruction) `f32::round` is a call to libm's `roundf`, made
+/// twenty times for each of the comb search's hundreds of thousands of
+/// combs. Adding the largest f32 below one half and truncating rounds
+/// half away from zero exactly as `round` does for `x >= 0` (the lowering
+/// LLVM itself uses where SSE4.1 is there); any `x` that `round` takes
+/// below zero gives 0 either way, as `as usize` saturates.
+#[inline]
+fn round_bin(x: f32) -> usize {
+    (x + JUST_UNDER_HALF) as usize
 }
 
 /// The 9x9 comb found by its box lines: a comb of the four box lines
@@ -1239,6 +1256,25 @@ mod tests {
         let dark = faint_grid_darkness(320, x0, FAINT_CELL, thin);
         let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
         (quad, verify(&dark, &quad, Spec { n: 9, lone: true }))
+    }
+
+    #[test]
+    fn round_bin_rounds_as_round_does() {
+        // Every half and its neighbours, then a spread of all floats up to
+        // 2^25 (past which every f32 is even) and a few below zero.
+        let halves = (0..100_000u32).flat_map(|k| {
+            let x = k as f32 + 0.5;
+            [
+                x,
+                f32::from_bits(x.to_bits() - 1),
+                f32::from_bits(x.to_bits() + 1),
+            ]
+        });
+        let spread = (0..(127 + 25) << 23).step_by(997).map(f32::from_bits);
+        let below = [-0.0, -0.2, -0.49999997, -0.5, -0.7, -3.5];
+        for x in halves.chain(spread).chain(below) {
+            assert_eq!(round_bin(x), x.round() as usize, "{x}");
+        }
     }
 
     #[test]
