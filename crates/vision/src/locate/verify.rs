@@ -596,12 +596,16 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
     let x1 = (xs.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(w);
     let y0 = ys.clone().fold(f32::MAX, f32::min).floor().max(0.0) as usize;
     let y1 = (ys.fold(f32::MIN, f32::max).ceil().max(0.0) as usize).min(h);
-    // Ink and pixel counts per segment along the lines: [segment][bin][axis].
-    // A column's ink counts in the segment of its row, and a row's in the
-    // segment of its column; bands and the whole profiles are their sums.
-    let mut seg_ink = vec![vec![[0u32; 2]; side]; SEGMENTS];
-    let mut seg_all = vec![vec![[0u32; 2]; side]; SEGMENTS];
-    let seg_of = |b: usize| (b * SEGMENTS / side).min(SEGMENTS - 1);
+    // Ink and pixel counts per segment along the lines, for each axis:
+    // `counts[axis][segment * side + bin] = [ink, pixels]`. A column's ink
+    // counts in the segment of its row, and a row's in the segment of its
+    // column; bands and the whole profiles are their sums. The segment of
+    // each bin is looked up: two integer divisions per pixel were a fifth
+    // of the check.
+    let mut counts = [0, 1].map(|_| vec![[0u32; 2]; SEGMENTS * side]);
+    let seg_start: Vec<usize> = (0..side)
+        .map(|b| (b * SEGMENTS / side).min(SEGMENTS - 1) * side)
+        .collect();
     let m = &p2g.m;
     for y in y0..y1 {
         let fy = y as f64 + 0.5;
@@ -615,10 +619,12 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
             }
             let (ui, vi) = (u as usize, v as usize);
             let on = raw[y * w + x] as u32;
-            seg_ink[seg_of(vi)][ui][0] += on;
-            seg_all[seg_of(vi)][ui][0] += 1;
-            seg_ink[seg_of(ui)][vi][1] += on;
-            seg_all[seg_of(ui)][vi][1] += 1;
+            let column = &mut counts[0][seg_start[vi] + ui];
+            column[0] += on;
+            column[1] += 1;
+            let row = &mut counts[1][seg_start[ui] + vi];
+            row[0] += on;
+            row[1] += 1;
         }
     }
     // The ink fraction per bin of one axis over the segments `segs`.
@@ -626,7 +632,8 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
         (0..side)
             .map(|i| {
                 let (ink, all) = segs.clone().fold((0, 0), |(ink, all), s| {
-                    (ink + seg_ink[s][i][axis], all + seg_all[s][i][axis])
+                    let [k, a] = counts[axis][s * side + i];
+                    (ink + k, all + a)
                 });
                 if all == 0 {
                     0.0
@@ -747,6 +754,7 @@ fn best_comb(prof: &[f32], off: &[bool], tol: usize, spec: Spec, steps: (f32, f3
     let n = spec.n;
     let len = prof.len();
     let mx = max_filter(prof, tol);
+    let ranked = Ranked::new(prof);
     let mut best = Comb {
         score: f32::MIN,
         start: 0.0,
@@ -754,13 +762,14 @@ fn best_comb(prof: &[f32], off: &[bool], tol: usize, spec: Spec, steps: (f32, f3
     };
     let pmax = (len as f32 - 1.0) / n as f32;
     let mut p = pmax;
-    let mut between: Vec<f32> = Vec::with_capacity(len);
+    let mut between = Vec::with_capacity(ranked.words);
     while p >= pmax * MIN_SPAN {
         let span = n as f32 * p;
         let mut a = 0.0f32;
         while a + span <= len as f32 - 1.0 {
             let teeth = (a, p, spec);
-            if let Some(score) = comb_score(prof, &mx, off, teeth, tol, best.score, &mut between) {
+            let at = (best.score, &ranked);
+            if let Some(score) = comb_score(&mx, off, teeth, tol, at, &mut between) {
                 best = Comb {
                     score,
                     start: a,
@@ -774,25 +783,106 @@ fn best_comb(prof: &[f32], off: &[bool], tol: usize, spec: Spec, steps: (f32, f3
     best
 }
 
-/// The score of the comb of `n + 1` teeth at start `a`, pitch `p`, or `None` when it cannot
-/// beat `to_beat` (its mean line strength is an upper bound of the score,
+/// A profile's bins ranked by their values, for the percentile of the
+/// bins between a comb's teeth (see [`comb_score`]), which thousands of
+/// combs of one profile ask for.
+///
+/// Each bin's rank is its place in the values' total order (ties by bin):
+/// a set of bins is a bitset of their ranks, and its k-th smallest value
+/// is `sorted` at its k-th set bit. `prefix` holds, for each `i` in
+/// `0..=len`, the bitset of bins `0..i` (`words` u64 each), so the bins
+/// of a range are two rows XORed, and a comb's bins between its teeth
+/// (nine or sixteen disjoint ranges) take a few dozen word operations
+/// where copying and partially sorting them took thousands.
+///
+/// ```text
+/// prefix: [ row 0: no bins | row 1: rank of bin 0 | ... | row len: all ]
+///            <- words u64 ->
+/// ```
+struct Ranked {
+    /// The profile's values in ascending total order.
+    sorted: Vec<f32>,
+    /// u64 words per bitset: one bit per rank.
+    words: usize,
+    /// The ranks of bins `0..i` for every `i`, row after row.
+    prefix: Vec<u64>,
+}
+
+impl Ranked {
+    fn new(prof: &[f32]) -> Ranked {
+        let len = prof.len();
+        let mut order: Vec<usize> = (0..len).collect();
+        order.sort_unstable_by(|&a, &b| prof[a].total_cmp(&prof[b]).then(a.cmp(&b)));
+        let mut rank = vec![0usize; len];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r;
+        }
+        let words = len.div_ceil(64).max(1);
+        let mut prefix = vec![0u64; (len + 1) * words];
+        for (i, &r) in rank.iter().enumerate() {
+            let (done, next) = prefix.split_at_mut((i + 1) * words);
+            let row = &mut next[..words];
+            row.copy_from_slice(&done[i * words..]);
+            row[r / 64] |= 1 << (r % 64);
+        }
+        Ranked {
+            sorted: order.iter().map(|&i| prof[i]).collect(),
+            words,
+            prefix,
+        }
+    }
+
+    /// Adds the bins `lo..hi` (none of them in `set` yet) to the bitset.
+    fn add_range(&self, set: &mut [u64], lo: usize, hi: usize) {
+        let (a, b) = (
+            &self.prefix[lo * self.words..],
+            &self.prefix[hi * self.words..],
+        );
+        for ((s, &a), &b) in set.iter_mut().zip(a).zip(b) {
+            *s ^= a ^ b;
+        }
+    }
+
+    /// The value of the set's bin that is `k`-th from the top (0: the
+    /// largest) in the total order; `None` when the set holds `k` bins or
+    /// fewer.
+    fn kth_from_top(&self, set: &[u64], mut k: usize) -> Option<f32> {
+        for (w, &word) in set.iter().enumerate().rev() {
+            let ones = word.count_ones() as usize;
+            if k >= ones {
+                k -= ones;
+                continue;
+            }
+            let mut word = word;
+            for _ in 0..k {
+                word &= !(1u64 << (63 - word.leading_zeros()));
+            }
+            let bit = 63 - word.leading_zeros() as usize;
+            return self.sorted.get(w * 64 + bit).copied();
+        }
+        None
+    }
+}
+
+/// The score of the comb of `n + 1` teeth at start `a`, pitch `p` in the
+/// profile `ranked` (max-filtered: `mx`), or `None` when it cannot beat
+/// `to_beat` (its mean line strength is an upper bound of the score,
 /// checked before the costlier clutter measure) or, for a 16x16, when a
 /// tooth finds no line (see [`ALL_LINES_FROM`]). `between` is scratch.
 fn comb_score(
-    prof: &[f32],
     mx: &[f32],
     off: &[bool],
     (a, p, spec): (f32, f32, Spec),
     tol: usize,
-    to_beat: f32,
-    between: &mut Vec<f32>,
+    (to_beat, ranked): (f32, &Ranked),
+    between: &mut Vec<u64>,
 ) -> Option<f32> {
-    let (len, n) = (prof.len(), spec.n);
+    let (len, n) = (mx.len(), spec.n);
     let mut sum = 0.0;
     let mut weakest = f32::MAX;
     let mut seen = 0usize;
     for j in 0..=n {
-        let c = (a + j as f32 * p).round() as usize;
+        let c = round_bin(a + j as f32 * p);
         // An outer tooth on the image frame is not looked at: the frame
         // may have cut the border line off, and whether the grid is whole
         // is decided from the lattice (see `locate::tight`).
@@ -808,19 +898,25 @@ fn comb_score(
     if mean <= to_beat {
         return None;
     }
+    // The bins between the teeth, each tooth's tolerance left out.
     between.clear();
+    between.resize(ranked.words, 0);
+    let mut count = 0;
+    let mut tooth = round_bin(a);
     for j in 0..n {
-        let lo = (a + j as f32 * p).round() as usize + tol + 1;
-        let hi = (a + (j + 1) as f32 * p).round() as usize;
+        let next = round_bin(a + (j + 1) as f32 * p);
+        let (lo, hi) = (tooth + tol + 1, next);
         if hi > tol + lo {
-            between.extend_from_slice(&prof[lo..hi - tol]);
+            ranked.add_range(between, lo, hi - tol);
+            count += hi - tol - lo;
         }
+        tooth = next;
     }
-    let clutter = if between.is_empty() {
-        1.0
-    } else {
-        let k = between.len() * CLUTTER_PERCENTILE / 100;
-        *between.select_nth_unstable_by(k, f32::total_cmp).1
+    // The value at index `count * CLUTTER_PERCENTILE / 100` of the sorted
+    // bins between, counted from the top.
+    let clutter = match count {
+        0 => 1.0,
+        _ => ranked.kth_from_top(between, count - 1 - count * CLUTTER_PERCENTILE / 100)?,
     };
     // A 16x16 comb whose weakest tooth is no darker than the clutter
     // between its teeth has lines missing (see [`ALL_LINES_FROM`]).
@@ -840,6 +936,21 @@ fn comb_score(
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
     let score = (mean.min(weakest + WEAKEST_SLACK) - penalty) / mean.max(MIN_NORMALISER);
     (score > to_beat).then_some(score)
+}
+
+/// The largest f32 below one half.
+const JUST_UNDER_HALF: f32 = 0.5 - f32::EPSILON / 4.0;
+
+/// `x.round() as usize`, without a call: on baseline x86-64 (no SSE4.1
+/// rounding instruction) `f32::round` is a call to libm's `roundf`, made
+/// twenty times for each of the comb search's hundreds of thousands of
+/// combs. Adding the largest f32 below one half and truncating rounds
+/// half away from zero exactly as `round` does for `x >= 0` (the lowering
+/// LLVM itself uses where SSE4.1 is there); any `x` that `round` takes
+/// below zero gives 0 either way, as `as usize` saturates.
+#[inline]
+fn round_bin(x: f32) -> usize {
+    (x + JUST_UNDER_HALF) as usize
 }
 
 /// The 9x9 comb found by its box lines: a comb of the four box lines
@@ -1145,6 +1256,55 @@ mod tests {
         let dark = faint_grid_darkness(320, x0, FAINT_CELL, thin);
         let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
         (quad, verify(&dark, &quad, Spec { n: 9, lone: true }))
+    }
+
+    #[test]
+    fn round_bin_rounds_as_round_does() {
+        // Every half and its neighbours, then a spread of all floats up to
+        // 2^25 (past which every f32 is even) and a few below zero.
+        let halves = (0..100_000u32).flat_map(|k| {
+            let x = k as f32 + 0.5;
+            [
+                x,
+                f32::from_bits(x.to_bits() - 1),
+                f32::from_bits(x.to_bits() + 1),
+            ]
+        });
+        let spread = (0..(127 + 25) << 23).step_by(997).map(f32::from_bits);
+        let below = [-0.0, -0.2, -0.49999997, -0.5, -0.7, -3.5];
+        for x in halves.chain(spread).chain(below) {
+            assert_eq!(round_bin(x), x.round() as usize, "{x}");
+        }
+    }
+
+    #[test]
+    fn ranked_ranges_give_the_percentile_of_their_bins_sorted() {
+        // Profiles with ties, zeros and more than one word of ranks.
+        let mut s = 7u32;
+        for len in [5usize, 64, 65, 200, 577] {
+            let prof: Vec<f32> = (0..len)
+                .map(|_| {
+                    s ^= s << 13;
+                    s ^= s >> 17;
+                    s ^= s << 5;
+                    (s % 40) as f32 / 50.0 * (s % 3).min(1) as f32
+                })
+                .collect();
+            let ranked = Ranked::new(&prof);
+            let ranges = [(0, len / 4), (len / 3, len / 2), (len - len / 5, len)];
+            let mut set = vec![0u64; ranked.words];
+            let mut bins: Vec<f32> = Vec::new();
+            for &(lo, hi) in &ranges {
+                ranked.add_range(&mut set, lo, hi);
+                bins.extend_from_slice(&prof[lo..hi]);
+            }
+            bins.sort_by(f32::total_cmp);
+            for k in 0..bins.len() {
+                let want = bins[bins.len() - 1 - k];
+                assert_eq!(ranked.kth_from_top(&set, k), Some(want), "{len} {k}");
+            }
+            assert_eq!(ranked.kth_from_top(&set, bins.len()), None);
+        }
     }
 
     #[test]
