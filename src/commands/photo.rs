@@ -243,15 +243,18 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         .iter()
         .any(|u| !args.no_image && (u.is_photo() || args.page_images || image_output(args)));
     // A JPEG answer to a JPEG photo that can be changed in place is made
-    // without the photo's colour (see `output::answer_in_place`).
+    // without the photo's colour (see `output::answer_in_place`): its scan
+    // is walked beside the reading instead.
     let jpeg_answers = args
         .output
         .as_deref()
         .filter(|o| !is_pdf_name(o))
         .is_none_or(|o| output::ImageKind::for_output(o) == Ok(output::ImageKind::Jpeg));
     let reader = super::reader(&args.reader)?
-        .with_colour_ahead(move |photo| {
-            wants_colour && !(jpeg_answers && photo.jpeg().is_some_and(snap_jpeg::changes_in_place))
+        .with_ahead(move |photo| {
+            if wants_colour && !(jpeg_answers && photo.in_place().is_some()) {
+                photo.rgb();
+            }
         })
         .with_guide(super::guide(&args.grid));
     let stamps = expanded

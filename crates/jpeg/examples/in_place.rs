@@ -43,7 +43,7 @@ fn main() {
         };
         let start = Instant::now();
         let outcome = (|| {
-            let photo = Photo::open(&bytes)?;
+            let photo = Photo::open(bytes.as_slice().into())?;
             let (w, h) = photo.dimensions();
             let side = w.min(h) * 2 / 3;
             let (x0, y0, cell) = ((w - side) / 2, (h - side) / 2, side / 9);

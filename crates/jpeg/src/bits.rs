@@ -6,6 +6,7 @@ use crate::Unsupported;
 
 /// The entropy-coded data of a scan without its stuffing: one run of bits
 /// per restart interval, each starting on a byte.
+#[derive(Clone)]
 pub(crate) struct Unstuffed {
     /// The data, then zero bytes so reads near the end need no checks.
     pub bytes: Vec<u8>,

@@ -33,6 +33,8 @@ mod huffman;
 mod markers;
 mod scan;
 
+use std::sync::Arc;
+
 use image::RgbImage;
 use rayon::prelude::*;
 
@@ -66,8 +68,9 @@ pub fn changes_in_place(jpeg: &[u8]) -> bool {
 }
 
 /// A baseline JPEG opened to change some of its blocks.
-pub struct Photo<'a> {
-    jpeg: &'a [u8],
+#[derive(Clone)]
+pub struct Photo {
+    jpeg: Arc<[u8]>,
     headers: Headers,
     data: Unstuffed,
     index: Index,
@@ -115,12 +118,19 @@ struct Coded {
 /// Largest AC coefficient an 8-bit baseline JPEG can code (category 10).
 const MAX_AC: i32 = 1023;
 
-impl<'a> Photo<'a> {
+impl std::fmt::Debug for Photo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (w, h) = self.dimensions();
+        write!(f, "Photo({w}x{h}, {} bytes)", self.jpeg.len())
+    }
+}
+
+impl Photo {
     /// Reads `jpeg`'s headers and walks its scan; [`Unsupported`] for any
     /// JPEG this cannot change in place.
-    pub fn open(jpeg: &'a [u8]) -> Result<Photo<'a>, Unsupported> {
-        let headers = markers::read(jpeg)?;
-        let data = bits::unstuff(jpeg, headers.data)?;
+    pub fn open(jpeg: Arc<[u8]>) -> Result<Photo, Unsupported> {
+        let headers = markers::read(&jpeg)?;
+        let data = bits::unstuff(&jpeg, headers.data)?;
         if jpeg.get(data.end..data.end + 2) != Some(&[0xFF, 0xD9]) {
             // Another scan or a DNL segment follows: not one baseline scan.
             return Err(Unsupported::Coding);

@@ -51,7 +51,7 @@ pub(crate) struct Defined {
 }
 
 /// What the bytes before the scan say, and where the scan's data lies.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Headers {
     pub width: usize,
     pub height: usize,

@@ -7,6 +7,7 @@ use crate::markers::Headers;
 use crate::Unsupported;
 
 /// Where every MCU of the scan lies and what the decoder knows at its start.
+#[derive(Clone)]
 pub(crate) struct Index {
     /// First bit of each MCU, and the bit after the last of the scan's
     /// intervals' MCUs (`start[m + 1]` is MCU `m`'s end unless `m` ends an

@@ -106,6 +106,9 @@ pub struct Decoded {
     pub format: ImageFormat,
     /// The colour pixels, once decoded.
     rgb: OnceLock<RgbImage>,
+    /// The JPEG opened to change in place, once asked for (`None` inside
+    /// when it is not one `snap-jpeg` changes).
+    in_place: OnceLock<Option<snap_jpeg::Photo>>,
     /// The JPEG the colour is decoded from on demand (`None` when `rgb`
     /// was filled at construction).
     jpeg: Option<Arc<[u8]>>,
@@ -120,6 +123,7 @@ impl Decoded {
             exif_orientation,
             format,
             rgb: OnceLock::from(rgb),
+            in_place: OnceLock::new(),
             jpeg: None,
         }
     }
@@ -143,10 +147,19 @@ impl Decoded {
         }
     }
 
-    /// The JPEG file the photo was decoded from, when it was one read by
-    /// luma first (an answer can then be made from its own blocks).
-    pub fn jpeg(&self) -> Option<&[u8]> {
-        self.jpeg.as_deref()
+    /// The JPEG file the photo was decoded from, opened to make its answer
+    /// in place (`snap_jpeg::Photo`: the scan walked once, on the first
+    /// call); `None` for a photo that was not a JPEG read by luma first, or
+    /// a JPEG `snap-jpeg` does not change (progressive, gray, ...).
+    pub fn in_place(&self) -> Option<&snap_jpeg::Photo> {
+        self.in_place
+            .get_or_init(|| {
+                let jpeg = self.jpeg.clone()?;
+                snap_jpeg::changes_in_place(&jpeg)
+                    .then(|| snap_jpeg::Photo::open(jpeg).ok())
+                    .flatten()
+            })
+            .as_ref()
     }
 
     /// Decodes the colour pixels from the kept JPEG bytes (see
@@ -267,6 +280,7 @@ fn decode_jpeg_luma(bytes: &[u8]) -> Result<Option<Decoded>, DecodeError> {
         exif_orientation,
         format: ImageFormat::Jpeg,
         rgb: OnceLock::new(),
+        in_place: OnceLock::new(),
         jpeg: Some(Arc::from(bytes)),
     }))
 }

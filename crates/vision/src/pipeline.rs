@@ -141,14 +141,15 @@ pub struct Reader {
     /// [`Reader::classifier`]).
     model_file: Option<Classifier>,
     debug_dir: Option<PathBuf>,
-    /// Asked of each photo: decode its colour ahead? (see
-    /// [`Reader::with_colour_ahead`]).
-    colour_ahead: Option<ColourAhead>,
+    /// The caller's work on each photo, done beside its reading (see
+    /// [`Reader::with_ahead`]).
+    ahead: Option<Ahead>,
     guide: Guide,
 }
 
-/// Whether a photo's colour is to be decoded while it is read.
-type ColourAhead = Box<dyn Fn(&Decoded) -> bool + Send + Sync>;
+/// Work on a decoded photo that its answer will want (its colour, or its
+/// JPEG opened to change in place), kept in the photo's own cells.
+type Ahead = Box<dyn Fn(&Decoded) + Send + Sync>;
 
 impl Reader {
     /// A reader with the embedded model, or the model file at `model`.
@@ -175,7 +176,7 @@ impl Reader {
         Ok(Reader {
             model_file,
             debug_dir: debug_dir.map(Path::to_path_buf),
-            colour_ahead: None,
+            ahead: None,
             guide: Guide::default(),
         })
     }
@@ -196,20 +197,17 @@ impl Reader {
         self.classifier().map(|_| ())
     }
 
-    /// Whether a JPEG's colour pixels are decoded on a second thread while
-    /// the photo is read, asked of each photo (never, by default). Worth it
-    /// when the answer will be drawn on the decoded colour: it is needed
-    /// only then, after the whole reading, so decoding it meanwhile takes
-    /// it off the photo's wall time where a core is free; in a busy batch
-    /// it costs nothing extra, the decode being needed anyway (unless no
-    /// grid is found). Not worth it for a photo whose answer is made
-    /// without its colour. Without the `threads` feature the colour is
-    /// decoded when it is first needed.
-    pub fn with_colour_ahead(
-        mut self,
-        wanted: impl Fn(&Decoded) -> bool + Send + Sync + 'static,
-    ) -> Reader {
-        self.colour_ahead = Some(Box::new(wanted));
+    /// Work done on a second thread while each photo is read (none, by
+    /// default): what the answer will want of the photo and can be had
+    /// before the reading ends, such as its colour ([`Decoded::rgb`]) or its
+    /// JPEG opened to change in place ([`Decoded::in_place`]); both keep
+    /// what they compute in the photo. Worth it where a core is free: it
+    /// comes off the photo's wall time; in a busy batch it costs nothing
+    /// extra, the work being needed anyway (unless no grid is found).
+    /// Without the `threads` feature it is not done ahead; the photo does
+    /// it when first asked.
+    pub fn with_ahead(mut self, work: impl Fn(&Decoded) + Send + Sync + 'static) -> Reader {
+        self.ahead = Some(Box::new(work));
         self
     }
 
@@ -247,17 +245,12 @@ impl Reader {
         timings: Timings,
         debug: Option<&Path>,
     ) -> Result<Page, ReadError> {
-        let ahead = self
-            .colour_ahead
-            .as_ref()
-            .is_some_and(|wanted| wanted(&photo));
-        let (grids, timings, unsearched) = if ahead && cfg!(feature = "threads") {
-            std::thread::scope(|s| {
-                s.spawn(|| photo.rgb().width());
+        let (grids, timings, unsearched) = match &self.ahead {
+            Some(work) if cfg!(feature = "threads") => std::thread::scope(|s| {
+                s.spawn(|| work(&photo));
                 self.read_grids(&photo, timings, debug)
-            })?
-        } else {
-            self.read_grids(&photo, timings, debug)?
+            })?,
+            _ => self.read_grids(&photo, timings, debug)?,
         };
         Ok(Page {
             photo,
