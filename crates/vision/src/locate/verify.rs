@@ -617,7 +617,9 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
             if !(u >= 0.0 && v >= 0.0 && u < side as f64 && v < side as f64) {
                 continue;
             }
-            let (ui, vi) = (u as usize, v as usize);
+            // In range, so through i32: f64 to usize (u64) has no single
+            // instruction on x86-64 and took a dozen per pixel.
+            let (ui, vi) = (u as i32 as usize, v as i32 as usize);
             let on = raw[y * w + x] as u32;
             let column = &mut counts[0][seg_start[vi] + ui];
             column[0] += on;
@@ -947,10 +949,12 @@ const JUST_UNDER_HALF: f32 = 0.5 - f32::EPSILON / 4.0;
 /// combs. Adding the largest f32 below one half and truncating rounds
 /// half away from zero exactly as `round` does for `x >= 0` (the lowering
 /// LLVM itself uses where SSE4.1 is there); any `x` that `round` takes
-/// below zero gives 0 either way, as `as usize` saturates.
+/// below zero gives 0 either way. The truncation is to i32, one
+/// instruction where f32 to usize (u64) takes a dozen on x86-64, so `x`
+/// must be below 2^31: a comb's bins number a few thousand at most.
 #[inline]
 fn round_bin(x: f32) -> usize {
-    (x + JUST_UNDER_HALF) as usize
+    usize::try_from((x + JUST_UNDER_HALF) as i32).unwrap_or(0)
 }
 
 /// The 9x9 comb found by its box lines: a comb of the four box lines
