@@ -730,35 +730,45 @@ def stages(ctx):
 
 @section("performance", "photo", "12 MP photos against djpeg")
 def photo(ctx):
-    """scripts/bench-photo.sh: whole processes against libjpeg-turbo's djpeg."""
+    """scripts/bench-photo.sh: whole processes against libjpeg-turbo's djpeg,
+    on both cores and, under `taskset -c 0`, on one."""
     if ctx.raw is None:
         ctx.need_binary()
         ctx.need_shared("fixtures", "kubiesa", "train")
         if not shutil.which("djpeg"):
             raise Unavailable("djpeg not found (apt-get install libjpeg-turbo-progs)")
-    text = ctx.run(["scripts/bench-photo.sh"])
-    rows = []
-    for line in text.splitlines():
-        m = re.match(r"median over photos\s+(wall|cpu)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", line)
-        if m:
-            kind, d, r, rx, a, ax = m.groups()
-            rows.append([f"12 MP phone photos, {kind} time", f"{d} ms", f"{r} ms", f"**{rx}x**", f"{a} ms",
-                         f"**{ax}x**"])
-    small = re.search(r"small photo (\S+)\s+wall\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", text)
-    if small:
-        name, d, r, rx, a, ax = small.groups()
-        rows.append([f"`{name}` (640x480), wall time", f"{d} ms", f"{r} ms", f"{rx}x", f"{a} ms", f"{ax}x"])
-    split = re.findall(r"stages \((read|answer), median over photos\): (.*)", text)
+        if not shutil.which("taskset"):
+            raise Unavailable("taskset not found (apt-get install util-linux)")
+    runs = [("two cores", ctx.run(["scripts/bench-photo.sh"])),
+            ("one core", ctx.run(["taskset", "-c", "0", "scripts/bench-photo.sh"], key="one-core"))]
+    rows, splits = [], []
+    for cores, text in runs:
+        for line in text.splitlines():
+            m = re.match(r"median over photos\s+(wall|cpu)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
+                         line)
+            if m:
+                kind, d, r, rx, a, ax = m.groups()
+                rows.append([f"12 MP phone photos, {cores}, {kind} time", f"{d} ms", f"{r} ms", f"**{rx}x**",
+                             f"{a} ms", f"**{ax}x**"])
+        small = re.search(r"small photo (\S+)\s+wall\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", text)
+        if small:
+            name, d, r, rx, a, ax = small.groups()
+            rows.append([f"`{name}` (640x480), {cores}, wall time", f"{d} ms", f"{r} ms", f"{rx}x", f"{a} ms",
+                         f"{ax}x"])
+        splits += [(cores, kind, stages) for kind, stages in
+                   re.findall(r"stages \((read|answer), median over photos\): (.*)", text)]
+    text = runs[0][1]
     photos_line = text.splitlines()[1] if len(text.splitlines()) > 1 else ""
-    out = ctx.header("scripts/figures.py performance --section photo", "runs `scripts/bench-photo.sh`")
+    out = ctx.header("scripts/figures.py performance --section photo",
+                     "runs `scripts/bench-photo.sh`, then again under `taskset -c 0`")
     out += (f"Whole processes, model loading included ({photos_line.strip()}); `read` is"
             " `sudoku-snap --json --no-image`, `answer` the whole job writing the JPEG answer:\n\n")
     out += table(["photos", "djpeg", "read", "read / djpeg", "answer", "answer / djpeg"], rows)
-    if split:
+    if splits:
         out += "\nPer stage (ms, JSON `ms`, median over the 12 MP photos):\n\n"
-        for kind, stages_text in split:
+        for cores, kind, stages_text in splits:
             pairs = re.findall(r"(\w+) ([\d.]+)", stages_text)
-            out += f"- {kind}: " + ", ".join(f"{s} {v}" for s, v in pairs) + "\n"
+            out += f"- {kind}, {cores}: " + ", ".join(f"{s} {v}" for s, v in pairs) + "\n"
     return out
 
 
