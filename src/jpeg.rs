@@ -22,6 +22,7 @@
 
 use image::RgbImage;
 use rayon::prelude::*;
+use snap_jpeg::marker::{DRI, EOI, RST0, SOF0, SOI, SOS};
 
 /// Height of one MCU row with 4:2:0 subsampling: strips are cut on these.
 const MCU_PX: u32 = 16;
@@ -89,14 +90,6 @@ fn encode_whole(pixels: &[u8], w: u32, h: u32, quality: u8) -> std::io::Result<V
         .map_err(std::io::Error::other)?;
     Ok(bytes)
 }
-
-/// Marker bytes (after 0xFF) this module reads or writes.
-const SOI: u8 = 0xD8;
-const EOI: u8 = 0xD9;
-const SOS: u8 = 0xDA;
-const SOF0: u8 = 0xC0;
-const DRI: u8 = 0xDD;
-const RST0: u8 = 0xD0;
 
 /// Where one encoded strip's parts lie: its header segments (from SOI to
 /// before SOS), its SOS segment, and its entropy-coded data (up to EOI).

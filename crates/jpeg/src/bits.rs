@@ -1,7 +1,7 @@
 //! The scan's bits: read with byte stuffing and restart markers taken out,
 //! written with stuffing put back.
 
-use crate::markers::{RST0, RST7};
+use crate::marker::{RST0, RST7};
 use crate::Unsupported;
 
 /// The entropy-coded data of a scan without its stuffing: one run of bits

@@ -30,6 +30,7 @@
 mod bits;
 mod dct;
 mod huffman;
+pub mod marker;
 mod markers;
 mod scan;
 
@@ -131,7 +132,7 @@ impl Photo {
     pub fn open(jpeg: Arc<[u8]>) -> Result<Photo, Unsupported> {
         let headers = markers::read(&jpeg)?;
         let data = bits::unstuff(&jpeg, headers.data)?;
-        if jpeg.get(data.end..data.end + 2) != Some(&[0xFF, 0xD9]) {
+        if jpeg.get(data.end..data.end + 2) != Some(&[0xFF, marker::EOI]) {
             // Another scan or a DNL segment follows: not one baseline scan.
             return Err(Unsupported::Coding);
         }
@@ -445,7 +446,7 @@ impl Photo {
         for (m, changed_m) in changed.iter().enumerate() {
             if h.restart > 0 && m > 0 && m % h.restart == 0 {
                 flush(&mut w, &mut run, idx.end[m - 1]);
-                w.marker(markers::RST0 + ((m / h.restart - 1) % 8) as u8);
+                w.marker(marker::RST0 + ((m / h.restart - 1) % 8) as u8);
                 pred = [0; 3];
             }
             if copy && changed_m.is_none() && pred == idx.pred[m] {
@@ -478,7 +479,7 @@ impl Photo {
         if let Some(&last) = idx.end.last() {
             flush(&mut w, &mut run, last);
         }
-        w.marker(0xD9);
+        w.marker(marker::EOI);
         Ok(Coded {
             bytes: w.out,
             missing: coder.missing,
@@ -495,19 +496,19 @@ impl Photo {
         orientation: Orientation,
     ) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.headers.data + 1024);
-        out.extend_from_slice(&[0xFF, 0xD8]);
-        for (s, (marker, range)) in self.headers.segments.iter().enumerate() {
+        out.extend_from_slice(&[0xFF, marker::SOI]);
+        for (s, (code, range)) in self.headers.segments.iter().enumerate() {
             let defined: Vec<usize> = (0..tables.len())
                 .filter(|&t| self.headers.tables[t].segment == s)
                 .collect();
-            if *marker == 0xC4 && defined.iter().any(|&t| rewritten[t]) {
+            if *code == marker::DHT && defined.iter().any(|&t| rewritten[t]) {
                 let mut body = Vec::new();
                 for t in defined {
                     let d = &self.headers.tables[t];
                     body.push((d.class << 4) | d.id);
                     body.extend_from_slice(&tables[t].definition());
                 }
-                out.extend_from_slice(&[0xFF, 0xC4]);
+                out.extend_from_slice(&[0xFF, marker::DHT]);
                 out.extend_from_slice(&((body.len() + 2) as u16).to_be_bytes());
                 out.extend_from_slice(&body);
                 continue;

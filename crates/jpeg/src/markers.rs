@@ -2,28 +2,8 @@
 //! restart interval and the one scan's header, with where each lies.
 
 use crate::huffman::Table;
+use crate::marker::{APP1, APP14, DHT, DQT, DRI, EOI, OTHER_SOF, SOF0, SOF1, SOI, SOS};
 use crate::Unsupported;
-
-/// Marker bytes (after 0xFF) read here.
-const SOI: u8 = 0xD8;
-const EOI: u8 = 0xD9;
-const SOS: u8 = 0xDA;
-const DQT: u8 = 0xDB;
-const DHT: u8 = 0xC4;
-const DRI: u8 = 0xDD;
-const APP1: u8 = 0xE1;
-const APP14: u8 = 0xEE;
-/// Baseline and extended sequential DCT with Huffman coding: the frames
-/// whose one interleaved scan this crate can walk.
-const SOF0: u8 = 0xC0;
-const SOF1: u8 = 0xC1;
-/// Every other start of frame: progressive, lossless, arithmetic coding.
-const OTHER_SOF: [u8; 11] = [
-    0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF,
-];
-/// Restart markers RST0..RST7.
-pub(crate) const RST0: u8 = 0xD0;
-pub(crate) const RST7: u8 = 0xD7;
 
 /// One colour component of the frame, with the tables its scan uses.
 #[derive(Debug, Clone)]

@@ -45,6 +45,25 @@ fn huffman_tables(jpeg: &[u8]) -> Vec<Vec<u8>> {
     out
 }
 
+/// The area [`blue_square`] paints.
+const SQUARE: Area = Area {
+    x0: 101,
+    y0: 117,
+    x1: 241,
+    y1: 203,
+};
+
+/// The answer to `jpeg` with [`SQUARE`] painted a flat blue.
+fn blue_square(jpeg: &[u8]) -> Vec<u8> {
+    let photo = Photo::open(jpeg.into()).expect("a baseline photo");
+    let mut canvas = photo.canvas(&[SQUARE]).expect("a canvas");
+    paint(&mut canvas, SQUARE, |_, _| BLUE);
+    photo.answer(&canvas, Orientation::Keep).expect("an answer")
+}
+
+/// The colour [`blue_square`] paints.
+const BLUE: [u8; 3] = [30, 80, 220];
+
 /// Photos with restart markers (image18), an EXIF block and optimised
 /// tables (image1024), and a phone photo's standard tables (kubiesa-03_01).
 const PHOTOS: [&str; 3] = ["image18.jpg", "image1024.jpg", "kubiesa-03_01.jpg"];
@@ -80,24 +99,15 @@ fn with_nothing_drawn_the_answer_is_the_photo() {
 fn what_is_drawn_shows_and_the_rest_decodes_as_before() {
     for name in PHOTOS {
         let bytes = fixture(name);
-        let photo = Photo::open(bytes.as_slice().into()).expect("a baseline photo");
-        let area = Area {
-            x0: 101,
-            y0: 117,
-            x1: 241,
-            y1: 203,
-        };
-        let mut canvas = photo.canvas(&[area]).expect("a canvas");
-        paint(&mut canvas, area, |_, _| [30, 80, 220]);
-        let answer = photo.answer(&canvas, Orientation::Keep).expect("an answer");
+        let answer = blue_square(&bytes);
         let (before, after) = (decode(&bytes), decode(&answer));
         assert_eq!(before.dimensions(), after.dimensions());
         for (x, y, p) in after.enumerate_pixels() {
             // Inside, well away from the edge chroma is blended across.
-            let inside =
-                (area.x0 + 3..area.x1 - 3).contains(&x) && (area.y0 + 3..area.y1 - 3).contains(&y);
+            let inside = (SQUARE.x0 + 3..SQUARE.x1 - 3).contains(&x)
+                && (SQUARE.y0 + 3..SQUARE.y1 - 3).contains(&y);
             if inside {
-                let blue = [30i32, 80, 220];
+                let blue = BLUE.map(i32::from);
                 for c in 0..3 {
                     assert!(
                         (i32::from(p[c]) - blue[c]).abs() <= 12,
@@ -107,8 +117,8 @@ fn what_is_drawn_shows_and_the_rest_decodes_as_before() {
             }
             // Two MCUs (16 px) away, the decoder's chroma upsampling cannot
             // reach: the pixels are the photo's own.
-            let near = (area.x0.saturating_sub(32)..area.x1 + 32).contains(&x)
-                && (area.y0.saturating_sub(32)..area.y1 + 32).contains(&y);
+            let near = (SQUARE.x0.saturating_sub(32)..SQUARE.x1 + 32).contains(&x)
+                && (SQUARE.y0.saturating_sub(32)..SQUARE.y1 + 32).contains(&y);
             if !near {
                 assert_eq!(p, before.get_pixel(x, y), "{name} {x},{y}");
             }
@@ -121,16 +131,7 @@ fn a_drawing_a_tuned_table_cannot_code_gets_tables_of_its_own() {
     // image1024's tables were tuned to the photo (65 and 46 of the 162 AC
     // symbols) and leave no code free for what a flat blue square needs.
     let bytes = fixture("image1024.jpg");
-    let photo = Photo::open(bytes.as_slice().into()).expect("a baseline photo");
-    let area = Area {
-        x0: 101,
-        y0: 117,
-        x1: 241,
-        y1: 203,
-    };
-    let mut canvas = photo.canvas(&[area]).expect("a canvas");
-    paint(&mut canvas, area, |_, _| [30, 80, 220]);
-    let answer = photo.answer(&canvas, Orientation::Keep).expect("an answer");
+    let answer = blue_square(&bytes);
     assert_ne!(
         huffman_tables(&answer),
         huffman_tables(&bytes),
