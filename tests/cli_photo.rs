@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{fixture, json_lines, p, run_in, scratch};
+use common::{fixture, json_lines, p, quad_corners, run_in, scratch};
 use image::{GrayImage, Luma, RgbImage};
 use snap_vision::{Homography, Quad};
 
@@ -408,13 +408,8 @@ fn the_answer_is_drawn_into_the_empty_cells_only() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v = &json_lines(&out)[0];
-    let corners: Vec<(f32, f32)> = v["quad"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
-        .collect();
-    let quad = Quad::new([corners[0], corners[1], corners[2], corners[3]]);
+    let corners = quad_corners(v);
+    let quad = Quad::new(corners);
     let before = image::open(fixture("image18.jpg")).unwrap().to_rgb8();
     let after = image::open(dir.join("answer.png")).unwrap().to_rgb8();
     assert_eq!(before.dimensions(), after.dimensions(), "full resolution");
@@ -445,13 +440,8 @@ fn a_jpeg_answer_is_the_photo_itself_away_from_the_drawn_digits() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v = &json_lines(&out)[0];
-    let corners: Vec<(f32, f32)> = v["quad"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
-        .collect();
-    let quad = Quad::new([corners[0], corners[1], corners[2], corners[3]]);
+    let corners = quad_corners(v);
+    let quad = Quad::new(corners);
     let before = image::open(&photo).unwrap().to_rgb8();
     let bytes = std::fs::read(dir.join("answer.jpg")).unwrap();
     let after = image::load_from_memory(&bytes).unwrap().to_rgb8();

@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use ab_glyph::{Font, FontRef, PxScale};
-use common::{fixture, json_lines, p, run_in, scratch, stdout};
+use common::{fixture, json_lines, p, quad_corners, run_in, scratch, stdout};
 use image::{Rgb, RgbImage};
 use serde_json::Value;
 use snap_vision::{Homography, Quad};
@@ -506,13 +506,8 @@ fn check_names_exactly_the_two_wrong_pen_entries_and_rings_them() {
     );
     // The answer image rings those two cells and draws nothing else: every
     // cell holds a printed clue or an entry.
-    let corners: Vec<(f32, f32)> = v["quad"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
-        .collect();
-    let quad = Quad::new([corners[0], corners[1], corners[2], corners[3]]);
+    let corners = quad_corners(v);
+    let quad = Quad::new(corners);
     let before = image::open(&photo).unwrap().to_rgb8();
     let after = image::open(dir.join("answer.png")).unwrap().to_rgb8();
     for i in 0..81 {

@@ -80,3 +80,14 @@ pub fn run(args: &[&str], stdin: &str) -> Output {
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
+
+/// The corners of a grid's `quad` in a `--json` line, as photo pixels.
+pub fn quad_corners(v: &serde_json::Value) -> [(f32, f32); 4] {
+    let corners: Vec<(f32, f32)> = v["quad"]
+        .as_array()
+        .expect("a quad")
+        .iter()
+        .map(|c| (c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32))
+        .collect();
+    [corners[0], corners[1], corners[2], corners[3]]
+}
