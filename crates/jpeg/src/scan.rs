@@ -9,11 +9,10 @@ use crate::Unsupported;
 /// Where every MCU of the scan lies and what the decoder knows at its start.
 #[derive(Clone)]
 pub(crate) struct Index {
-    /// First bit of each MCU, and the bit after the last of the scan's
-    /// intervals' MCUs (`start[m + 1]` is MCU `m`'s end unless `m` ends an
-    /// interval: see [`Index::end`]).
+    /// First bit of each MCU (in the unstuffed data).
     pub start: Vec<u64>,
-    /// The bit after each MCU.
+    /// The bit after each MCU: the next one's start, except at the end of
+    /// a restart interval, whose padding is not the MCU's.
     pub end: Vec<u64>,
     /// Each component's DC prediction at the start of each MCU.
     pub pred: Vec<[i32; 3]>,
