@@ -156,7 +156,7 @@ pub fn encode_image(image: &RgbImage, kind: ImageKind) -> std::io::Result<Vec<u8
 /// `encode`.
 pub fn answer_in_place(page: &mut Page, marks: &[PartMarks]) -> Option<Vec<u8>> {
     let start = Instant::now();
-    let photo = page.photo.in_place()?.clone();
+    let photo = page.photo.in_place()?;
     if photo.dimensions() != page.photo.gray.dimensions() {
         return None;
     }
