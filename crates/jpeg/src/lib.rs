@@ -62,12 +62,6 @@ pub enum Unsupported {
     Tables,
 }
 
-/// Whether `jpeg`'s headers are those of a JPEG [`Photo::open`] takes
-/// (its scan is not read: a damaged one is still refused there).
-pub fn changes_in_place(jpeg: &[u8]) -> bool {
-    markers::read(jpeg).is_ok()
-}
-
 /// A baseline JPEG opened to change some of its blocks.
 #[derive(Clone)]
 pub struct Photo {

@@ -153,12 +153,7 @@ impl Decoded {
     /// a JPEG `snap-jpeg` does not change (progressive, gray, ...).
     pub fn in_place(&self) -> Option<&snap_jpeg::Photo> {
         self.in_place
-            .get_or_init(|| {
-                let jpeg = self.jpeg.clone()?;
-                snap_jpeg::changes_in_place(&jpeg)
-                    .then(|| snap_jpeg::Photo::open(jpeg).ok())
-                    .flatten()
-            })
+            .get_or_init(|| snap_jpeg::Photo::open(self.jpeg.clone()?).ok())
             .as_ref()
     }
 
