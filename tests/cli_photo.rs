@@ -394,21 +394,24 @@ fn differs_near(a: &RgbImage, b: &RgbImage, (x, y): (f32, f32), r: i32) -> bool 
     })
 }
 
-#[test]
-fn the_answer_is_drawn_into_the_empty_cells_only() {
-    let dir = scratch("cli_photo-overlay");
-    let out = run_in(
-        &["--json", p(&fixture("image18.jpg")), "-o", "answer.png"],
-        &dir,
-    );
+/// Solves fixtures/image18.jpg into `answer` (in scratch folder `name`):
+/// the folder and the grid's corners.
+fn answer_image18(name: &str, answer: &str) -> (PathBuf, [(f32, f32); 4]) {
+    let dir = scratch(name);
+    let out = run_in(&["--json", p(&fixture("image18.jpg")), "-o", answer], &dir);
     assert_eq!(
         out.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let v = &json_lines(&out)[0];
-    let corners = quad_corners(v);
+    let corners = quad_corners(&json_lines(&out)[0]);
+    (dir, corners)
+}
+
+#[test]
+fn the_answer_is_drawn_into_the_empty_cells_only() {
+    let (dir, corners) = answer_image18("cli_photo-overlay", "answer.png");
     let quad = Quad::new(corners);
     let before = image::open(fixture("image18.jpg")).unwrap().to_rgb8();
     let after = image::open(dir.join("answer.png")).unwrap().to_rgb8();
@@ -430,17 +433,8 @@ fn the_answer_is_drawn_into_the_empty_cells_only() {
 
 #[test]
 fn a_jpeg_answer_is_the_photo_itself_away_from_the_drawn_digits() {
-    let dir = scratch("cli_photo-in-place");
     let photo = fixture("image18.jpg");
-    let out = run_in(&["--json", p(&photo), "-o", "answer.jpg"], &dir);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v = &json_lines(&out)[0];
-    let corners = quad_corners(v);
+    let (dir, corners) = answer_image18("cli_photo-in-place", "answer.jpg");
     let quad = Quad::new(corners);
     let before = image::open(&photo).unwrap().to_rgb8();
     let bytes = std::fs::read(dir.join("answer.jpg")).unwrap();
