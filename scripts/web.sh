@@ -56,9 +56,33 @@ rust_lld() {
   echo "$sysroot/lib/rustlib/$host/bin/rust-lld"
 }
 
+# The oldest rustc the workspace builds with (its rust-version).
+needed_rustc() {
+  sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1
+}
+
+# True when the web rustc is there and at least the workspace's
+# rust-version. A machine can carry an older rustc-web from its image
+# (Debian's main suite has 1.85; the security suite has the newer one),
+# and "installed" alone would then pass it.
+web_rustc_new_enough() {
+  local have need
+  have=$("$WEB_RUSTC" --version 2>/dev/null | awk '{print $2}') || return 1
+  need=$(needed_rustc)
+  [[ -n $have && -n $need ]] || return 1
+  [[ $(printf '%s\n%s\n' "$need" "$have" | sort -V | head -n 1) == "$need" ]]
+}
+
+# The packages to install: those not installed, and the Rust ones when
+# the installed rustc-web is too old (installing them again upgrades).
 missing_packages() {
   local p
   for p in "${APT_PACKAGES[@]}"; do
+    if [[ $p == rustc-web || $p == rust-web-src || $p == libstd-rust-web-dev ]] &&
+      ! web_rustc_new_enough; then
+      echo "$p"
+      continue
+    fi
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
   done
 }
@@ -75,6 +99,8 @@ install() {
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       "${missing[@]}" >/dev/null || die "apt-get could not install ${missing[*]}"
+    web_rustc_new_enough ||
+      die "$WEB_RUSTC is $("$WEB_RUSTC" --version 2>/dev/null), older than rust-version $(needed_rustc)"
   fi
   local bindgen version
   bindgen=$(bindgen_bin)
