@@ -47,7 +47,7 @@ mod testdata;
 pub use board::{Board, ParseError};
 pub use reader::{Entry, PuzzleReader, SicilyReader, MAX_LINE_BYTES};
 pub use shape::{digit_char, symbol_value, Shape, MAX_DIGITS, SAMURAI_GRIDS};
-pub use solve::{for_each_solution, solve, solve_dlx, Clash, Outcome, DEFAULT_LIMIT};
+pub use solve::{for_each_solution, solve, solve_dlx, solve_within, Clash, Outcome, DEFAULT_LIMIT};
 
 /// The classic 9x9 fast path on plain cell arrays, for callers that solve
 /// millions of puzzles and want no allocation per puzzle (benchmarks).

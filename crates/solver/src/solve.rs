@@ -205,6 +205,37 @@ pub fn solve_dlx(puzzle: &Board, limit: usize) -> Outcome {
     Outcome::of(count, first)
 }
 
+/// Solves `puzzle` with each of its empty cells held to the digits set in
+/// `allowed` (bit `d` for digit `d`, one mask per cell; a missing mask
+/// allows every digit), counting solutions up to `limit`: a reading whose
+/// cells may each be one of a few symbols, solved at once. Through Dancing
+/// Links, whatever the shape; clashing givens are reported first.
+pub fn solve_within(puzzle: &Board, allowed: &[u64], limit: usize) -> Result<Outcome, Clash> {
+    let limit = limit.max(1);
+    if let Some(clash) = Clash::find(puzzle) {
+        return Err(clash);
+    }
+    if !fits(puzzle) {
+        return Ok(Outcome::NoSolution);
+    }
+    let Encoding {
+        mut matrix,
+        placements,
+    } = encode(puzzle, allowed);
+    let mut board = puzzle.clone();
+    let mut first: Option<Board> = None;
+    let count = matrix.solve(limit, &mut |rows| {
+        for &row in rows {
+            let (cell, digit) = placements[row];
+            board.cells[cell] = digit;
+        }
+        if first.is_none() {
+            first = Some(board.clone());
+        }
+    });
+    Ok(Outcome::of(count, first))
+}
+
 /// The 81 cells of a classic board (which [`fits`] has checked).
 fn classic_cells(board: &Board) -> propagate::Cells {
     let mut cells = [0u8; 81];
@@ -241,8 +272,8 @@ struct Encoding {
 /// Builds the matrix: a column per cell, a column per (unit, digit), and a
 /// row per (cell, digit) that the givens leave possible (only the given
 /// digit for a filled cell; for an empty one, the digits no given in its
-/// units holds).
-fn encode(puzzle: &Board) -> Encoding {
+/// units holds and its mask in `allowed` sets, where it has one).
+fn encode(puzzle: &Board, allowed: &[u64]) -> Encoding {
     let shape = puzzle.shape;
     let digits = shape.digits();
     let units = shape.units();
@@ -275,7 +306,8 @@ fn encode(puzzle: &Board) -> Encoding {
             let taken = cell_units[cell]
                 .iter()
                 .any(|&u| unit_given[u] >> d & 1 == 1);
-            if (given != 0 && d != given) || (given == 0 && taken) {
+            let barred = allowed.get(cell).is_some_and(|&m| m >> d & 1 == 0);
+            if (given != 0 && d != given) || (given == 0 && (taken || barred)) {
                 continue;
             }
             columns.clear();
@@ -304,7 +336,7 @@ fn for_each_dlx(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board)) -> u
     let Encoding {
         mut matrix,
         placements,
-    } = encode(puzzle);
+    } = encode(puzzle, &[]);
     let mut board = puzzle.clone();
     matrix.solve(limit, &mut |rows| {
         for &row in rows {
@@ -326,6 +358,33 @@ mod tests {
 
     const CLASSIC: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn solve_within_holds_empty_cells_to_their_digits() {
+        let shape = Shape::square(4).unwrap();
+        let few = Board::parse("12..\n....\n....\n...4", shape).unwrap();
+        let unmasked = solve_within(&few, &[], 10).unwrap().count();
+        assert_eq!(unmasked, 6, "no mask: every completion");
+        // r2c1 held to 3 or 4 (bits 3 and 4): the completions with either.
+        let mut allowed = vec![u64::MAX; 16];
+        allowed[4] = 1 << 3 | 1 << 4;
+        let both = solve_within(&few, &allowed, 10).unwrap().count();
+        assert_eq!(both, 6, "r2c1 is 3 or 4 in every completion");
+        allowed[4] = 1 << 3;
+        let threes = solve_within(&few, &allowed, 10).unwrap();
+        assert!(threes.count() > 0 && threes.count() < 6);
+        assert_eq!(threes.first().unwrap().cells[4], 3);
+        // Held to a digit its row already has: none.
+        allowed[4] = 1 << 1;
+        assert_eq!(
+            solve_within(&few, &allowed, 10).unwrap(),
+            Outcome::NoSolution
+        );
+        // A filled cell keeps its digit whatever its mask says.
+        allowed[4] = u64::MAX;
+        allowed[0] = 1 << 2;
+        assert_eq!(solve_within(&few, &allowed, 10).unwrap().count(), 6);
+    }
 
     #[test]
     fn small_squares_count_their_solutions() {

@@ -39,7 +39,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-use snap_solver::{solve, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
+use snap_solver::{solve, solve_within, Board, Clash, Outcome, Shape, DEFAULT_LIMIT};
 
 use crate::classify::kind_probs;
 use crate::data::CLASSES;
@@ -95,6 +95,12 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// in a cell it read as empty). An answer drawn on someone's puzzle is
 /// taken as the answer, rings or not.
 pub(crate) const SHOW_CONFIDENCE: f32 = 0.75;
+
+/// Most digits of a shape whose clashes [`doubted_clashes`] tries to mend
+/// with a symbol the reading lacks: the try is one Dancing Links search,
+/// milliseconds on a 16x16, and possibly very long on a 25x25 (which the
+/// solver hands to its SAT engine for that reason).
+const STAND_IN_MAX_DIGITS: usize = 16;
 
 /// Probability that a cell holds a pen entry from which it is reported as
 /// one (and never as a clue).
@@ -430,7 +436,16 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
-        return without_answer(read, entries, as_read, &alternatives, &evidence, &given);
+        let doubted = doubted_clashes(&read, &evidence, &given);
+        return without_answer(
+            read,
+            entries,
+            as_read,
+            &alternatives,
+            &evidence,
+            &given,
+            &doubted,
+        );
     };
     // Posterior weights, relative to the best hypothesis.
     let weight = |v: &Valid| (best.cost - v.cost).exp();
@@ -817,7 +832,9 @@ fn least_sure(evidence: &[CellEvidence], board: &Board, n: usize) -> Vec<usize> 
     cells.into_iter().take(n).map(|(i, _)| i).collect()
 }
 
-/// No reading within reach has exactly one solution.
+/// No reading within reach has exactly one solution. `doubted` are the
+/// cells of clashes the reading itself puts in doubt ([`doubted_clashes`]):
+/// with any, the verdict is unsure, never that the puzzle is broken.
 fn without_answer(
     read: Board,
     entries: Vec<(usize, u8)>,
@@ -825,10 +842,18 @@ fn without_answer(
     alternatives: &[Alternative],
     evidence: &[CellEvidence],
     given: &[bool],
+    doubted: &[usize],
 ) -> Decision {
     let several_as_read = matches!(as_read, Ok(Outcome::Multiple { .. }));
     let outcome = as_read.clone().unwrap_or(Outcome::NoSolution);
-    let verdict = if alternatives.is_empty() {
+    // A reading too poor to trust its clashes ([`doubted_clashes`]) is
+    // too poor to trust a puzzle of its sure cells without a solution.
+    let trusted = within_reach(evidence, &read, &[]) >= SOLVED_CONFIDENCE;
+    let broken = || match doubted {
+        [] if trusted => broken_on_sure_cells(&read, evidence),
+        _ => None,
+    };
+    let verdict = if alternatives.is_empty() && doubted.is_empty() {
         // Read with confidence: the puzzle itself is broken (or the
         // clues include a player's wrong entries). Say what is wrong.
         match as_read {
@@ -850,7 +875,7 @@ fn without_answer(
             ),
             Ok(_) => Verdict::NoSolution(no_solution_reason(&read)),
         }
-    } else if let Some(why) = broken_on_sure_cells(&read, evidence) {
+    } else if let Some(why) = broken() {
         // Broken whatever the unsure cells hold: that is the news, not
         // the unsure cells.
         Verdict::NoSolution(why)
@@ -858,6 +883,7 @@ fn without_answer(
         // No reading within reach has one answer: any unsure cell may be
         // the one misread, so each is to be checked.
         let mut cells = least_sure(evidence, &read, usize::MAX);
+        cells.extend_from_slice(doubted);
         cells.extend(hidden_doubts(
             &read,
             evidence,
@@ -890,6 +916,91 @@ fn without_answer(
         several_as_read,
         verdict,
     }
+}
+
+/// The cells of `read`'s clashes that the reading itself puts in doubt. A
+/// clash says the puzzle is broken only if both cells hold the symbol
+/// read, and the classifier, reading one glyph at a time, can be sure of
+/// a misread: on photos of 16x16 puzzles it reads a font's B as 8 at
+/// 0.99, and eight photos in 48 were reported broken that way. What it
+/// cannot see is the grid as a whole: when a symbol the reading never
+/// holds could stand in for some of the cells read as the clashing one
+/// (with each of those cells held to either, [`solve_within`], the puzzle
+/// has a solution), a grid without a single B whose 8s clash is likelier
+/// a font's B read as 8 than a puzzle printed broken. A player's wrong
+/// entry on a screen late in a game stays a clash: every symbol is there.
+///
+/// And a clash says the puzzle is broken as firmly as a solved answer says
+/// it is solved, so it needs a reading as trustworthy: sure cells are
+/// taken as read everywhere here, but a sure misread is likelier where the
+/// model struggles with the whole image. When the chance that the unsure
+/// cells hold no more misreads than the search tries ([`within_reach`]) is
+/// below [`SOLVED_CONFIDENCE`], every clash is in doubt. Blurred 16x16
+/// photos whose Bs, Es and Fs were read as 8s and empty cells score
+/// 0.0000-0.0002; on held-out app screens, two screens read a cell wrong
+/// at 0.30 and 0.35, and three with a player's wrong entry and pencil
+/// marks in doubt score 0.19-0.69: these name the clash to check, with the
+/// cells in doubt, instead of saying the puzzle has no solution.
+///
+/// Cells the person set (`given`) are known: a clash with one of them is
+/// theirs to mend, and they are never freed nor named.
+fn doubted_clashes(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Vec<usize> {
+    let free = |c: usize| given.get(c) != Some(&true);
+    let clashes: Vec<(usize, usize)> = read
+        .clashes()
+        .into_iter()
+        .filter(|&(a, b)| free(a) && free(b))
+        .collect();
+    let mut cells = Vec::new();
+    if within_reach(evidence, read, &[]) < SOLVED_CONFIDENCE {
+        cells.extend(clashes.iter().flat_map(|&(a, b)| [a, b]));
+        cells.sort_unstable();
+        cells.dedup();
+        return cells;
+    }
+    let shape = read.shape;
+    if shape.digits() > STAND_IN_MAX_DIGITS {
+        return cells;
+    }
+    let mut held = vec![false; shape.digits() + 1];
+    for (cell, &v) in read.cells.iter().enumerate() {
+        if shape.contains(cell) {
+            held[usize::from(v)] = true;
+        }
+    }
+    let absent: Vec<u8> = (1..=shape.digits() as u8)
+        .filter(|&t| !held[usize::from(t)])
+        .collect();
+    let mut symbols: Vec<u8> = clashes.iter().map(|&(a, _)| read.cells[a]).collect();
+    symbols.sort_unstable();
+    symbols.dedup();
+    for s in symbols {
+        let as_s: Vec<usize> = (0..read.cells.len())
+            .filter(|&c| read.cells[c] == s && free(c))
+            .collect();
+        let mut relaxed = read.clone();
+        let mut allowed = vec![u64::MAX; read.cells.len()];
+        for &c in &as_s {
+            relaxed.cells[c] = 0;
+        }
+        let stands_in = absent.iter().any(|&t| {
+            for &c in &as_s {
+                allowed[c] = 1 << s | 1 << t;
+            }
+            matches!(solve_within(&relaxed, &allowed, 1), Ok(o) if o.count() > 0)
+        });
+        if stands_in {
+            cells.extend(
+                clashes
+                    .iter()
+                    .flat_map(|&(a, b)| [a, b])
+                    .filter(|&c| read.cells[c] == s),
+            );
+        }
+    }
+    cells.sort_unstable();
+    cells.dedup();
+    cells
 }
 
 /// Whether `givens` can have one solution at all, by counting alone: a
@@ -1075,6 +1186,73 @@ mod tests {
             Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
         );
         assert!(d.solution().is_none());
+    }
+
+    /// The test puzzle (which lacks the 9) with one 9 of its solution
+    /// added where it shares a unit with an 8 clue, and that cell.
+    fn with_a_nine_beside_an_eight() -> (Board, usize) {
+        let g = board(PUZZLE);
+        let Ok(Outcome::Unique(solution)) = solve(&g, DEFAULT_LIMIT) else {
+            panic!("the test puzzle has one solution");
+        };
+        let units = g.shape.units();
+        let cell = (0..81)
+            .find(|&c| {
+                solution.cells[c] == 9
+                    && units
+                        .iter()
+                        .any(|u| u.contains(&c) && u.iter().any(|&o| g.cells[o] == 8))
+            })
+            .unwrap();
+        let mut with = g;
+        with.cells[cell] = 9;
+        (with, cell)
+    }
+
+    #[test]
+    fn a_clash_a_missing_symbol_could_mend_is_named_not_called_broken() {
+        // The only 9 read surely as 8: no 9 is read, and the 8s clash.
+        // A 9 in its place mends it, so the grid is a misread to check
+        // (as a 16x16's Bs read as 8s are), not a puzzle printed broken.
+        let (g, nine) = with_a_nine_beside_an_eight();
+        let mut e = confident(&g);
+        set(&mut e[nine], &[(8, 0.97), (0, 0.03)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        assert!(checks.iter().any(|c| c.cell == nine), "{checks:?}");
+        assert!(d.solution().is_none());
+        // Every symbol read, the same kind of clash is the puzzle's: a
+        // player's wrong entry.
+        let mut e = confident(&g);
+        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        let d = decide(Shape::classic(), &e, &[]);
+        assert_eq!(
+            d.verdict,
+            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
+        );
+    }
+
+    #[test]
+    fn a_sure_clash_in_a_reading_too_poor_to_trust_is_named_not_called_broken() {
+        // The wrong-entry clash above, in a reading where a dozen clues
+        // were read in doubt: the model struggles with the image, and a
+        // sure misread is likely too. The clash is named with the rest.
+        let (g, _) = with_a_nine_beside_an_eight();
+        let mut e = confident(&g);
+        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        let doubtful: Vec<usize> = (2..81).filter(|&c| g.cells[c] != 0).take(12).collect();
+        for &c in &doubtful {
+            set(&mut e[c], &[(g.cells[c], 0.7), (0, 0.3)]);
+        }
+        let d = decide(Shape::classic(), &e, &[]);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        let cells: Vec<usize> = checks.iter().map(|c| c.cell).collect();
+        assert!(cells.contains(&0) && cells.contains(&1), "{cells:?}");
+        assert!(doubtful.iter().all(|c| cells.contains(c)), "{cells:?}");
     }
 
     #[test]
