@@ -30,6 +30,7 @@ mod candidates;
 mod lattice;
 mod page;
 mod refine;
+mod screen;
 mod sides;
 mod threshold;
 mod tight;
@@ -75,6 +76,17 @@ const MIN_BOXES_AT_FRAME: f32 = 0.2;
 
 /// Work pixels within which a quad side counts as lying on the frame.
 const FRAME_TOL: f32 = 3.0;
+
+/// Largest image (pixels) looked at for upright lattices (see `screen`):
+/// a 4K video frame. Screenshots are smaller (a 1440 x 3200 phone, a
+/// 2048 x 2732 tablet); a 12 MP photo is not a screen, and scanning its
+/// every pixel twice would cost a tenth of its reading.
+const LATTICE_MAX_PIXELS: u64 = 3840 * 2160;
+
+/// A grid found by the search is the lattice's own when each of its
+/// corners lies within this share of a cell of the lattice's: a border's
+/// width and the refinement's error, short of a comb a row off.
+const LATTICE_AGREE_CELLS: f32 = 0.25;
 
 /// Images smaller than this (either side, pixels) hold no readable grid.
 const MIN_IMAGE_SIDE: u32 = 32;
@@ -444,7 +456,7 @@ pub(crate) fn locate_all_early<T: Send>(
     // corners are the better ones.
     let pointed_at = pointed_at(gray, &located, refused);
     located.extend(pointed_at);
-    let located = cut_combs_dropped(located);
+    let located = with_lattice_grids(gray, cut_combs_dropped(located));
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     dbg.unsearched = unsearched(&quads, &passed_over);
     let order = page::reading_order(&quads);
@@ -453,6 +465,47 @@ pub(crate) fn locate_all_early<T: Send>(
         dbg,
         Some(early),
     )
+}
+
+/// `located` with the upright grids their lattices show
+/// ([`screen::lattice_grids`]) on an image of at most
+/// [`LATTICE_MAX_PIXELS`]: a lattice grid stands beside the grids found
+/// away from it, and replaces those found in its place unless one agrees
+/// with it ([`LATTICE_AGREE_CELLS`]): there the search found a comb inside
+/// it, or the box around a grid without a border.
+fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Located> {
+    let (w, h) = gray.dimensions();
+    if u64::from(w) * u64::from(h) > LATTICE_MAX_PIXELS {
+        return located;
+    }
+    for g in screen::lattice_grids(gray) {
+        let same = |l: &Located| bbox_overlap(&l.quad, &g.quad) > SAME_GRID_OVERLAP;
+        let cell = g.quad.max_side() / g.n as f32;
+        let agrees = |l: &Located| {
+            l.n == g.n
+                && l.quad
+                    .corners
+                    .iter()
+                    .zip(g.quad.corners)
+                    .all(|(&a, b)| dist(a, b) <= LATTICE_AGREE_CELLS * cell)
+        };
+        if located.iter().any(|l| same(l) && agrees(l)) {
+            continue;
+        }
+        located.retain(|l| !same(l));
+        let (x0, y0, x1, y1) = g.quad.bounds();
+        located.push(Located {
+            quad: g.quad,
+            score: g.score,
+            n: g.n,
+            cut: false,
+            at_frame: x0 <= FRAME_TOL
+                || y0 <= FRAME_TOL
+                || x1 >= w as f32 - FRAME_TOL
+                || y1 >= h as f32 - FRAME_TOL,
+        });
+    }
+    located
 }
 
 /// Bounding boxes (work pixels at `scale`) as full-resolution quads.

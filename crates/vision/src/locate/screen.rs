@@ -1,0 +1,411 @@
+//! Grids drawn upright in thin lines, found by their lattice alone: app
+//! screens and video frames of them, where the search image loses the
+//! lines (a 1 px line of a 1080 x 2400 screenshot keeps a third of its
+//! contrast at the search's scale) and where there may be no outer border
+//! to find (Material themes draw none, or tell the boxes apart by shading
+//! and draw every line as thin as a cell line).
+//!
+//! On the full-resolution image, pixels across which the gray level
+//! changes by [`MIN_CONTRAST`] are marked, per axis: a line marks the
+//! pixels beside it, a shading step the pixels at it. Long runs of marks
+//! along a column (row) are line candidates, and the runs that span one
+//! extent are a lattice's lines: a grid's inner lines run from its top to
+//! its bottom whether or not a border is drawn there. An extent spanned by
+//! a few lines across and one spanned by a few lines down, of the same
+//! length, outline a square; it is a grid when its n + 1 evenly spaced
+//! lines are there on both axes, all but [`MAX_MISSING_LINES`] of them and
+//! every box line. The outline then is the grid's border, drawn or not.
+
+use image::GrayImage;
+
+use crate::geometry::Quad;
+
+/// Least change of gray level across a line or an edge for a pixel to be
+/// marked: app themes draw cell lines 30-60 levels from their ground
+/// (Material dividers are 12 % black on white, about 30), and a video
+/// frame's blur halves a 1 px line's contrast; JPEG noise on flat ground
+/// stays under 10.
+const MIN_CONTRAST: i16 = 12;
+
+/// Shortest run of marks that may be a grid line, as a share of the
+/// image's shorter side: a grid a person reads on a screen or a video
+/// frame is at least an eighth of it across (a phone in a 16:9 video
+/// frame: 0.4 of its height).
+const MIN_RUN_SHARE: f32 = 0.12;
+
+/// Unmarked pixels a run bridges: a line's antialiased or JPEG-blurred
+/// pixels, and where a digit's stroke or a highlight meets it.
+const RUN_GAP: usize = 3;
+
+/// Pixels within which run ends (or run positions) count as one.
+const SAME_PX: usize = 3;
+
+/// Fewest lines (runs at distinct positions) that must span one extent
+/// for it to be a lattice's: a 9x9's eight inner lines span it, and a
+/// highlighted row or column may break a few of them.
+const MIN_LINES_PER_EXTENT: usize = 3;
+
+/// The two extents of a square differ by at most this share of its side
+/// (plus [`SAME_PX`]): a border's width, antialiasing.
+const SIDE_TOL: f32 = 0.03;
+
+/// Half the width of the band, as a share of a cell, in which a lattice
+/// line is looked for where the outline puts it: past a line's width and
+/// the outline's error, short of a digit's strokes.
+const LINE_BAND: f32 = 0.08;
+
+/// A lattice line is there when its band is marked along this share of
+/// the grid's extent: a highlighted cell or a digit touching the line may
+/// hide it for a cell or two.
+const MIN_COVERAGE: f32 = 0.7;
+
+/// Lattice lines of an axis that may be missing: the two borders of a
+/// grid drawn without one. Box lines never are.
+const MAX_MISSING_LINES: usize = 2;
+
+/// Most extents per axis looked at (the most spanned first): a screen has
+/// a few grids at most, and each extent pairs with each of the other axis.
+const MAX_EXTENTS: usize = 48;
+
+/// Cells per side of the shapes looked for, with their box side.
+const SHAPES: [(usize, usize); 2] = [(9, 3), (16, 4)];
+
+/// A grid found by its lattice: outline in continuous full-resolution
+/// pixels (corners tl, tr, br, bl), cells per side, and the share of its
+/// lattice lines seen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct LatticeGrid {
+    pub quad: Quad,
+    pub n: usize,
+    pub score: f32,
+}
+
+/// Marks along one axis: `at(i, j)` for position `i` across the lines
+/// (a column for vertical lines) and `j` along them.
+struct Marks {
+    across: usize,
+    along: usize,
+    bits: Vec<bool>,
+}
+
+impl Marks {
+    /// Pixels across which `gray` changes by [`MIN_CONTRAST`] in x
+    /// (`vertical`: marks of vertical lines) or in y.
+    fn of(gray: &GrayImage, vertical: bool) -> Marks {
+        let (w, h) = (gray.width() as usize, gray.height() as usize);
+        let raw = gray.as_raw();
+        let (across, along) = if vertical { (w, h) } else { (h, w) };
+        let mut bits = vec![false; across * along];
+        for y in 0..h {
+            for x in 0..w {
+                let (before, after) = if vertical {
+                    (
+                        x.checked_sub(1).map(|a| (a, y)),
+                        (x + 1 < w).then_some((x + 1, y)),
+                    )
+                } else {
+                    (
+                        y.checked_sub(1).map(|a| (x, a)),
+                        (y + 1 < h).then_some((x, y + 1)),
+                    )
+                };
+                let (Some((bx, by)), Some((ax, ay))) = (before, after) else {
+                    continue;
+                };
+                let diff = i16::from(raw[ay * w + ax]) - i16::from(raw[by * w + bx]);
+                if diff.abs() >= MIN_CONTRAST {
+                    let (i, j) = if vertical { (x, y) } else { (y, x) };
+                    bits[i * along + j] = true;
+                }
+            }
+        }
+        Marks {
+            across,
+            along,
+            bits,
+        }
+    }
+
+    fn at(&self, i: usize, j: usize) -> bool {
+        self.bits[i * self.along + j]
+    }
+
+    /// Runs of marks along each position `i`, gaps of [`RUN_GAP`]
+    /// bridged, at least `min_len` long: `(i, start, end)`, end exclusive.
+    fn runs(&self, min_len: usize) -> Vec<(usize, usize, usize)> {
+        let mut out = Vec::new();
+        for i in 0..self.across {
+            let row = &self.bits[i * self.along..(i + 1) * self.along];
+            let mut start: Option<usize> = None;
+            let mut last = 0;
+            for (j, &m) in row.iter().enumerate() {
+                if !m {
+                    continue;
+                }
+                match start {
+                    Some(s) if j - last > RUN_GAP + 1 => {
+                        if last + 1 - s >= min_len {
+                            out.push((i, s, last + 1));
+                        }
+                        start = Some(j);
+                    }
+                    None => start = Some(j),
+                    _ => {}
+                }
+                last = j;
+            }
+            if let Some(s) = start {
+                if last + 1 - s >= min_len {
+                    out.push((i, s, last + 1));
+                }
+            }
+        }
+        out
+    }
+
+    /// Share of `from..to` along which the band `centre ± half` across is
+    /// marked somewhere.
+    fn coverage(&self, centre: f32, half: f32, from: usize, to: usize) -> f32 {
+        let lo = (centre - half).floor().max(0.0) as usize;
+        let hi = ((centre + half).ceil() as usize).min(self.across.saturating_sub(1));
+        if lo > hi || to <= from {
+            return 0.0;
+        }
+        let to = to.min(self.along);
+        let covered = (from..to)
+            .filter(|&j| (lo..=hi).any(|i| self.at(i, j)))
+            .count();
+        covered as f32 / (to - from).max(1) as f32
+    }
+}
+
+/// An extent spanned by runs: its ends and the distinct positions of the
+/// runs that span it.
+struct Extent {
+    start: usize,
+    end: usize,
+    lines: Vec<usize>,
+}
+
+/// The extents that [`MIN_LINES_PER_EXTENT`] runs span, the most spanned
+/// first, at most [`MAX_EXTENTS`].
+fn extents(mut runs: Vec<(usize, usize, usize)>) -> Vec<Extent> {
+    runs.sort_by_key(|&(i, s, e)| (s, e, i));
+    let mut out: Vec<Extent> = Vec::new();
+    for (i, s, e) in runs {
+        let near = |a: usize, b: usize| a.abs_diff(b) <= SAME_PX;
+        match out.iter_mut().find(|x| near(x.start, s) && near(x.end, e)) {
+            Some(x) => {
+                if x.lines.iter().all(|&p| p.abs_diff(i) > SAME_PX) {
+                    x.lines.push(i);
+                }
+            }
+            None => out.push(Extent {
+                start: s,
+                end: e,
+                lines: vec![i],
+            }),
+        }
+    }
+    out.retain(|x| x.lines.len() >= MIN_LINES_PER_EXTENT);
+    out.sort_by(|a, b| {
+        b.lines
+            .len()
+            .cmp(&a.lines.len())
+            .then(a.start.cmp(&b.start))
+    });
+    out.truncate(MAX_EXTENTS);
+    out
+}
+
+/// How many of the `n + 1` lattice lines from `first` to `last` (across
+/// the lines) are marked along `from..to`, and whether every box line of
+/// side `box_side` is.
+fn lattice_lines(
+    marks: &Marks,
+    (first, last): (f32, f32),
+    (from, to): (usize, usize),
+    (n, box_side): (usize, usize),
+) -> (usize, bool) {
+    let pitch = (last - first) / n as f32;
+    let half = (pitch * LINE_BAND).max(1.0);
+    let mut seen = 0;
+    let mut boxes = true;
+    for k in 0..=n {
+        let there = marks.coverage(first + k as f32 * pitch, half, from, to) >= MIN_COVERAGE;
+        seen += usize::from(there);
+        if k % box_side == 0 && k != 0 && k != n && !there {
+            boxes = false;
+        }
+    }
+    (seen, boxes)
+}
+
+/// The grids of `gray` its lattices alone show (see the module doc), the
+/// best first, none overlapping another.
+pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
+    let (w, h) = (gray.width() as usize, gray.height() as usize);
+    let min_len = (w.min(h) as f32 * MIN_RUN_SHARE).ceil() as usize;
+    if min_len < 2 * SAME_PX {
+        return Vec::new();
+    }
+    let vertical = Marks::of(gray, true);
+    let horizontal = Marks::of(gray, false);
+    // Vertical lines span the grid's rows (their extent is top..bottom),
+    // horizontal ones its columns.
+    let downs = extents(vertical.runs(min_len));
+    let acrosses = extents(horizontal.runs(min_len));
+    let mut found: Vec<LatticeGrid> = Vec::new();
+    for down in &downs {
+        for across in &acrosses {
+            let (side_y, side_x) = (
+                (down.end - down.start) as f32,
+                (across.end - across.start) as f32,
+            );
+            let tol = SIDE_TOL * side_x.max(side_y) + SAME_PX as f32;
+            let inside = |p: usize, a: usize, b: usize| p + SAME_PX >= a && p <= b + SAME_PX;
+            if (side_x - side_y).abs() > tol
+                || !down
+                    .lines
+                    .iter()
+                    .any(|&x| inside(x, across.start, across.end))
+                || !across
+                    .lines
+                    .iter()
+                    .any(|&y| inside(y, down.start, down.end))
+            {
+                continue;
+            }
+            // Continuous pixels: a run's first pixel starts at its index.
+            let (left, right) = (across.start as f32, across.end as f32);
+            let (top, bottom) = (down.start as f32, down.end as f32);
+            for (n, box_side) in SHAPES {
+                let (seen_x, boxes_x) = lattice_lines(
+                    &vertical,
+                    (left, right),
+                    (down.start, down.end),
+                    (n, box_side),
+                );
+                let (seen_y, boxes_y) = lattice_lines(
+                    &horizontal,
+                    (top, bottom),
+                    (across.start, across.end),
+                    (n, box_side),
+                );
+                let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
+                if !(boxes_x && boxes_y && enough(seen_x) && enough(seen_y)) {
+                    continue;
+                }
+                found.push(LatticeGrid {
+                    quad: Quad::new([(left, top), (right, top), (right, bottom), (left, bottom)]),
+                    n,
+                    score: (seen_x + seen_y) as f32 / (2 * (n + 1)) as f32,
+                });
+            }
+        }
+    }
+    found.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.quad.area().abs().total_cmp(&a.quad.area().abs()))
+    });
+    let mut kept: Vec<LatticeGrid> = Vec::new();
+    for g in found {
+        if kept.iter().all(|k| !overlaps(&k.quad, &g.quad)) {
+            kept.push(g);
+        }
+    }
+    kept
+}
+
+/// Whether two upright outlines share any area.
+fn overlaps(a: &Quad, b: &Quad) -> bool {
+    let (a0, a1) = (a.corners[0], a.corners[2]);
+    let (b0, b1) = (b.corners[0], b.corners[2]);
+    a0.0 < b1.0 && b0.0 < a1.0 && a0.1 < b1.1 && b0.1 < a1.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// A screen of `ground` with a 9x9 lattice of side `side` at (x0, y0):
+    /// 1 px cell lines and 3 px box lines of `line`, the border drawn or
+    /// not, and a few "digits" (blocks) in cells.
+    fn screen(ground: u8, line: u8, border: bool) -> (GrayImage, (f32, f32, f32)) {
+        let (w, h, x0, y0, side) = (540u32, 1000u32, 60u32, 300u32, 414u32);
+        let mut img = GrayImage::from_pixel(w, h, Luma([ground]));
+        let cell = side as f32 / 9.0;
+        for k in 0..=9u32 {
+            if !border && (k == 0 || k == 9) {
+                continue;
+            }
+            let p = (k as f32 * cell).round() as u32;
+            let width = if k % 3 == 0 { 3 } else { 1 };
+            for d in 0..width {
+                let at = (p + d).saturating_sub(width / 2).min(side - 1);
+                for t in 0..side {
+                    img.put_pixel(x0 + at, y0 + t, Luma([line]));
+                    img.put_pixel(x0 + t, y0 + at, Luma([line]));
+                }
+            }
+        }
+        for (r, c) in [(0, 0), (1, 4), (4, 4), (7, 2), (8, 8)] {
+            let (cx, cy) = (
+                x0 as f32 + (c as f32 + 0.35) * cell,
+                y0 as f32 + (r as f32 + 0.3) * cell,
+            );
+            for dy in 0..14 {
+                for dx in 0..10 {
+                    img.put_pixel(cx as u32 + dx, cy as u32 + dy, Luma([line / 2]));
+                }
+            }
+        }
+        (img, (x0 as f32, y0 as f32, side as f32))
+    }
+
+    fn assert_outline(found: &[LatticeGrid], (x0, y0, side): (f32, f32, f32)) {
+        assert_eq!(found.len(), 1, "{found:?}");
+        let g = found[0];
+        assert_eq!(g.n, 9);
+        let want = [
+            (x0, y0),
+            (x0 + side, y0),
+            (x0 + side, y0 + side),
+            (x0, y0 + side),
+        ];
+        for (got, want) in g.quad.corners.iter().zip(want) {
+            assert!(
+                (got.0 - want.0).abs() <= 3.0 && (got.1 - want.1).abs() <= 3.0,
+                "{g:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_screen_grid_is_found_with_its_border_or_without() {
+        let (img, at) = screen(250, 210, true);
+        assert_outline(&lattice_grids(&img), at);
+        // A dark theme's borderless grid: light lines on dark ground, the
+        // border placed where the inner lines end.
+        let (img, at) = screen(20, 70, false);
+        assert_outline(&lattice_grids(&img), at);
+    }
+
+    #[test]
+    fn no_grid_in_a_blank_screen_a_table_or_a_crossword() {
+        assert!(lattice_grids(&GrayImage::from_pixel(400, 700, Luma([240]))).is_empty());
+        // A lattice of 15 cells a side: its lines do not fall where a 9x9's
+        // or a 16x16's would, but at a quarter of them.
+        let mut img = GrayImage::from_pixel(500, 500, Luma([250]));
+        for k in 0..=15u32 {
+            let p = 25 + k * 30;
+            for t in 25..476 {
+                img.put_pixel(p.min(475), t, Luma([40]));
+                img.put_pixel(t, p.min(475), Luma([40]));
+            }
+        }
+        assert!(lattice_grids(&img).is_empty());
+    }
+}
