@@ -44,7 +44,7 @@ use snap_solver::{solve, solve_within, Board, Clash, Outcome, Shape, DEFAULT_LIM
 use crate::classify::kind_probs;
 use crate::data::CLASSES;
 use crate::data::{
-    CellEvidence, Change, Check, Decision, EntryCheck, PenCell, Verdict, MAX_CHANGES,
+    CellEvidence, Change, Check, Decision, EntryCheck, PenCell, Tile, Verdict, MAX_CHANGES, TILE,
 };
 use crate::evidence;
 use crate::kind::{may_be_mostly_printed, mostly_printed};
@@ -95,6 +95,17 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// in a cell it read as empty). An answer drawn on someone's puzzle is
 /// taken as the answer, rings or not.
 pub(crate) const SHOW_CONFIDENCE: f32 = 0.75;
+
+/// A glyph in a clash less tall than this share of the grid's print
+/// ([`print_height`]) is no clue of it, whatever the classifier read: one
+/// font prints a grid's clues at one size, and a pencil mark or a note is
+/// a third to a half of it (an app's lone pencil 5 was read surely as a
+/// printed 5 and reported as a clash).
+const SMALL_GLYPH: f32 = 0.6;
+
+/// Fewest sure clues whose heights give a grid's print size: a median of
+/// fewer says little (a 9x9 has 17 clues at least).
+const MIN_PRINT_SAMPLES: usize = 5;
 
 /// Most digits of a shape whose clashes [`doubted_clashes`] tries to mend
 /// with a symbol the reading lacks: the try is one Dancing Links search,
@@ -403,7 +414,16 @@ struct Valid {
 /// one entry per layout position; positions outside a Samurai's grids are
 /// ignored). `overrides` (position, value) are the user's `--set` cells:
 /// certain, never changed.
-pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, u8)]) -> Decision {
+///
+/// `tiles` are the cells' glyphs by layout position (none for a drawing's
+/// cells), which tell a clash's small glyph from the grid's print
+/// ([`doubted_clashes`]).
+pub(crate) fn decide(
+    shape: Shape,
+    cells: &[CellEvidence],
+    overrides: &[(usize, u8)],
+    tiles: &[Option<&Tile>],
+) -> Decision {
     let digits = shape.digits();
     let mut evidence: Vec<CellEvidence> = (0..shape.cell_count())
         .map(|i| match cells.get(i) {
@@ -436,7 +456,7 @@ pub(crate) fn decide(shape: Shape, cells: &[CellEvidence], overrides: &[(usize, 
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
-        let doubted = doubted_clashes(&read, &evidence, &given);
+        let doubted = doubted_clashes(&read, &evidence, &given, tiles);
         return without_answer(
             read,
             entries,
@@ -944,7 +964,12 @@ fn without_answer(
 ///
 /// Cells the person set (`given`) are known: a clash with one of them is
 /// theirs to mend, and they are never freed nor named.
-fn doubted_clashes(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Vec<usize> {
+fn doubted_clashes(
+    read: &Board,
+    evidence: &[CellEvidence],
+    given: &[bool],
+    tiles: &[Option<&Tile>],
+) -> Vec<usize> {
     let free = |c: usize| given.get(c) != Some(&true);
     let clashes: Vec<(usize, usize)> = read
         .clashes()
@@ -957,6 +982,20 @@ fn doubted_clashes(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> V
         cells.sort_unstable();
         cells.dedup();
         return cells;
+    }
+    if let Some(print) = print_height(read, evidence, tiles, &clashes) {
+        let small = |c: usize| {
+            tiles
+                .get(c)
+                .copied()
+                .flatten()
+                .is_some_and(|t| (glyph_height(t) as f32) < SMALL_GLYPH * print)
+        };
+        for &(a, b) in &clashes {
+            if small(a) || small(b) {
+                cells.extend([a, b]);
+            }
+        }
     }
     let shape = read.shape;
     if shape.digits() > STAND_IN_MAX_DIGITS {
@@ -1001,6 +1040,43 @@ fn doubted_clashes(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> V
     cells.sort_unstable();
     cells.dedup();
     cells
+}
+
+/// The median ink height ([`glyph_height`]) of the grid's clues read
+/// surely and in no clash, `None` with fewer than [`MIN_PRINT_SAMPLES`].
+fn print_height(
+    read: &Board,
+    evidence: &[CellEvidence],
+    tiles: &[Option<&Tile>],
+    clashes: &[(usize, usize)],
+) -> Option<f32> {
+    let mut heights: Vec<usize> = (0..read.cells.len())
+        .filter(|&c| read.cells[c] != 0 && evidence[c].best().1 >= SURE)
+        .filter(|&c| clashes.iter().all(|&(a, b)| a != c && b != c))
+        .filter_map(|c| tiles.get(c).copied().flatten().map(glyph_height))
+        .collect();
+    if heights.len() < MIN_PRINT_SAMPLES {
+        return None;
+    }
+    let mid = heights.len() / 2;
+    let (_, &mut median, _) = heights.select_nth_unstable(mid);
+    Some(median as f32)
+}
+
+/// Rows of a tile from its first to its last holding ink (a pixel at
+/// least half black): a glyph's height in tile pixels.
+fn glyph_height(tile: &Tile) -> usize {
+    let inked: Vec<usize> = tile
+        .pixels
+        .chunks_exact(TILE)
+        .enumerate()
+        .filter(|(_, row)| row.iter().any(|&p| p >= 0.5))
+        .map(|(y, _)| y)
+        .collect();
+    match (inked.first(), inked.last()) {
+        (Some(&a), Some(&b)) => b - a + 1,
+        _ => 0,
+    }
 }
 
 /// Whether `givens` can have one solution at all, by counting alone: a
@@ -1142,7 +1218,7 @@ mod tests {
     #[test]
     fn a_clean_reading_is_solved_as_is() {
         let g = board(PUZZLE);
-        let d = decide(Shape::classic(), &confident(&g), &[]);
+        let d = decide(Shape::classic(), &confident(&g), &[], &[]);
         assert_eq!(d.givens, g);
         assert!(d.changes.is_empty());
         assert_eq!(d.verdict, Verdict::Solved);
@@ -1156,7 +1232,7 @@ mod tests {
         let mut e = confident(&g);
         // r1c1 is a 4, but the classifier slightly preferred 9.
         set(&mut e[0], &[(9, 0.55), (4, 0.43), (0, 0.02)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.read.cells[0], 9);
         assert_eq!(d.givens, g, "repaired back to the true puzzle");
         assert_eq!((d.changes[0].cell, d.changes[0].to), (0, 4));
@@ -1169,7 +1245,7 @@ mod tests {
         let mut e = confident(&g);
         // r1c7 holds an 8 but read as empty: 17 clues minus one has many solutions.
         set(&mut e[6], &[(0, 0.6), (8, 0.35), (9, 0.05)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.givens, g);
         assert_eq!(d.verdict, Verdict::Solved);
     }
@@ -1180,7 +1256,7 @@ mod tests {
         let mut e = confident(&g);
         // r1c2 confidently read as 4, clashing with r1c1: printed so.
         set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(
             d.verdict,
             Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
@@ -1217,7 +1293,7 @@ mod tests {
         let (g, nine) = with_a_nine_beside_an_eight();
         let mut e = confident(&g);
         set(&mut e[nine], &[(8, 0.97), (0, 0.03)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         let Verdict::Unsure(checks) = &d.verdict else {
             panic!("{:?}", d.verdict);
         };
@@ -1227,7 +1303,7 @@ mod tests {
         // player's wrong entry.
         let mut e = confident(&g);
         set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(
             d.verdict,
             Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
@@ -1246,7 +1322,7 @@ mod tests {
         for &c in &doubtful {
             set(&mut e[c], &[(g.cells[c], 0.7), (0, 0.3)]);
         }
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         let Verdict::Unsure(checks) = &d.verdict else {
             panic!("{:?}", d.verdict);
         };
@@ -1263,7 +1339,7 @@ mod tests {
         let mut e = confident(&g);
         set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
         set(&mut e[80], &[(0, 0.6), (3, 0.4)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(
             d.verdict,
             Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
@@ -1275,7 +1351,7 @@ mod tests {
     fn a_confident_reading_with_several_solutions_is_reported() {
         let mut g = board(PUZZLE);
         g.cells[0] = 0;
-        let d = decide(Shape::classic(), &confident(&g), &[]);
+        let d = decide(Shape::classic(), &confident(&g), &[], &[]);
         assert!(
             matches!(d.verdict, Verdict::Multiple(n) if n >= 2),
             "{:?}",
@@ -1296,7 +1372,7 @@ mod tests {
         read.cells[first] = 0;
         let mut e = confident(&read);
         e[first].entry = Some((g.cells[first], 0.97));
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert!(matches!(d.verdict, Verdict::Unsure(_)), "{:?}", d.verdict);
         let name = Shape::classic().cell_name(first);
         assert!(d.problem().unwrap().contains(&name), "{:?}", d.problem());
@@ -1314,14 +1390,14 @@ mod tests {
         let mut e = confident(&read);
         e[first].entry = Some((g.cells[first], 0.97));
         set(&mut e[80], &[(0, 0.6), (3, 0.4)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         let Verdict::Unsure(checks) = &d.verdict else {
             panic!("{:?}", d.verdict);
         };
         let cells: Vec<usize> = checks.iter().map(|c| c.cell).collect();
         assert!(cells.contains(&first) && cells.contains(&80), "{cells:?}");
         let truth: Vec<(usize, u8)> = cells.iter().map(|&c| (c, g.cells[c])).collect();
-        let settled = decide(Shape::classic(), &e, &truth);
+        let settled = decide(Shape::classic(), &e, &truth, &[]);
         assert_eq!(settled.verdict, Verdict::Solved);
     }
 
@@ -1333,7 +1409,7 @@ mod tests {
         g.cells[6] = 0;
         let mut e = confident(&g);
         set(&mut e[6], &[(0, 0.88), (8, 0.02), (3, 0.1)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert!(
             matches!(d.verdict, Verdict::Unsure(_)),
             "{:?} confidence {}",
@@ -1368,7 +1444,7 @@ mod tests {
         g.cells[6] = 0;
         let mut e = confident(&g);
         set(&mut e[6], probs);
-        decide(Shape::classic(), &e, &[])
+        decide(Shape::classic(), &e, &[], &[])
     }
 
     #[test]
@@ -1436,7 +1512,7 @@ mod tests {
             let v = g.cells[i];
             set(&mut e[i], &[(0, 0.55), (v, 0.45)]);
         }
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert!(
             d.confidence < SHOW_CONFIDENCE,
             "confidence {}",
@@ -1466,7 +1542,7 @@ mod tests {
         for &i in &extra {
             set(&mut e[i], &[(s.cells[i], 0.6), (0, 0.4)]);
         }
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
         assert_eq!(d.solution(), Some(&s));
         // The same cells with a wrong digit as the alternative can change
@@ -1475,7 +1551,7 @@ mod tests {
             let wrong = s.cells[i] % 9 + 1;
             set(&mut e[i], &[(s.cells[i], 0.6), (wrong, 0.4)]);
         }
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert!(d.confidence < SOLVED_CONFIDENCE, "{}", d.confidence);
     }
 
@@ -1519,7 +1595,7 @@ mod tests {
                 let p = 0.3 + 0.6 * rng.below(100) as f32 / 100.0;
                 set(&mut e[cell], &[(printed, p), (other, 1.0 - p)]);
             }
-            let d = decide(Shape::classic(), &e, &[]);
+            let d = decide(Shape::classic(), &e, &[], &[]);
             let Verdict::Unsure(checks) = &d.verdict else {
                 continue;
             };
@@ -1528,7 +1604,7 @@ mod tests {
                 .iter()
                 .map(|c| (c.cell, truth.cells[c.cell]))
                 .collect();
-            let settled = decide(Shape::classic(), &e, &sets);
+            let settled = decide(Shape::classic(), &e, &sets, &[]);
             assert!(
                 !matches!(settled.verdict, Verdict::Unsure(_)),
                 "case {case}: {:?} after {sets:?} ({:?})",
@@ -1555,7 +1631,7 @@ mod tests {
         let s = solution();
         let mut e = confident(&s);
         set(&mut e[40], &[(0, 0.95), (s.cells[40], 0.05)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         let Verdict::Unsure(checks) = &d.verdict else {
             panic!("{:?}", d.verdict);
         };
@@ -1603,7 +1679,7 @@ mod tests {
         let right = solution.cells[cell];
         let mut e = confident(&g);
         set(&mut e[cell], &[(0, 0.5), (right, 0.5)]);
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
     }
 
@@ -1612,7 +1688,7 @@ mod tests {
         let g = board(PUZZLE);
         let mut e = confident(&g);
         set(&mut e[0], &[(9, 1.0)]);
-        let d = decide(Shape::classic(), &e, &[(0, 4)]);
+        let d = decide(Shape::classic(), &e, &[(0, 4)], &[]);
         assert_eq!(d.givens, g);
         assert!(d.changes.is_empty());
         assert_eq!(d.verdict, Verdict::Solved);
@@ -1634,7 +1710,7 @@ mod tests {
             e[cell].pen = pen;
             e[cell].entry = Some((best, pen.iter().sum()));
         }
-        decide(Shape::classic(), &e, &[])
+        decide(Shape::classic(), &e, &[], &[])
     }
 
     /// A pen stroke: a segment between two points of the 28-pixel tile.
@@ -1682,7 +1758,7 @@ mod tests {
             e[cell].entry = Some((digit, p));
             e[cell].glyph = Some(glyph);
         }
-        decide(Shape::classic(), &e, &[])
+        decide(Shape::classic(), &e, &[], &[])
     }
 
     #[test]
@@ -1753,12 +1829,12 @@ mod tests {
         e[1].clue[4] = 0.8;
         e[1].clue[0] = 0.18;
         e[1].ink = 1.0;
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.givens.cells[1], 0, "{:?}", d.changes);
         assert_eq!(d.inked(), [1]);
         // Faint as show-through, it is a blank cell and gets its answer.
         e[1].ink = 0.2;
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.givens.cells[1], 0);
         assert!(d.inked().is_empty());
     }
@@ -1769,7 +1845,7 @@ mod tests {
         let mut e = confident(&g);
         // r1c2 holds a pen 7: no printed clue there.
         e[1].entry = Some((7, 0.95));
-        let d = decide(Shape::classic(), &e, &[]);
+        let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.givens.cells[1], 0);
         assert_eq!(d.entries, vec![(1, 7)]);
         assert_eq!(d.verdict, Verdict::Solved);

@@ -325,6 +325,22 @@ fn settled_glyphs(grid: &GridReading) -> Vec<Glyph<'_>> {
         .collect()
 }
 
+/// Each layout position's tile (the first part's where a Samurai's parts
+/// overlap); `None` outside the parts and for a grid read from a PDF
+/// page's drawing, which cuts no tiles.
+pub(crate) fn layout_tiles(grid: &GridReading) -> Vec<Option<&Tile>> {
+    let side = grid.side();
+    let mut tiles = vec![None; grid.cells.len()];
+    for part in &grid.parts {
+        for (k, tile) in part.tiles.iter().enumerate() {
+            if let Some(slot @ None) = tiles.get_mut(layout_index(part, k, side)) {
+                *slot = Some(tile);
+            }
+        }
+    }
+    tiles
+}
+
 /// Layout position (row-major in the shape's side) of cell `k` of `part`.
 fn layout_index(part: &PartReading, k: usize, side: usize) -> usize {
     (part.origin.0 + k / part.n) * side + part.origin.1 + k % part.n

@@ -707,7 +707,8 @@ fn write_debug(
 /// Decides and solves one puzzle of a page. `overrides` are the user's
 /// `--set` cells (layout positions).
 pub fn decide_grid(grid: &GridReading, overrides: &[(usize, u8)]) -> Decision {
-    decide::decide(grid.shape(), &grid.cells, overrides)
+    let tiles = evidence::layout_tiles(grid);
+    decide::decide(grid.shape(), &grid.cells, overrides, &tiles)
 }
 
 #[cfg(test)]
