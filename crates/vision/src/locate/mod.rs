@@ -527,13 +527,22 @@ fn shapes(boxes: &[(f32, f32, f32, f32)], scale: f32) -> Vec<Quad> {
 /// found, each counted once: a page of more grids than the search looks at
 /// (a mosaic of a hundred puzzles) says so instead of passing over the
 /// rest in silence. Smaller shapes (a newspaper page's text blocks) are no
-/// grid of this page's.
+/// grid of this page's. Nor is a grid found at less than
+/// [`UNSEARCHED_SHARE`] of the largest one's size a size of the page's
+/// grids: an app's square icon found beside its puzzle would make every
+/// other icon a grid passed over.
 fn unsearched(grids: &[Quad], passed_over: &[Quad]) -> usize {
     let area = |q: &Quad| {
         let b = q.bounds();
         (b.2 - b.0) * (b.3 - b.1)
     };
-    let Some(smallest) = grids.iter().map(area).min_by(|a, b| a.total_cmp(b)) else {
+    let largest = grids.iter().map(area).fold(0.0, f32::max);
+    let Some(smallest) = grids
+        .iter()
+        .map(area)
+        .filter(|&a| a >= largest * UNSEARCHED_SHARE)
+        .min_by(|a, b| a.total_cmp(b))
+    else {
         return 0;
     };
     let mut counted: Vec<&Quad> = Vec::new();

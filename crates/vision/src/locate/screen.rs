@@ -37,6 +37,11 @@ const MIN_RUN_SHARE: f32 = 0.12;
 /// pixels, and where a digit's stroke or a highlight meets it.
 const RUN_GAP: usize = 3;
 
+/// Gaps a run bridges as a share of its length: where a box line up to a
+/// twentieth of the grid's side wide crosses it (apps draw box lines two
+/// to four times as wide as cell lines, at most a fiftieth of the side).
+const CROSSING_SHARE: f32 = 0.05;
+
 /// Pixels within which run ends (or run positions) count as one.
 const SAME_PX: usize = 3;
 
@@ -130,34 +135,44 @@ impl Marks {
         self.bits[i * self.along + j]
     }
 
-    /// Runs of marks along each position `i`, gaps of [`RUN_GAP`]
-    /// bridged, at least `min_len` long: `(i, start, end)`, end exclusive.
+    /// Runs of marks along each position `i`, at least `min_len` long:
+    /// `(i, start, end)`, end exclusive. Gaps of [`RUN_GAP`] are bridged,
+    /// and so are gaps of at most [`CROSSING_SHARE`] of the run they join:
+    /// where a thick line crosses a thin one, the thin line's marks stop
+    /// for the thick line's width (each of a borderless grid's cell lines
+    /// is cut in three by its box lines).
     fn runs(&self, min_len: usize) -> Vec<(usize, usize, usize)> {
         let mut out = Vec::new();
+        let mut pieces: Vec<(usize, usize)> = Vec::new();
         for i in 0..self.across {
             let row = &self.bits[i * self.along..(i + 1) * self.along];
-            let mut start: Option<usize> = None;
-            let mut last = 0;
+            pieces.clear();
             for (j, &m) in row.iter().enumerate() {
                 if !m {
                     continue;
                 }
-                match start {
-                    Some(s) if j - last > RUN_GAP + 1 => {
-                        if last + 1 - s >= min_len {
-                            out.push((i, s, last + 1));
-                        }
-                        start = Some(j);
-                    }
-                    None => start = Some(j),
-                    _ => {}
+                match pieces.last_mut() {
+                    Some(last) if j <= last.1 + RUN_GAP => last.1 = j + 1,
+                    _ => pieces.push((j, j + 1)),
                 }
-                last = j;
             }
-            if let Some(s) = start {
-                if last + 1 - s >= min_len {
-                    out.push((i, s, last + 1));
-                }
+            let mut run: Option<(usize, usize)> = None;
+            for &(s, e) in &pieces {
+                run = match run {
+                    Some((rs, re)) if (s - re) as f32 <= CROSSING_SHARE * (e - rs) as f32 => {
+                        Some((rs, e))
+                    }
+                    Some((rs, re)) => {
+                        if re - rs >= min_len {
+                            out.push((i, rs, re));
+                        }
+                        Some((s, e))
+                    }
+                    None => Some((s, e)),
+                };
+            }
+            if let Some((rs, re)) = run.filter(|&(rs, re)| re - rs >= min_len) {
+                out.push((i, rs, re));
             }
         }
         out
@@ -331,9 +346,9 @@ mod tests {
     use image::Luma;
 
     /// A screen of `ground` with a 9x9 lattice of side `side` at (x0, y0):
-    /// 1 px cell lines and 3 px box lines of `line`, the border drawn or
-    /// not, and a few "digits" (blocks) in cells.
-    fn screen(ground: u8, line: u8, border: bool) -> (GrayImage, (f32, f32, f32)) {
+    /// 1 px cell lines and `box_w` px box lines of `line`, the border drawn
+    /// or not, and a few "digits" (blocks) in cells.
+    fn screen(ground: u8, line: u8, border: bool, box_w: u32) -> (GrayImage, (f32, f32, f32)) {
         let (w, h, x0, y0, side) = (540u32, 1000u32, 60u32, 300u32, 414u32);
         let mut img = GrayImage::from_pixel(w, h, Luma([ground]));
         let cell = side as f32 / 9.0;
@@ -342,7 +357,7 @@ mod tests {
                 continue;
             }
             let p = (k as f32 * cell).round() as u32;
-            let width = if k % 3 == 0 { 3 } else { 1 };
+            let width = if k % 3 == 0 { box_w } else { 1 };
             for d in 0..width {
                 let at = (p + d).saturating_sub(width / 2).min(side - 1);
                 for t in 0..side {
@@ -385,11 +400,19 @@ mod tests {
 
     #[test]
     fn a_screen_grid_is_found_with_its_border_or_without() {
-        let (img, at) = screen(250, 210, true);
+        let (img, at) = screen(250, 210, true, 3);
         assert_outline(&lattice_grids(&img), at);
         // A dark theme's borderless grid: light lines on dark ground, the
         // border placed where the inner lines end.
-        let (img, at) = screen(20, 70, false);
+        let (img, at) = screen(20, 70, false, 3);
+        assert_outline(&lattice_grids(&img), at);
+    }
+
+    #[test]
+    fn cell_lines_cut_by_wide_box_lines_are_one_line_each() {
+        // Box lines 8 px wide stop each cell line's marks three times:
+        // the runs join across them, and the grid is found.
+        let (img, at) = screen(245, 200, false, 8);
         assert_outline(&lattice_grids(&img), at);
     }
 
