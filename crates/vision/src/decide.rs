@@ -854,7 +854,7 @@ fn least_sure(evidence: &[CellEvidence], board: &Board, n: usize) -> Vec<usize> 
 
 /// No reading within reach has exactly one solution. `doubted` are the
 /// cells of clashes the reading itself puts in doubt ([`doubted_clashes`]):
-/// with any, the verdict is unsure, never that the puzzle is broken.
+/// the puzzle is called broken only by what the other cells show.
 fn without_answer(
     read: Board,
     entries: Vec<(usize, u8)>,
@@ -868,10 +868,18 @@ fn without_answer(
     let outcome = as_read.clone().unwrap_or(Outcome::NoSolution);
     // A reading too poor to trust its clashes ([`doubted_clashes`]) is
     // too poor to trust a puzzle of its sure cells without a solution.
+    // The doubted cells are left out: a clash of the others still says
+    // the puzzle is broken (a player's wrong entry beside a pencil mark
+    // read as a clue).
     let trusted = within_reach(evidence, &read, &[]) >= SOLVED_CONFIDENCE;
-    let broken = || match doubted {
-        [] if trusted => broken_on_sure_cells(&read, evidence),
-        _ => None,
+    let broken = || {
+        let mut kept = read.clone();
+        for &c in doubted {
+            kept.cells[c] = 0;
+        }
+        trusted
+            .then(|| broken_on_sure_cells(&kept, evidence))
+            .flatten()
     };
     let verdict = if alternatives.is_empty() && doubted.is_empty() {
         // Read with confidence: the puzzle itself is broken (or the
@@ -962,6 +970,9 @@ fn without_answer(
 /// marks in doubt score 0.19-0.69: these name the clash to check, with the
 /// cells in doubt, instead of saying the puzzle has no solution.
 ///
+/// A glyph of a clash much smaller than the grid's print ([`SMALL_GLYPH`])
+/// is in doubt itself: its partner, printed at the grid's size, is not.
+///
 /// Cells the person set (`given`) are known: a clash with one of them is
 /// theirs to mend, and they are never freed nor named.
 fn doubted_clashes(
@@ -991,11 +1002,12 @@ fn doubted_clashes(
                 .flatten()
                 .is_some_and(|t| (glyph_height(t) as f32) < SMALL_GLYPH * print)
         };
-        for &(a, b) in &clashes {
-            if small(a) || small(b) {
-                cells.extend([a, b]);
-            }
-        }
+        cells.extend(
+            clashes
+                .iter()
+                .flat_map(|&(a, b)| [a, b])
+                .filter(|&c| small(c)),
+        );
     }
     let shape = read.shape;
     if shape.digits() > STAND_IN_MAX_DIGITS {
@@ -1329,6 +1341,60 @@ mod tests {
         let cells: Vec<usize> = checks.iter().map(|c| c.cell).collect();
         assert!(cells.contains(&0) && cells.contains(&1), "{cells:?}");
         assert!(doubtful.iter().all(|c| cells.contains(c)), "{cells:?}");
+    }
+
+    /// A tile with ink on `rows` rows from the sixth down: a glyph that
+    /// tall.
+    fn glyph(rows: usize) -> Tile {
+        let mut t = Tile::default();
+        for y in 6..6 + rows {
+            t.pixels[y * TILE + 10..y * TILE + 18].fill(1.0);
+        }
+        t
+    }
+
+    #[test]
+    fn a_small_glyph_in_a_clash_is_named_and_a_clash_of_print_stands() {
+        // A lone pencil mark read surely as a printed 8 where the 9 is
+        // (clashing with an 8): its glyph is a third of the print's height.
+        let (g, nine) = with_a_nine_beside_an_eight();
+        let mut read = g.clone();
+        read.cells[nine] = 8;
+        // Another 9 of the solution read: no symbol is missing, so no
+        // other symbol could stand in for the 8s.
+        let Ok(Outcome::Unique(solution)) = solve(&g, DEFAULT_LIMIT) else {
+            panic!("the puzzle has one solution");
+        };
+        let other = (0..81)
+            .find(|&c| c != nine && g.cells[c] == 0 && solution.cells[c] == 9)
+            .unwrap();
+        read.cells[other] = 9;
+        let e = confident(&read);
+        let print = glyph(20);
+        let pencil = glyph(7);
+        let tiles: Vec<Option<&Tile>> = (0..81)
+            .map(|c| match (c == nine, read.cells[c]) {
+                (true, _) => Some(&pencil),
+                (false, 0) => None,
+                _ => Some(&print),
+            })
+            .collect();
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        assert_eq!(checks.iter().map(|c| c.cell).collect::<Vec<_>>(), [nine]);
+        // A player's wrong 4 at print size beside it: that clash stands
+        // whatever the small glyph is, and it alone is named.
+        let mut e = e;
+        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        let mut tiles = tiles;
+        tiles[1] = Some(&print);
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        assert_eq!(
+            d.verdict,
+            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
+        );
     }
 
     #[test]

@@ -21,6 +21,11 @@
 //!    refined on the full-resolution image (outer edge of the border line,
 //!    robust line fit, corners at the intersections).
 //!
+//! 5. Lattices (`screen`): on an image no larger than a 4K video frame,
+//!    upright grids are also found by their lattice of thin lines at full
+//!    resolution, border drawn or not (app screens), and replace a comb
+//!    found inside one.
+//!
 //! [`locate`] returns the one best grid of a photo. [`locate_all`] returns
 //! every grid of a page: smaller candidates too, 9x9 and 16x16 combs, the
 //! grids inside a larger lattice (`lattice`: a Samurai's five) and the
@@ -87,6 +92,11 @@ const LATTICE_MAX_PIXELS: u64 = 3840 * 2160;
 /// corners lies within this share of a cell of the lattice's: a border's
 /// width and the refinement's error, short of a comb a row off.
 const LATTICE_AGREE_CELLS: f32 = 0.25;
+
+/// A grid found this many times a lattice grid's area, in its place, holds
+/// it: the lattice is a part of that grid. An app's card around a grid
+/// without a border adds its margins, a fifth of the side at most.
+const LATTICE_HELD_AREA: f32 = 2.0;
 
 /// Images smaller than this (either side, pixels) hold no readable grid.
 const MIN_IMAGE_SIDE: u32 = 32;
@@ -471,8 +481,9 @@ pub(crate) fn locate_all_early<T: Send>(
 /// ([`screen::lattice_grids`]) on an image of at most
 /// [`LATTICE_MAX_PIXELS`]: a lattice grid stands beside the grids found
 /// away from it, and replaces those found in its place unless one agrees
-/// with it ([`LATTICE_AGREE_CELLS`]): there the search found a comb inside
-/// it, or the box around a grid without a border.
+/// with it ([`LATTICE_AGREE_CELLS`]) or holds it ([`LATTICE_HELD_AREA`]):
+/// there the search found a comb inside it, or the box around a grid
+/// without a border.
 fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Located> {
     let (w, h) = gray.dimensions();
     if u64::from(w) * u64::from(h) > LATTICE_MAX_PIXELS {
@@ -489,7 +500,10 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
                     .zip(g.quad.corners)
                     .all(|(&a, b)| dist(a, b) <= LATTICE_AGREE_CELLS * cell)
         };
-        if located.iter().any(|l| same(l) && agrees(l)) {
+        // A grid found around it, much larger, is the grid a lattice of
+        // part of it (a box, drawn like a grid) lies in.
+        let holds = |l: &Located| l.quad.area().abs() > LATTICE_HELD_AREA * g.quad.area().abs();
+        if located.iter().any(|l| same(l) && (agrees(l) || holds(l))) {
             continue;
         }
         located.retain(|l| !same(l));

@@ -64,6 +64,18 @@ const LINE_BAND: f32 = 0.08;
 /// hide it for a cell or two.
 const MIN_COVERAGE: f32 = 0.7;
 
+/// Most share of a lattice's cell pixels (away from its lines) marked
+/// for it to be a grid: digits mark the edges of their strokes, and JPEG
+/// ringing around them more (finished boards in video frames: up to 0.37
+/// of the pixels looked at); a tinted or textured area marks nearly all
+/// (a newspaper photo's halftone box shading: 0.79-0.94), and any lattice
+/// fits it.
+const MAX_CELL_MARKS: f32 = 0.5;
+
+/// Share of a cell either side of its lines left out of [`cell_marks`]:
+/// a line's width and its antialiased or blurred edge.
+const CELL_MARGIN: f32 = 0.15;
+
 /// Lattice lines of an axis that may be missing: the two borders of a
 /// grid drawn without one. Box lines never are.
 const MAX_MISSING_LINES: usize = 2;
@@ -256,6 +268,43 @@ fn lattice_lines(
     (seen, boxes)
 }
 
+/// Share of the pixels of the cells of the `n` x `n` lattice from
+/// `(left, top)` to `(right, bottom)`, away from its lines (by
+/// [`CELL_MARGIN`] of a cell), that are marked on either axis; every
+/// second pixel each way is looked at.
+fn cell_marks(
+    vertical: &Marks,
+    horizontal: &Marks,
+    (left, top): (f32, f32),
+    (right, bottom): (f32, f32),
+    n: usize,
+) -> f32 {
+    let (pitch_x, pitch_y) = ((right - left) / n as f32, (bottom - top) / n as f32);
+    let inner = |p: f32, first: f32, pitch: f32| {
+        let f = ((p - first) / pitch).fract();
+        (CELL_MARGIN..1.0 - CELL_MARGIN).contains(&f)
+    };
+    let (mut marked, mut looked) = (0usize, 0usize);
+    let (x0, x1) = (
+        left.max(0.0) as usize,
+        (right as usize).min(vertical.across),
+    );
+    let (y0, y1) = (top.max(0.0) as usize, (bottom as usize).min(vertical.along));
+    for y in (y0..y1).step_by(2) {
+        if !inner(y as f32 + 0.5, top, pitch_y) {
+            continue;
+        }
+        for x in (x0..x1).step_by(2) {
+            if !inner(x as f32 + 0.5, left, pitch_x) {
+                continue;
+            }
+            looked += 1;
+            marked += usize::from(vertical.at(x, y) || horizontal.at(y, x));
+        }
+    }
+    marked as f32 / looked.max(1) as f32
+}
+
 /// The grids of `gray` its lattices alone show (see the module doc), the
 /// best first, none overlapping another.
 pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
@@ -308,7 +357,10 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
                     (n, box_side),
                 );
                 let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
-                if !(boxes_x && boxes_y && enough(seen_x) && enough(seen_y)) {
+                if !(boxes_x && boxes_y && enough(seen_x) && enough(seen_y))
+                    || cell_marks(&vertical, &horizontal, (left, top), (right, bottom), n)
+                        > MAX_CELL_MARKS
+                {
                     continue;
                 }
                 found.push(LatticeGrid {
@@ -427,6 +479,15 @@ mod tests {
             for t in 25..476 {
                 img.put_pixel(p.min(475), t, Luma([40]));
                 img.put_pixel(t, p.min(475), Luma([40]));
+            }
+        }
+        assert!(lattice_grids(&img).is_empty());
+        // A halftone tint (a newspaper's shaded box): every column and row
+        // of it is marked, so every lattice's lines are "there".
+        let mut img = GrayImage::from_pixel(500, 500, Luma([250]));
+        for y in 100..400u32 {
+            for x in (100..400u32).filter(|x| (x + y) % 3 == 0) {
+                img.put_pixel(x, y, Luma([90]));
             }
         }
         assert!(lattice_grids(&img).is_empty());
