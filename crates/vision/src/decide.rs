@@ -965,10 +965,9 @@ fn without_answer(
 /// cells hold no more misreads than the search tries ([`within_reach`]) is
 /// below [`SOLVED_CONFIDENCE`], every clash is in doubt. Blurred 16x16
 /// photos whose Bs, Es and Fs were read as 8s and empty cells score
-/// 0.0000-0.0002; on held-out app screens, two screens read a cell wrong
-/// at 0.30 and 0.35, and three with a player's wrong entry and pencil
-/// marks in doubt score 0.19-0.69: these name the clash to check, with the
-/// cells in doubt, instead of saying the puzzle has no solution.
+/// 0.0000-0.0002, and two held-out app screens whose clash was a misread
+/// 0.30 and 0.35: these name the clash to check, with the cells in doubt,
+/// instead of saying the puzzle has no solution.
 ///
 /// A glyph of a clash much smaller than the grid's print ([`SMALL_GLYPH`])
 /// is in doubt itself: its partner, printed at the grid's size, is not.
