@@ -1226,6 +1226,17 @@ mod tests {
         }
     }
 
+    /// Reads r1c2 surely as the 4 that r1c1 holds: a player's wrong entry
+    /// taken for print, or a puzzle printed broken.
+    fn read_a_second_four(e: &mut [CellEvidence]) {
+        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+    }
+
+    /// The verdict on a reading whose r1c1 and r1c2 are both 4.
+    fn fours_clash() -> Verdict {
+        Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
+    }
+
     #[test]
     fn a_clean_reading_is_solved_as_is() {
         let g = board(PUZZLE);
@@ -1266,12 +1277,9 @@ mod tests {
         let g = board(PUZZLE);
         let mut e = confident(&g);
         // r1c2 confidently read as 4, clashing with r1c1: printed so.
-        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        read_a_second_four(&mut e);
         let d = decide(Shape::classic(), &e, &[], &[]);
-        assert_eq!(
-            d.verdict,
-            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
-        );
+        assert_eq!(d.verdict, fours_clash());
         assert!(d.solution().is_none());
     }
 
@@ -1313,12 +1321,9 @@ mod tests {
         // Every symbol read, the same kind of clash is the puzzle's: a
         // player's wrong entry.
         let mut e = confident(&g);
-        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        read_a_second_four(&mut e);
         let d = decide(Shape::classic(), &e, &[], &[]);
-        assert_eq!(
-            d.verdict,
-            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
-        );
+        assert_eq!(d.verdict, fours_clash());
     }
 
     #[test]
@@ -1328,7 +1333,7 @@ mod tests {
         // sure misread is likely too. The clash is named with the rest.
         let (g, _) = with_a_nine_beside_an_eight();
         let mut e = confident(&g);
-        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        read_a_second_four(&mut e);
         let doubtful: Vec<usize> = (2..81).filter(|&c| g.cells[c] != 0).take(12).collect();
         for &c in &doubtful {
             set(&mut e[c], &[(g.cells[c], 0.7), (0, 0.3)]);
@@ -1386,14 +1391,11 @@ mod tests {
         // A player's wrong 4 at print size beside it: that clash stands
         // whatever the small glyph is, and it alone is named.
         let mut e = e;
-        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        read_a_second_four(&mut e);
         let mut tiles = tiles;
         tiles[1] = Some(&print);
         let d = decide(Shape::classic(), &e, &[], &tiles);
-        assert_eq!(
-            d.verdict,
-            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
-        );
+        assert_eq!(d.verdict, fours_clash());
     }
 
     #[test]
@@ -1402,13 +1404,10 @@ mod tests {
         // and an unsure cell elsewhere that no reading of can mend it.
         let g = board(PUZZLE);
         let mut e = confident(&g);
-        set(&mut e[1], &[(4, 0.97), (0, 0.03)]);
+        read_a_second_four(&mut e);
         set(&mut e[80], &[(0, 0.6), (3, 0.4)]);
         let d = decide(Shape::classic(), &e, &[], &[]);
-        assert_eq!(
-            d.verdict,
-            Verdict::NoSolution("givens clash: r1c1 and r1c2 are both 4".into())
-        );
+        assert_eq!(d.verdict, fours_clash());
         assert!(d.solution().is_none());
     }
 
