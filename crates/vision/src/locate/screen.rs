@@ -111,29 +111,18 @@ impl Marks {
     fn of(gray: &GrayImage, vertical: bool) -> Marks {
         let (w, h) = (gray.width() as usize, gray.height() as usize);
         let raw = gray.as_raw();
+        let px = |x: usize, y: usize| i16::from(raw[y * w + x]);
         let (across, along) = if vertical { (w, h) } else { (h, w) };
         let mut bits = vec![false; across * along];
-        for y in 0..h {
-            for x in 0..w {
-                let (before, after) = if vertical {
-                    (
-                        x.checked_sub(1).map(|a| (a, y)),
-                        (x + 1 < w).then_some((x + 1, y)),
-                    )
+        // The first and last positions across have no pixel on one side.
+        for i in 1..across.saturating_sub(1) {
+            for j in 0..along {
+                let diff = if vertical {
+                    px(i + 1, j) - px(i - 1, j)
                 } else {
-                    (
-                        y.checked_sub(1).map(|a| (x, a)),
-                        (y + 1 < h).then_some((x, y + 1)),
-                    )
+                    px(j, i + 1) - px(j, i - 1)
                 };
-                let (Some((bx, by)), Some((ax, ay))) = (before, after) else {
-                    continue;
-                };
-                let diff = i16::from(raw[ay * w + ax]) - i16::from(raw[by * w + bx]);
-                if diff.abs() >= MIN_CONTRAST {
-                    let (i, j) = if vertical { (x, y) } else { (y, x) };
-                    bits[i * along + j] = true;
-                }
+                bits[i * along + j] = diff.abs() >= MIN_CONTRAST;
             }
         }
         Marks {
