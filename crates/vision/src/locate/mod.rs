@@ -500,13 +500,15 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
                     .zip(g.quad.corners)
                     .all(|(&a, b)| dist(a, b) <= LATTICE_AGREE_CELLS * cell)
         };
-        // A grid found around it, much larger, is the grid a lattice of
-        // part of it (a box, drawn like a grid) lies in.
+        // A grid found around it and much larger holds it: the lattice is
+        // a part of that grid (a shaded box, marked like a lattice).
         let holds = |l: &Located| l.quad.area().abs() > LATTICE_HELD_AREA * g.quad.area().abs();
         if located.iter().any(|l| same(l) && (agrees(l) || holds(l))) {
             continue;
         }
         located.retain(|l| !same(l));
+        // On the frame within FRAME_TOL pixels of the full-resolution
+        // image, where the lattice was measured.
         let (x0, y0, x1, y1) = g.quad.bounds();
         located.push(Located {
             quad: g.quad,
