@@ -485,7 +485,7 @@ def busy(ctx):
                   "wrong answers"], rows)
     out += ("\nEvery photo's puzzle has one solution, so each `no_solution` verdict would be"
             " wrong. The blurred 16x16 photos are read poorly (a B read as 8 with confidence, E"
-            " and F as empty): their clashes are named to check (`doubted_clashes` in"
+            " and F as empty): their clashes are named to check (`doubted_givens` in"
             " crates/vision/src/decide.rs), never reported as a broken puzzle. The tuned-on"
             " Samurai looked at that is still missed lost its 1 px cell lines in the search image"
             " (blur, downscaling), so its lattice had no printed cell sides to split.\n")

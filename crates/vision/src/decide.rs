@@ -107,7 +107,7 @@ const SMALL_GLYPH: f32 = 0.6;
 /// fewer says little (a 9x9 has 17 clues at least).
 const MIN_PRINT_SAMPLES: usize = 5;
 
-/// Most digits of a shape whose clashes [`doubted_clashes`] tries to mend
+/// Most digits of a shape whose clashes [`doubted_givens`] tries to mend
 /// with a symbol the reading lacks: the try is one Dancing Links search,
 /// milliseconds on a 16x16, and possibly very long on a 25x25 (which the
 /// solver hands to its SAT engine for that reason).
@@ -417,7 +417,7 @@ struct Valid {
 ///
 /// `tiles` are the cells' glyphs by layout position (none for a drawing's
 /// cells), which tell a clash's small glyph from the grid's print
-/// ([`doubted_clashes`]).
+/// ([`doubted_givens`]).
 pub(crate) fn decide(
     shape: Shape,
     cells: &[CellEvidence],
@@ -456,7 +456,7 @@ pub(crate) fn decide(
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
-        let doubted = doubted_clashes(&read, &evidence, &given, tiles);
+        let doubted = doubted_givens(&read, &evidence, &given, tiles);
         return without_answer(
             read,
             entries,
@@ -853,7 +853,7 @@ fn least_sure(evidence: &[CellEvidence], board: &Board, n: usize) -> Vec<usize> 
 }
 
 /// No reading within reach has exactly one solution. `doubted` are the
-/// cells of clashes the reading itself puts in doubt ([`doubted_clashes`]):
+/// cells of clashes the reading itself puts in doubt ([`doubted_givens`]):
 /// the puzzle is called broken only by what the other cells show.
 fn without_answer(
     read: Board,
@@ -866,7 +866,7 @@ fn without_answer(
 ) -> Decision {
     let several_as_read = matches!(as_read, Ok(Outcome::Multiple { .. }));
     let outcome = as_read.clone().unwrap_or(Outcome::NoSolution);
-    // A reading too poor to trust its clashes ([`doubted_clashes`]) is
+    // A reading too poor to trust its clashes ([`doubted_givens`]) is
     // too poor to trust a puzzle of its sure cells without a solution.
     // The doubted cells are left out: a clash of the others still says
     // the puzzle is broken (a player's wrong entry beside a pencil mark
@@ -946,7 +946,8 @@ fn without_answer(
     }
 }
 
-/// The cells of `read`'s clashes that the reading itself puts in doubt. A
+/// The givens of a reading without a solution that the reading itself
+/// puts in doubt: cells of its clashes, and glyphs too small for print. A
 /// clash says the puzzle is broken only if both cells hold the symbol
 /// read, and the classifier, reading one glyph at a time, can be sure of
 /// a misread: on photos of 16x16 puzzles it reads a font's B as 8 at
@@ -969,12 +970,14 @@ fn without_answer(
 /// 0.30 and 0.35: these name the clash to check, with the cells in doubt,
 /// instead of saying the puzzle has no solution.
 ///
-/// A glyph of a clash much smaller than the grid's print ([`SMALL_GLYPH`])
-/// is in doubt itself: its partner, printed at the grid's size, is not.
+/// A glyph read as a clue much smaller than the grid's print
+/// ([`SMALL_GLYPH`]) is in doubt wherever it stands: a pencil mark read
+/// as a clue clashes, or leaves a cell no digit fits, and the clue it
+/// clashes with, printed at the grid's size, is not in doubt.
 ///
 /// Cells the person set (`given`) are known: a clash with one of them is
 /// theirs to mend, and they are never freed nor named.
-fn doubted_clashes(
+fn doubted_givens(
     read: &Board,
     evidence: &[CellEvidence],
     given: &[bool],
@@ -1001,12 +1004,7 @@ fn doubted_clashes(
                 .flatten()
                 .is_some_and(|t| (glyph_height(t) as f32) < SMALL_GLYPH * print)
         };
-        cells.extend(
-            clashes
-                .iter()
-                .flat_map(|&(a, b)| [a, b])
-                .filter(|&c| small(c)),
-        );
+        cells.extend((0..read.cells.len()).filter(|&c| read.cells[c] != 0 && free(c) && small(c)));
     }
     let shape = read.shape;
     if shape.digits() > STAND_IN_MAX_DIGITS {
@@ -1396,6 +1394,42 @@ mod tests {
         tiles[1] = Some(&print);
         let d = decide(Shape::classic(), &e, &[], &tiles);
         assert_eq!(d.verdict, fours_clash());
+    }
+
+    #[test]
+    fn a_small_glyph_that_leaves_no_solution_without_a_clash_is_named() {
+        // A pencil mark read surely as a printed digit that clashes with
+        // nothing but leaves the puzzle without a solution.
+        let g = board(PUZZLE);
+        let (cell, digit) = (0..81)
+            .filter(|&c| g.cells[c] == 0)
+            .flat_map(|c| (1..=9u8).map(move |d| (c, d)))
+            .find(|&(c, d)| {
+                let mut b = g.clone();
+                b.cells[c] = d;
+                matches!(solve(&b, DEFAULT_LIMIT), Ok(Outcome::NoSolution))
+            })
+            .unwrap();
+        let mut read = g.clone();
+        read.cells[cell] = digit;
+        let e = confident(&read);
+        let print = glyph(20);
+        let pencil = glyph(7);
+        let mut tiles: Vec<Option<&Tile>> = (0..81)
+            .map(|c| (read.cells[c] != 0).then_some(&print))
+            .collect();
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        assert!(
+            matches!(d.verdict, Verdict::NoSolution(_)),
+            "{:?}",
+            d.verdict
+        );
+        tiles[cell] = Some(&pencil);
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        assert_eq!(checks.iter().map(|c| c.cell).collect::<Vec<_>>(), [cell]);
     }
 
     #[test]
