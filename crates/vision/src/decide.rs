@@ -456,7 +456,12 @@ pub(crate) fn decide(
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
-        let doubted = doubted_givens(&read, &evidence, &given, tiles);
+        // Givens in doubt explain a reading without a solution; one with
+        // several has a clue too few, which no doubted given adds.
+        let doubted = match as_read {
+            Ok(Outcome::Multiple { .. }) => Vec::new(),
+            _ => doubted_givens(&read, &evidence, &given, tiles),
+        };
         return without_answer(
             read,
             entries,
