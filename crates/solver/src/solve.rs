@@ -187,53 +187,38 @@ pub fn for_each_solution(
             return Ok(Candidates::new(puzzle.shape).for_each(puzzle, limit, each));
         }
     }
-    Ok(for_each_dlx(puzzle, limit, each))
+    Ok(for_each_dlx(puzzle, &[], limit, each))
 }
 
 /// Solves with Dancing Links alone, whatever the shape: the reference engine
 /// for differential tests (25x25 puzzles may take very long this way).
 pub fn solve_dlx(puzzle: &Board, limit: usize) -> Outcome {
-    if !fits(puzzle) {
-        return Outcome::NoSolution;
+    dlx_outcome(puzzle, &[], limit)
+}
+
+/// Solves `puzzle` with each of its empty cells held to the digits set in
+/// `allowed` (bit `d` for digit `d`, one mask per cell; a missing mask
+/// allows every digit), counting solutions up to `limit` (0 is read as 1):
+/// a reading whose cells may each be one of a few symbols, solved at once.
+/// Through Dancing Links, whatever the shape; clashing givens are reported
+/// first.
+pub fn solve_within(puzzle: &Board, allowed: &[u64], limit: usize) -> Result<Outcome, Clash> {
+    if let Some(clash) = Clash::find(puzzle) {
+        return Err(clash);
     }
+    Ok(dlx_outcome(puzzle, allowed, limit.max(1)))
+}
+
+/// The outcome of [`for_each_dlx`]: the solutions counted up to `limit`,
+/// and the first.
+fn dlx_outcome(puzzle: &Board, allowed: &[u64], limit: usize) -> Outcome {
     let mut first: Option<Board> = None;
-    let count = for_each_dlx(puzzle, limit, &mut |board| {
+    let count = for_each_dlx(puzzle, allowed, limit, &mut |board| {
         if first.is_none() {
             first = Some(board.clone());
         }
     });
     Outcome::of(count, first)
-}
-
-/// Solves `puzzle` with each of its empty cells held to the digits set in
-/// `allowed` (bit `d` for digit `d`, one mask per cell; a missing mask
-/// allows every digit), counting solutions up to `limit`: a reading whose
-/// cells may each be one of a few symbols, solved at once. Through Dancing
-/// Links, whatever the shape; clashing givens are reported first.
-pub fn solve_within(puzzle: &Board, allowed: &[u64], limit: usize) -> Result<Outcome, Clash> {
-    let limit = limit.max(1);
-    if let Some(clash) = Clash::find(puzzle) {
-        return Err(clash);
-    }
-    if !fits(puzzle) {
-        return Ok(Outcome::NoSolution);
-    }
-    let Encoding {
-        mut matrix,
-        placements,
-    } = encode(puzzle, allowed);
-    let mut board = puzzle.clone();
-    let mut first: Option<Board> = None;
-    let count = matrix.solve(limit, &mut |rows| {
-        for &row in rows {
-            let (cell, digit) = placements[row];
-            board.cells[cell] = digit;
-        }
-        if first.is_none() {
-            first = Some(board.clone());
-        }
-    });
-    Ok(Outcome::of(count, first))
 }
 
 /// The 81 cells of a classic board (which [`fits`] has checked).
@@ -327,16 +312,22 @@ fn encode(puzzle: &Board, allowed: &[u64]) -> Encoding {
 }
 
 /// Calls `each` with every solution of a board of any shape, up to `limit`,
-/// through Dancing Links; returns how many there were. A board that does
+/// through Dancing Links, its empty cells held to their masks in `allowed`
+/// (see [`solve_within`]); returns how many there were. A board that does
 /// not fit its shape has none.
-fn for_each_dlx(puzzle: &Board, limit: usize, each: &mut dyn FnMut(&Board)) -> usize {
+fn for_each_dlx(
+    puzzle: &Board,
+    allowed: &[u64],
+    limit: usize,
+    each: &mut dyn FnMut(&Board),
+) -> usize {
     if !fits(puzzle) {
         return 0;
     }
     let Encoding {
         mut matrix,
         placements,
-    } = encode(puzzle, &[]);
+    } = encode(puzzle, allowed);
     let mut board = puzzle.clone();
     matrix.solve(limit, &mut |rows| {
         for &row in rows {
