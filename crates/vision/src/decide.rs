@@ -96,7 +96,7 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// taken as the answer, rings or not.
 pub(crate) const SHOW_CONFIDENCE: f32 = 0.75;
 
-/// A glyph in a clash less tall than this share of the grid's print
+/// A glyph read as a clue less tall than this share of the grid's print
 /// ([`print_height`]) is no clue of it, whatever the classifier read: one
 /// font prints a grid's clues at one size, and a pencil mark or a note is
 /// a third to a half of it (an app's lone pencil 5 was read surely as a
@@ -107,7 +107,7 @@ const SMALL_GLYPH: f32 = 0.6;
 /// fewer says little (a 9x9 has 17 clues at least).
 const MIN_PRINT_SAMPLES: usize = 5;
 
-/// Most digits of a shape whose clashes [`doubted_givens`] tries to mend
+/// Most digits of a shape whose clashes [`stood_in`] tries to mend
 /// with a symbol the reading lacks: the try is one Dancing Links search,
 /// milliseconds on a 16x16, and possibly very long on a 25x25 (which the
 /// solver hands to its SAT engine for that reason).
@@ -416,8 +416,8 @@ struct Valid {
 /// certain, never changed.
 ///
 /// `tiles` are the cells' glyphs by layout position (none for a drawing's
-/// cells), which tell a clash's small glyph from the grid's print
-/// ([`doubted_givens`]).
+/// cells), which tell a small glyph from the grid's print
+/// ([`small_glyphs`]).
 pub(crate) fn decide(
     shape: Shape,
     cells: &[CellEvidence],
@@ -456,12 +456,6 @@ pub(crate) fn decide(
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
-        // Givens in doubt explain a reading without a solution; one with
-        // several has a clue too few, which no doubted given adds.
-        let doubted = match as_read {
-            Ok(Outcome::Multiple { .. }) => Vec::new(),
-            _ => doubted_givens(&read, &evidence, &given, tiles),
-        };
         return without_answer(
             read,
             entries,
@@ -469,7 +463,7 @@ pub(crate) fn decide(
             &alternatives,
             &evidence,
             &given,
-            &doubted,
+            tiles,
         );
     };
     // Posterior weights, relative to the best hypothesis.
@@ -857,9 +851,10 @@ fn least_sure(evidence: &[CellEvidence], board: &Board, n: usize) -> Vec<usize> 
     cells.into_iter().take(n).map(|(i, _)| i).collect()
 }
 
-/// No reading within reach has exactly one solution. `doubted` are the
-/// cells of clashes the reading itself puts in doubt ([`doubted_givens`]):
-/// the puzzle is called broken only by what the other cells show.
+/// No reading within reach has exactly one solution. The givens the
+/// reading itself puts in doubt ([`doubted_givens`], from the cells'
+/// `tiles` among others) are left out of the verdict: the puzzle is called
+/// broken only by what the other cells show.
 fn without_answer(
     read: Board,
     entries: Vec<(usize, u8)>,
@@ -867,19 +862,28 @@ fn without_answer(
     alternatives: &[Alternative],
     evidence: &[CellEvidence],
     given: &[bool],
-    doubted: &[usize],
+    tiles: &[Option<&Tile>],
 ) -> Decision {
     let several_as_read = matches!(as_read, Ok(Outcome::Multiple { .. }));
     let outcome = as_read.clone().unwrap_or(Outcome::NoSolution);
-    // A reading too poor to trust its clashes ([`doubted_givens`]) is
-    // too poor to trust a puzzle of its sure cells without a solution.
+    // A clash says the puzzle is broken as firmly as a solved answer says
+    // it is solved, so it needs a reading as trustworthy (see
+    // [`doubted_givens`]); so does a puzzle of sure cells without a
+    // solution.
+    let trusted = within_reach(evidence, &read, &[]) >= SOLVED_CONFIDENCE;
+    // Givens in doubt explain a reading without a solution; one with
+    // several has a clue too few, which no doubted given adds.
+    let doubted = if several_as_read {
+        Vec::new()
+    } else {
+        doubted_givens(&read, evidence, given, tiles, trusted)
+    };
     // The doubted cells are left out: a clash of the others still says
     // the puzzle is broken (a player's wrong entry beside a pencil mark
     // read as a clue).
-    let trusted = within_reach(evidence, &read, &[]) >= SOLVED_CONFIDENCE;
     let broken = || {
         let mut kept = read.clone();
-        for &c in doubted {
+        for &c in &doubted {
             kept.cells[c] = 0;
         }
         trusted
@@ -916,7 +920,7 @@ fn without_answer(
         // No reading within reach has one answer: any unsure cell may be
         // the one misread, so each is to be checked.
         let mut cells = least_sure(evidence, &read, usize::MAX);
-        cells.extend_from_slice(doubted);
+        cells.extend_from_slice(&doubted);
         cells.extend(hidden_doubts(
             &read,
             evidence,
@@ -955,30 +959,23 @@ fn without_answer(
 /// puts in doubt: cells of its clashes, and glyphs too small for print. A
 /// clash says the puzzle is broken only if both cells hold the symbol
 /// read, and the classifier, reading one glyph at a time, can be sure of
-/// a misread: on photos of 16x16 puzzles it reads a font's B as 8 at
-/// 0.99, and eight photos in 48 were reported broken that way. What it
-/// cannot see is the grid as a whole: when a symbol the reading never
-/// holds could stand in for some of the cells read as the clashing one
-/// (with each of those cells held to either, [`solve_within`], the puzzle
-/// has a solution), a grid without a single B whose 8s clash is likelier
-/// a font's B read as 8 than a puzzle printed broken. A player's wrong
-/// entry on a screen late in a game stays a clash: every symbol is there.
+/// a misread (on photos of 16x16 puzzles it reads a font's B as 8 at
+/// 0.99, and eight photos in 48 were reported broken that way). What it
+/// cannot see is the grid as a whole: a symbol the reading never holds
+/// that could stand in ([`stood_in`]), a glyph too small for the grid's
+/// print ([`small_glyphs`]).
 ///
 /// And a clash says the puzzle is broken as firmly as a solved answer says
 /// it is solved, so it needs a reading as trustworthy: sure cells are
 /// taken as read everywhere here, but a sure misread is likelier where the
-/// model struggles with the whole image. When the chance that the unsure
-/// cells hold no more misreads than the search tries ([`within_reach`]) is
-/// below [`SOLVED_CONFIDENCE`], every clash is in doubt. Blurred 16x16
-/// photos whose Bs, Es and Fs were read as 8s and empty cells score
-/// 0.0000-0.0002, and two held-out app screens whose clash was a misread
-/// 0.30 and 0.35: these name the clash to check, with the cells in doubt,
-/// instead of saying the puzzle has no solution.
-///
-/// A glyph read as a clue much smaller than the grid's print
-/// ([`SMALL_GLYPH`]) is in doubt wherever it stands: a pencil mark read
-/// as a clue clashes, or leaves a cell no digit fits, and the clue it
-/// clashes with, printed at the grid's size, is not in doubt.
+/// model struggles with the whole image. When the reading is not
+/// `trusted` (the chance that the unsure cells hold no more misreads than
+/// the search tries, [`within_reach`], is below [`SOLVED_CONFIDENCE`]),
+/// every clash is in doubt. Blurred 16x16 photos whose Bs, Es and Fs were
+/// read as 8s and empty cells score 0.0000-0.0002, and two held-out app
+/// screens whose clash was a misread 0.30 and 0.35: these name the clash
+/// to check, with the cells in doubt, instead of saying the puzzle has no
+/// solution.
 ///
 /// Cells the person set (`given`) are known: a clash with one of them is
 /// theirs to mend, and they are never freed nor named.
@@ -987,6 +984,7 @@ fn doubted_givens(
     evidence: &[CellEvidence],
     given: &[bool],
     tiles: &[Option<&Tile>],
+    trusted: bool,
 ) -> Vec<usize> {
     let free = |c: usize| given.get(c) != Some(&true);
     let clashes: Vec<(usize, usize)> = read
@@ -994,26 +992,55 @@ fn doubted_givens(
         .into_iter()
         .filter(|&(a, b)| free(a) && free(b))
         .collect();
-    let mut cells = Vec::new();
-    if within_reach(evidence, read, &[]) < SOLVED_CONFIDENCE {
-        cells.extend(clashes.iter().flat_map(|&(a, b)| [a, b]));
-        cells.sort_unstable();
-        cells.dedup();
-        return cells;
-    }
-    if let Some(print) = print_height(read, evidence, tiles, &clashes) {
-        let small = |c: usize| {
+    let mut cells: Vec<usize> = if trusted {
+        let mut cells = small_glyphs(read, evidence, given, tiles, &clashes);
+        cells.extend(stood_in(read, given, &clashes));
+        cells
+    } else {
+        clashes.iter().flat_map(|&(a, b)| [a, b]).collect()
+    };
+    cells.sort_unstable();
+    cells.dedup();
+    cells
+}
+
+/// The clues of `read` (not set by the person) whose glyph is much smaller
+/// than the grid's print ([`SMALL_GLYPH`] of [`print_height`]): a pencil
+/// mark read as a clue clashes, or leaves a cell no digit fits, and the
+/// clue it clashes with, printed at the grid's size, is not in doubt.
+fn small_glyphs(
+    read: &Board,
+    evidence: &[CellEvidence],
+    given: &[bool],
+    tiles: &[Option<&Tile>],
+    clashes: &[(usize, usize)],
+) -> Vec<usize> {
+    let Some(print) = print_height(read, evidence, tiles, clashes) else {
+        return Vec::new();
+    };
+    (0..read.cells.len())
+        .filter(|&c| read.cells[c] != 0 && given.get(c) != Some(&true))
+        .filter(|&c| {
             tiles
                 .get(c)
                 .copied()
                 .flatten()
                 .is_some_and(|t| (glyph_height(t) as f32) < SMALL_GLYPH * print)
-        };
-        cells.extend((0..read.cells.len()).filter(|&c| read.cells[c] != 0 && free(c) && small(c)));
-    }
+        })
+        .collect()
+}
+
+/// The cells of the `clashes` whose symbol a symbol the reading never
+/// holds could stand in for: with every cell read as the clashing symbol
+/// (but those the person set, `given`) held to either ([`solve_within`]),
+/// the puzzle has a solution. A grid without a single B whose 8s clash is
+/// likelier a font's B read as 8 than a puzzle printed broken; a player's
+/// wrong entry on a screen late in a game stays a clash, every symbol
+/// being there.
+fn stood_in(read: &Board, given: &[bool], clashes: &[(usize, usize)]) -> Vec<usize> {
     let shape = read.shape;
     if shape.digits() > STAND_IN_MAX_DIGITS {
-        return cells;
+        return Vec::new();
     }
     let mut held = vec![false; shape.digits() + 1];
     for (cell, &v) in read.cells.iter().enumerate() {
@@ -1027,9 +1054,10 @@ fn doubted_givens(
     let mut symbols: Vec<u8> = clashes.iter().map(|&(a, _)| read.cells[a]).collect();
     symbols.sort_unstable();
     symbols.dedup();
+    let mut cells = Vec::new();
     for s in symbols {
         let as_s: Vec<usize> = (0..read.cells.len())
-            .filter(|&c| read.cells[c] == s && free(c))
+            .filter(|&c| read.cells[c] == s && given.get(c) != Some(&true))
             .collect();
         let mut relaxed = read.clone();
         let mut allowed = vec![u64::MAX; read.cells.len()];
@@ -1051,8 +1079,6 @@ fn doubted_givens(
             );
         }
     }
-    cells.sort_unstable();
-    cells.dedup();
     cells
 }
 
