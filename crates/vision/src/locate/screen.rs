@@ -374,11 +374,10 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
     kept
 }
 
-/// Whether two upright outlines share any area.
+/// Whether two outlines' bounding boxes share any area.
 fn overlaps(a: &Quad, b: &Quad) -> bool {
-    let (a0, a1) = (a.corners[0], a.corners[2]);
-    let (b0, b1) = (b.corners[0], b.corners[2]);
-    a0.0 < b1.0 && b0.0 < a1.0 && a0.1 < b1.1 && b0.1 < a1.1
+    let ((ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1)) = (a.bounds(), b.bounds());
+    ax0 < bx1 && bx0 < ax1 && ay0 < by1 && by0 < ay1
 }
 
 #[cfg(test)]
