@@ -31,9 +31,16 @@ const MAX_CELLS: usize = 40;
 const PITCH_SHARE: f32 = 0.8;
 
 /// A cell side is printed when its darkness is at least this fraction of
-/// the strong sides' (the 90th percentile): an empty gap between a
-/// Samurai's grids has none, a faint thin line still has half.
-const SIDE_PRESENT: f32 = 0.4;
+/// the strong sides' (the 90th percentile): on 24 photographed Samurai the
+/// blank gaps between grids measured at most 0.02, faint thin lines
+/// printed in gray as little as 0.11 (the box lines saturate).
+const SIDE_PRESENT: f32 = 0.06;
+
+/// Sides of a window that may be missing when it is a grid: the
+/// threshold's local mean beside a cluster of bold digits can swallow a
+/// faint thin line over a side. A window one cell off a Samurai's grid has
+/// at least six sides in the blank gap between grids.
+const MAX_MISSING_SIDES: usize = 2;
 
 /// Percentile of the cell sides' darkness taken as "a printed line".
 const STRONG_PERCENTILE: usize = 90;
@@ -43,11 +50,26 @@ const STRONG_PERCENTILE: usize = 90;
 const SIDE_END_MARGIN: f32 = 0.2;
 
 /// A cell whose inner part is darker than this on average is solid ink
-/// (a crossword's black square); a digit covers well under half of it.
-const SOLID_CELL: f32 = 0.6;
+/// (a crossword's black square, which saturates the darkness); a bold
+/// digit of a Samurai photographed at 16 px cells darkened 0.60 of it.
+const SOLID_CELL: f32 = 0.8;
 
 /// Line position tolerance across a side, as a fraction of a cell.
 const SIDE_TOL: f32 = 0.15;
+
+/// How far (in cells) a lattice's outer line may lie from the candidate's
+/// edge: the threshold thickens a border by a pixel or two a side, and a
+/// quarter of a cell keeps the next line from passing as the outer one.
+const OUTER_REACH: f64 = 0.25;
+
+/// The margin (in cells) left around a lattice's outer lines when it is
+/// warped between them: more than a side's tolerance, so a leaning outer
+/// line stays inside the square.
+const OUTER_MARGIN: f64 = 0.25;
+
+/// The step (bins) in which outer lines are placed: a line drawn on from
+/// two places doubles their error at the far corner.
+const OUTER_STEP: f64 = 0.5;
 
 /// The darkness of the quad warped to a `bins`-square (nearest sample).
 fn warp_dark(dark: &GrayImage, g2p: &Homography, bins: usize) -> Vec<f32> {
@@ -81,10 +103,9 @@ fn floor_i64(x: f64) -> i64 {
     }
 }
 
-/// The lattice pitch (bins) from the mean of both profiles'
-/// autocorrelations, or `None` when no lag between the allowed cell
-/// counts stands out.
-fn pitch(img: &[f32], bins: usize) -> Option<f32> {
+/// The darkness of the warped square summed down each column and along
+/// each row: `(columns, rows)`.
+fn profiles(img: &[f32], bins: usize) -> (Vec<f32>, Vec<f32>) {
     let mut col = vec![0.0f32; bins];
     let mut row = vec![0.0f32; bins];
     for v in 0..bins {
@@ -93,6 +114,15 @@ fn pitch(img: &[f32], bins: usize) -> Option<f32> {
             row[v] += img[v * bins + u];
         }
     }
+    (col, row)
+}
+
+/// The lattice pitch (bins) from the mean of both profiles'
+/// autocorrelations, or `None` when no lag between the allowed cell
+/// counts stands out.
+fn pitch(col: &[f32], row: &[f32]) -> Option<f32> {
+    let bins = col.len();
+    let (mut col, mut row) = (col.to_vec(), row.to_vec());
     let centre = |p: &mut Vec<f32>| {
         let m = p.iter().sum::<f32>() / bins as f32;
         p.iter_mut().for_each(|x| *x -= m);
@@ -128,14 +158,9 @@ fn pitch(img: &[f32], bins: usize) -> Option<f32> {
 /// A lag is a whole number of bins: a Samurai 413 bins wide has a pitch
 /// of 19.7, and counted from the lag of 19 its 21 cells became 22, every
 /// cell side from the middle on looked for a third of a cell off.
-fn cell_count(img: &[f32], bins: usize, p: f32) -> usize {
-    let mut profile = vec![0.0f32; bins];
-    for v in 0..bins {
-        for u in 0..bins {
-            profile[u] += img[v * bins + u];
-            profile[v] += img[v * bins + u];
-        }
-    }
+fn cell_count(col: &[f32], row: &[f32], p: f32) -> usize {
+    let bins = col.len();
+    let profile: Vec<f32> = col.iter().zip(row).map(|(a, b)| a + b).collect();
     let at = |x: f32| profile[(x.round().max(0.0) as usize).min(bins - 1)];
     let comb = |m: usize| -> f32 {
         let cell = bins as f32 / m as f32;
@@ -156,12 +181,98 @@ fn cell_count(img: &[f32], bins: usize, p: f32) -> usize {
         .unwrap_or(m)
 }
 
-/// Darkness of every cell side of an `m`-cell lattice over the square:
-/// `(horizontal, vertical)`, `horizontal[k * m + c]` the side on line `k`
-/// above cell column `c`, `vertical[k * m + r]` the side on line `k` left
-/// of cell row `r`.
-fn sides(img: &[f32], bins: usize, m: usize) -> (Vec<f32>, Vec<f32>) {
-    let cell = bins as f32 / m as f32;
+/// The corners (bins) of the outer lines of the `m`-cell lattice in the
+/// warped square `img`: each outer line is found in the profile of either
+/// half of the square across it (see [`outer_lines`]), which places it at
+/// the halves' middles, a quarter and three quarters along, and is drawn
+/// on through those two places to the corners.
+fn outer_corners(img: &[f32], bins: usize, m: usize) -> Option<[(f64, f64); 4]> {
+    let half = bins / 2;
+    let band = |range: std::ops::Range<usize>, columns: bool| -> Vec<f32> {
+        let mut p = vec![0.0f32; bins];
+        for a in range {
+            for (b, x) in p.iter_mut().enumerate() {
+                *x += if columns {
+                    img[a * bins + b]
+                } else {
+                    img[b * bins + a]
+                };
+            }
+        }
+        p
+    };
+    let (top, bottom) = (
+        outer_lines(&band(0..half, true), m),
+        outer_lines(&band(half..bins, true), m),
+    );
+    let (left, right) = (
+        outer_lines(&band(0..half, false), m),
+        outer_lines(&band(half..bins, false), m),
+    );
+    // Measured at a quarter (`near`) and three quarters (`far`) along:
+    // where the line through them meets the near edge.
+    let at_edge = |near: f64, far: f64| 1.5 * near - 0.5 * far;
+    let corners = [
+        (at_edge(top.0, bottom.0), at_edge(left.0, right.0)),
+        (at_edge(top.1, bottom.1), at_edge(right.0, left.0)),
+        (at_edge(bottom.1, top.1), at_edge(right.1, left.1)),
+        (at_edge(bottom.0, top.0), at_edge(left.1, right.1)),
+    ];
+    corners
+        .iter()
+        .all(|&(u, v)| u.is_finite() && v.is_finite())
+        .then_some(corners)
+}
+
+/// Where the outer lines of an `m`-cell lattice lie in `profile` (bins,
+/// first and last): the pair, each within [`OUTER_REACH`] of a cell of the
+/// profile's ends and in steps of [`OUTER_STEP`], whose `m + 1` evenly
+/// spaced lines are darkest in sum.
+fn outer_lines(profile: &[f32], m: usize) -> (f64, f64) {
+    let bins = profile.len();
+    let cell = bins as f64 / m as f64;
+    let steps = (OUTER_REACH * cell / OUTER_STEP).round() as i64;
+    // Linear between bins (the steps are finer than a bin), whose middles
+    // are at half a bin.
+    let at = |x: f64| -> f32 {
+        let x = x - 0.5;
+        let i = x.floor();
+        let t = (x - i) as f32;
+        let get = |k: f64| {
+            if k < 0.0 || k >= bins as f64 {
+                0.0
+            } else {
+                profile[k as usize]
+            }
+        };
+        get(i) * (1.0 - t) + get(i + 1.0) * t
+    };
+    let comb = |a: f64, b: f64| -> f32 {
+        let step = (b - a) / m as f64;
+        (0..=m).map(|k| at(a + k as f64 * step)).sum()
+    };
+    // The ends themselves unless a pair is darker: an even profile gives
+    // no reason to move.
+    let end = bins as f64;
+    let mut best = (comb(0.0, end), 0.0, end);
+    for d0 in -steps..=steps {
+        for d1 in -steps..=steps {
+            let (a, b) = (d0 as f64 * OUTER_STEP, end + d1 as f64 * OUTER_STEP);
+            let sum = comb(a, b);
+            if sum > best.0 {
+                best = (sum, a, b);
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Darkness of every cell side of an `m`-cell lattice whose outer lines
+/// are `margin` bins inside the square: `(horizontal, vertical)`,
+/// `horizontal[k * m + c]` the side on line `k` above cell column `c`,
+/// `vertical[k * m + r]` the side on line `k` left of cell row `r`.
+fn sides(img: &[f32], bins: usize, m: usize, margin: f32) -> (Vec<f32>, Vec<f32>) {
+    let cell = (bins as f32 - 2.0 * margin) / m as f32;
     let tol = (SIDE_TOL * cell).round().max(1.0) as i64;
     let at = |u: i64, v: i64| -> f32 {
         if u < 0 || v < 0 || u >= bins as i64 || v >= bins as i64 {
@@ -171,9 +282,9 @@ fn sides(img: &[f32], bins: usize, m: usize) -> (Vec<f32>, Vec<f32>) {
         }
     };
     let side = |k: usize, c: usize, horizontal: bool| -> f32 {
-        let across = (k as f32 * cell).round() as i64;
-        let a0 = ((c as f32 + SIDE_END_MARGIN) * cell).round() as i64;
-        let a1 = ((c as f32 + 1.0 - SIDE_END_MARGIN) * cell).round() as i64;
+        let across = (margin + k as f32 * cell).round() as i64;
+        let a0 = (margin + (c as f32 + SIDE_END_MARGIN) * cell).round() as i64;
+        let a1 = (margin + (c as f32 + 1.0 - SIDE_END_MARGIN) * cell).round() as i64;
         let mut s = 0.0;
         for a in a0..a1 {
             let best = (across - tol..=across + tol)
@@ -195,15 +306,16 @@ fn sides(img: &[f32], bins: usize, m: usize) -> (Vec<f32>, Vec<f32>) {
 }
 
 /// Mean darkness of every cell's inner part (without [`SIDE_END_MARGIN`]
-/// of the cell at each side, where its lines are), row by row.
-fn cell_fill(img: &[f32], bins: usize, m: usize) -> Vec<f32> {
-    let cell = bins as f32 / m as f32;
+/// of the cell at each side, where its lines are), row by row, the
+/// lattice's outer lines `margin` bins inside the square.
+fn cell_fill(img: &[f32], bins: usize, m: usize, margin: f32) -> Vec<f32> {
+    let cell = (bins as f32 - 2.0 * margin) / m as f32;
     let mut out = Vec::with_capacity(m * m);
     for r in 0..m {
         for c in 0..m {
             let span = |i: usize| {
-                let a = ((i as f32 + SIDE_END_MARGIN) * cell).round() as usize;
-                let b = ((i as f32 + 1.0 - SIDE_END_MARGIN) * cell).round() as usize;
+                let a = (margin + (i as f32 + SIDE_END_MARGIN) * cell).round() as usize;
+                let b = (margin + (i as f32 + 1.0 - SIDE_END_MARGIN) * cell).round() as usize;
                 (a.min(bins), b.min(bins))
             };
             let ((u0, u1), (v0, v1)) = (span(c), span(r));
@@ -233,20 +345,41 @@ pub(super) fn lattice_windows(
         return Vec::new();
     };
     let img = warp_dark(dark, &g2p, bins);
-    let Some(p) = pitch(&img, bins) else {
+    let (col, row) = profiles(&img, bins);
+    let Some(p) = pitch(&col, &row) else {
         return Vec::new();
     };
-    let m = cell_count(&img, bins, p);
+    let m = cell_count(&col, &row, p);
     if !(MIN_CELLS..=MAX_CELLS).contains(&m) {
         return Vec::new();
     }
-    let (hor, ver) = sides(&img, bins, m);
+    // The candidate's quad is the outside of the figure's border, thickened
+    // by the threshold and its closing, and its corners sit apart from the
+    // lines' by different amounts: on a Samurai of 16-bin cells its outer
+    // lines' centres lay 2-3 bins in, and the second line of the left
+    // grids fell out of the side's tolerance. The square is warped again
+    // with the outer lines the profiles of its halves show a margin inside
+    // it, where they are whole whichever way they lean.
+    let Some(corners) = outer_corners(&img, bins, m) else {
+        return Vec::new();
+    };
+    // The margin widens the square, so the warp keeps its bins per pixel:
+    // a nearest-sample warp coarser than the lines' pixels skips some.
+    let margin = (OUTER_MARGIN * bins as f64 / m as f64).round();
+    let side = bins + 2 * margin as usize;
+    let far = side as f64 - margin;
+    let inner = [(margin, margin), (far, margin), (far, far), (margin, far)];
+    let Some(g2p) = Homography::from_points(inner, corners.map(|(u, v)| g2p.map64(u, v))) else {
+        return Vec::new();
+    };
+    let img = warp_dark(dark, &g2p, side);
+    let (hor, ver) = sides(&img, side, m, margin as f32);
     let mut all: Vec<f32> = hor.iter().chain(ver.iter()).copied().collect();
     let k = all.len() * STRONG_PERCENTILE / 100;
     let strong = *all.select_nth_unstable_by(k, f32::total_cmp).1;
     let present = |v: f32| v >= SIDE_PRESENT * strong && strong > 0.0;
-    let fill = cell_fill(&img, bins, m);
-    let cell = bins as f64 / m as f64;
+    let fill = cell_fill(&img, side, m, margin as f32);
+    let cell = (far - margin) / m as f64;
     // Largest size first: a window inside a larger one whose every cell
     // side is printed is part of that grid, not a grid of its own (nine
     // cells of a 16x16 have a 9x9's lines, but its box lines every fourth
@@ -264,17 +397,18 @@ pub(super) fn lattice_windows(
                 if within {
                     continue;
                 }
-                let full = (0..=n).all(|k| {
-                    (0..n).all(|i| {
-                        present(hor[(r0 + k) * m + c0 + i]) && present(ver[(c0 + k) * m + r0 + i])
-                    })
-                });
+                let missing = (0..=n)
+                    .flat_map(|k| (0..n).map(move |i| (k, i)))
+                    .flat_map(|(k, i)| [hor[(r0 + k) * m + c0 + i], ver[(c0 + k) * m + r0 + i]])
+                    .filter(|&v| !present(v))
+                    .count();
+                let full = missing <= MAX_MISSING_SIDES;
                 let solid =
                     (r0..r0 + n).any(|r| (c0..c0 + n).any(|c| fill[r * m + c] >= SOLID_CELL));
                 if full && !solid {
                     whole.push((n, r0, c0));
-                    let (u0, v0) = (c0 as f64 * cell, r0 as f64 * cell);
-                    let (u1, v1) = ((c0 + n) as f64 * cell, (r0 + n) as f64 * cell);
+                    let at = |i: usize| margin + i as f64 * cell;
+                    let (u0, v0, u1, v1) = (at(c0), at(r0), at(c0 + n), at(r0 + n));
                     let corners = [(u0, v0), (u1, v0), (u1, v1), (u0, v1)].map(|(u, v)| {
                         let (x, y) = g2p.map64(u, v);
                         (x as f32, y as f32)
@@ -302,11 +436,26 @@ mod tests {
         boxes: usize,
         present: impl Fn(usize, usize) -> bool,
     ) -> (GrayImage, Quad) {
+        faint_lattice(m, cell, boxes, 255, present)
+    }
+
+    /// [`lattice`] with thin lines of darkness `thin`.
+    fn faint_lattice(
+        m: usize,
+        cell: f64,
+        boxes: usize,
+        thin: u8,
+        present: impl Fn(usize, usize) -> bool,
+    ) -> (GrayImage, Quad) {
         let at = 20.0;
         let side = (m as f64 * cell + 2.0 * at).ceil() as u32;
         let mut img = GrayImage::new(side, side);
         let mut line = |k: usize, a: usize, horizontal: bool| {
-            let w: i64 = if k.is_multiple_of(boxes) { 2 } else { 1 };
+            let (w, ink) = if k.is_multiple_of(boxes) {
+                (2, 255)
+            } else {
+                (1, thin)
+            };
             let x = (at + k as f64 * cell).round() as i64;
             let (a0, a1) = (
                 (at + a as f64 * cell) as i64,
@@ -315,7 +464,7 @@ mod tests {
             for t in a0..=a1 {
                 for d in -w / 2..=w / 2 {
                     let (px, py) = if horizontal { (t, x + d) } else { (x + d, t) };
-                    img.put_pixel(px as u32, py as u32, Luma([255]));
+                    img.put_pixel(px as u32, py as u32, Luma([ink]));
                 }
             }
         };
@@ -390,5 +539,44 @@ mod tests {
         let windows = lattice_windows(&dark, &quad, &SIZES);
         assert_eq!(windows.len(), 5, "{windows:?}");
         assert!(windows.iter().all(|w| w.0 == 9));
+    }
+
+    /// The cells of a Samurai's five grids in its 21x21 lattice.
+    fn samurai_cell(r: usize, c: usize) -> bool {
+        [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)]
+            .iter()
+            .any(|&(r0, c0)| (r0..r0 + 9).contains(&r) && (c0..c0 + 9).contains(&c))
+    }
+
+    #[test]
+    fn a_samurai_outlined_outside_its_faint_lines_gives_five_grids() {
+        // The candidate's quad is the outside of a border the threshold
+        // thickened, each corner 2-4 px out its own way (16 px cells: a
+        // side's tolerance is 2 px); the thin lines are a sixth as dark as
+        // the box lines, and one thin side is gone (swallowed beside bold
+        // digits).
+        let (mut dark, quad) = faint_lattice(21, 16.4, 3, 40, samurai_cell);
+        let [(x0, y0), _, (x1, y1), _] = quad.corners;
+        let out = Quad::new([
+            (x0 - 3.0, y0 - 2.0),
+            (x1 + 2.0, y0 - 4.0),
+            (x1 + 4.0, y1 + 3.0),
+            (x0 - 2.0, y1 + 2.0),
+        ]);
+        // The side on line 4 of the bottom-right grid, above its column 6.
+        let (x, y) = (x0 + 18.2 * 16.4, y0 + 16.0 * 16.4);
+        for dx in 0..10 {
+            dark.put_pixel(x as u32 + dx, y.round() as u32, Luma([0]));
+        }
+        let windows = lattice_windows(&dark, &out, &SIZES);
+        assert_eq!(windows.len(), 5, "{windows:?}");
+        assert!(windows.iter().all(|w| w.0 == 9));
+        // Each window's corners are on the lattice's lines.
+        for (_, w) in &windows {
+            for &(cx, cy) in &w.corners {
+                let off = |v: f32, o: f32| ((v - o) / 16.4 - ((v - o) / 16.4).round()).abs();
+                assert!(off(cx, x0) < 0.1 && off(cy, y0) < 0.1, "{w:?}");
+            }
+        }
     }
 }

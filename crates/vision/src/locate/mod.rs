@@ -271,6 +271,11 @@ const INK_PERCENTILE: usize = 1;
 /// spanning two of them.
 const MIN_ENCLOSED_SIDE: f32 = 0.25;
 
+/// A candidate outlines a lattice's window when its side is at least this
+/// share of the window's: a grid found a pixel or two short still does,
+/// a digit's or a box's outline does not.
+const OUTLINE_SHARE: f32 = 0.9;
+
 /// Standard 9x9 spec (a lone grid: lines outside count against it).
 const CLASSIC: Spec = Spec { n: 9, lone: true };
 
@@ -774,7 +779,9 @@ impl<'a> PageSearch<'a> {
             let windows = if merge || !first || (ex.passed && fills) {
                 Vec::new()
             } else {
-                lattice_grids(dbg, &quad)
+                let mut windows = lattice_grids(dbg, &quad);
+                windows.retain(|w| !outlined_apart(&w.verdict.quad, &quad, hulls, i));
+                windows
             };
             // A hull whose comb failed, or passed only against the frame,
             // may be a grid joined to other print (a panel's rules, a
@@ -1297,6 +1304,22 @@ fn holds_whole(outer: &Located, grids: &[Located]) -> bool {
     })
 }
 
+/// Whether the window `window` of the lattice in hull `own` (outlined by
+/// `outer`) lies in the outline of another, smaller candidate at least its
+/// size: that candidate is judged on its own. A page's outline around a
+/// blurred 16x16 was split as a lattice miscounted by a few cells whose
+/// 9x9 windows had every side darker than blank paper.
+fn outlined_apart(window: &Quad, outer: &Quad, hulls: &[Vec<(f32, f32)>], own: usize) -> bool {
+    let (side, centre) = (window.max_side(), window.centre());
+    hulls.iter().enumerate().any(|(j, h)| {
+        j != own
+            && max_area_quad(h).is_some_and(|o| {
+                let s = o.max_side();
+                s >= OUTLINE_SHARE * side && s < outer.max_side() && o.contains(centre)
+            })
+    })
+}
+
 /// Whether a grid at `quad` lies inside the grid at `outer` as one of
 /// several grids a comb spanned would: its centre in `outer`, its side
 /// between [`MIN_INNER_SHARE`] and [`MAX_INNER_SHARE`] of `outer`'s.
@@ -1601,6 +1624,44 @@ mod tests {
         let beside = grid(1200.0, 0.0, 300.0);
         let out = grids_of_grids_replaced(vec![page], vec![beside]);
         assert_eq!(out, vec![page, beside]);
+    }
+
+    #[test]
+    fn a_window_inside_another_candidates_outline_is_left_to_it() {
+        // A page's outline (hull 0) split as a lattice, a 16x16 of side 320
+        // outlined inside it (hull 1), a digit (hull 2).
+        let hulls = vec![
+            square_hull(0.0, 0.0, 500.0),
+            square_hull(100.0, 100.0, 320.0),
+            square_hull(300.0, 300.0, 30.0),
+        ];
+        let page = max_area_quad(&hulls[0]).expect("a square");
+        let window = |x: f32, y: f32| {
+            Quad::new([
+                (x, y),
+                (x + 180.0, y),
+                (x + 180.0, y + 180.0),
+                (x, y + 180.0),
+            ])
+        };
+        assert!(outlined_apart(&window(120.0, 120.0), &page, &hulls, 0));
+        // The window's own hull, a digit's and one beside it do not count.
+        assert!(!outlined_apart(
+            &window(120.0, 120.0),
+            &page,
+            &hulls[..1],
+            0
+        ));
+        assert!(!outlined_apart(
+            &window(250.0, 250.0),
+            &page,
+            &[hulls[0].clone(), hulls[2].clone()],
+            0
+        ));
+        assert!(!outlined_apart(&window(5.0, 300.0), &page, &hulls, 0));
+        // Nor does a candidate around the split one.
+        let around = vec![hulls[0].clone(), square_hull(-10.0, -10.0, 520.0)];
+        assert!(!outlined_apart(&window(120.0, 120.0), &page, &around, 0));
     }
 
     #[test]
