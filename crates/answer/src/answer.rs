@@ -147,7 +147,10 @@ pub fn grids(
             page: place.page,
             grid: (numbered.len() > 1).then_some(number),
         };
-        let mut result = if matches!(kind, GridKind::Cut | GridKind::MaybeCut) {
+        let mut result = if matches!(
+            kind,
+            GridKind::Cut | GridKind::MaybeCut | GridKind::SamuraiPart
+        ) {
             partial(grid, kind, place.name, fields, &page.timings)
         } else {
             decided(
@@ -174,8 +177,9 @@ pub fn grids(
     Ok(out)
 }
 
-/// A grid cut by the frame, or maybe cut ([`GridKind::MaybeCut`]): reported
-/// with its quad, never solved or drawn on.
+/// A grid cut by the frame, maybe cut ([`GridKind::MaybeCut`]) or a
+/// Samurai's grid found alone ([`GridKind::SamuraiPart`]): reported with
+/// its quad, never solved or drawn on.
 fn partial(
     grid: &GridReading,
     kind: GridKind,
@@ -183,11 +187,16 @@ fn partial(
     fields: PhotoFields,
     timings: &Timings,
 ) -> GridResult {
-    let message = if kind == GridKind::MaybeCut {
-        "grid at the edge of the image reads with no single answer, which a crop \
-         through its border can cause: not solved; photograph it with a margin"
-    } else {
-        "grid cut by the edge of the image: not solved"
+    let message = match kind {
+        GridKind::MaybeCut => {
+            "grid at the edge of the image reads with no single answer, which a crop \
+             through its border can cause: not solved; photograph it with a margin"
+        }
+        GridKind::SamuraiPart => {
+            "one grid of a Samurai whose five grids were not all found; alone it has \
+             several answers: not solved; photograph the whole Samurai, flat and sharp"
+        }
+        _ => "grid cut by the edge of the image: not solved",
     }
     .to_string();
     let mut report = Report::failure(name, Status::Partial, message.clone(), true);

@@ -29,6 +29,11 @@ pub(crate) struct Found {
     /// line off or squeezed, so a reading that contradicts itself may be
     /// the crop's doing, not the puzzle's.
     pub at_frame: bool,
+    /// A 9x9 grid sharing one corner box with another 9x9 found on the
+    /// page, as a Samurai's grids do, whose Samurai was not found whole
+    /// (see `layout::compose`): alone it may have several answers that the
+    /// Samurai's other grids settle.
+    pub samurai_part: bool,
 }
 
 /// One square grid of a puzzle, placed in the puzzle's layout.
@@ -58,6 +63,12 @@ impl Layout {
     /// True when any part touches the frame (see [`Found::at_frame`]).
     pub(crate) fn at_frame(&self) -> bool {
         self.parts.iter().any(|p| p.found.at_frame)
+    }
+
+    /// True when the puzzle is one grid of a Samurai not found whole (see
+    /// [`Found::samurai_part`]).
+    pub(crate) fn samurai_part(&self) -> bool {
+        self.parts.iter().any(|p| p.found.samurai_part)
     }
 
     /// The outline of the whole puzzle in photo pixels: the part's quad, or
@@ -407,6 +418,11 @@ impl GridReading {
     /// Found at the image frame (see [`Found::at_frame`]).
     pub(crate) fn at_frame(&self) -> bool {
         self.layout.at_frame()
+    }
+
+    /// One grid of a Samurai not found whole (see [`Found::samurai_part`]).
+    pub(crate) fn samurai_part(&self) -> bool {
+        self.layout.samurai_part()
     }
 
     /// Each cell's most likely value: the grid as read, before any

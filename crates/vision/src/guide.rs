@@ -83,6 +83,7 @@ pub(crate) fn layout_from_corners(
             n,
             cut: false,
             at_frame: false,
+            samurai_part: false,
         },
         origin,
     };
@@ -233,6 +234,7 @@ mod tests {
                     n: 9,
                     cut: false,
                     at_frame: false,
+                    samurai_part: false,
                 },
                 origin: (0, 0),
             }],

@@ -1,6 +1,7 @@
 //! What a grid found on a page is: a puzzle to solve, a printed answer grid
 //! to check, a table that is no puzzle (a notes table, a ruled working
-//! table), or a grid cut by the edge of the image.
+//! table), a grid cut by the edge of the image, or one grid of a Samurai
+//! found without the others.
 //!
 //! The one place that decides it: the decision stage asks
 //! [`mostly_printed`] how to weigh a grid read nearly full, and the caller
@@ -53,6 +54,12 @@ pub enum GridKind {
     /// be the crop's, not the puzzle's. Reported like a cut grid, saying
     /// so.
     MaybeCut,
+    /// One 9x9 grid of a Samurai whose five grids were not all found (see
+    /// `Found::samurai_part`), read with several solutions: a Samurai's
+    /// grid alone often has several, which its other grids settle, so
+    /// "several solutions" would be a wrong verdict on the puzzle.
+    /// Reported like a cut grid, saying so.
+    SamuraiPart,
 }
 
 impl GridKind {
@@ -75,9 +82,9 @@ impl GridKind {
 /// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut
 /// by the edge first, whatever it holds; else a table when the reading
 /// has too few clues or a repeated digit no misread explains; else maybe
-/// cut when it was found at the frame and has no single solution; else an
-/// answer grid when every cell of the decided puzzle is given; else a
-/// puzzle.
+/// cut when it was found at the frame and has no single solution; else a
+/// Samurai's part when it is one and has several; else an answer grid
+/// when every cell of the decided puzzle is given; else a puzzle.
 ///
 /// [`decide_grid`]: crate::decide_grid
 pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
@@ -94,6 +101,9 @@ pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
         )
     {
         return GridKind::MaybeCut;
+    }
+    if grid.samurai_part() && matches!(decision.verdict, Verdict::Multiple(_)) {
+        return GridKind::SamuraiPart;
     }
     let givens = &decision.givens;
     let full = (0..givens.cells.len())
@@ -194,6 +204,71 @@ mod tests {
 
     fn is_puzzle(read: &Board) -> bool {
         table_kind(read).is_none()
+    }
+
+    /// A 9x9 read with certainty from `line`, found as a Samurai's part or not.
+    fn certain_reading(line: &str, samurai_part: bool) -> GridReading {
+        use crate::data::{Found, Layout, Part, PartReading, CLASSES};
+        use crate::geometry::{Homography, Quad, CELL_PX};
+        let quad = Quad::new([(0.0, 0.0), (270.0, 0.0), (270.0, 270.0), (0.0, 270.0)]);
+        let values: Vec<u8> = board(line).cells;
+        let found = Found {
+            quad,
+            n: 9,
+            cut: false,
+            at_frame: false,
+            samurai_part,
+        };
+        GridReading {
+            layout: Layout {
+                shape: Shape::classic(),
+                parts: vec![Part {
+                    found,
+                    origin: (0, 0),
+                }],
+            },
+            quarter_turns: 0,
+            orientations_tried: 1,
+            parts: vec![PartReading {
+                grid_to_photo: Homography::square_to_quad((9 * CELL_PX) as f64, &quad)
+                    .expect("a square"),
+                n: 9,
+                origin: (0, 0),
+                tiles: Vec::new(),
+                classes: values
+                    .iter()
+                    .map(|&v| {
+                        let mut row = [0.0f32; CLASSES];
+                        row[usize::from(v)] = 1.0;
+                        row
+                    })
+                    .collect(),
+                negative: false,
+            }],
+            cells: values
+                .iter()
+                .map(|&v| CellEvidence::certain(v, 9))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_samurai_grid_found_alone_with_several_solutions_is_its_part() {
+        // A Samurai's corner grid: 24 clues, several solutions alone.
+        let corner =
+            "..14.....8...9.2.......7..118..6....7.4..9....963.1.....5....2..6.54.....4....8.5";
+        let unique =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let kind = |line: &str, part: bool| {
+            let grid = certain_reading(line, part);
+            grid_kind(&grid, &crate::decide_grid(&grid, &[]))
+        };
+        assert_eq!(kind(corner, true), GridKind::SamuraiPart);
+        // Found alone on a page it is a puzzle with several solutions, and a
+        // Samurai's part with one answer is solved as a 9x9 (the Samurai's
+        // answer holds it).
+        assert_eq!(kind(corner, false), GridKind::Puzzle);
+        assert_eq!(kind(unique, true), GridKind::Puzzle);
     }
 
     #[test]

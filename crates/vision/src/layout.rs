@@ -6,7 +6,9 @@
 //! Each puzzle is a [`Layout`]: its shape and its *parts*, the square grids
 //! drawn on the page, each with its place (`origin`, row and column) in the
 //! shape's layout. A classic grid is one part at (0, 0); a Samurai is five,
-//! at [`SAMURAI_GRIDS`].
+//! at [`SAMURAI_GRIDS`]. A 9x9 grid that shares one corner box with another
+//! as a Samurai's do, the Samurai not found whole, is a puzzle of its own
+//! marked as a Samurai's part (see [`Found::samurai_part`]).
 
 use snap_solver::{Shape, SAMURAI_GRIDS};
 
@@ -64,16 +66,45 @@ pub(crate) fn compose(found: &[Found]) -> Vec<Layout> {
             out.push(samurai_at[k].1.clone());
         } else if !used[i] {
             let shape = Shape::square(f.n).unwrap_or_else(Shape::classic);
+            let samurai_part = (0..found.len())
+                .any(|j| j != i && !used[j] && shares_corner_box(&found[i], &found[j]));
             out.push(Layout {
                 shape,
                 parts: vec![Part {
-                    found: *f,
+                    found: Found { samurai_part, ..*f },
                     origin: (0, 0),
                 }],
             });
         }
     }
     out
+}
+
+/// Whether 9x9 grids `a` and `b` share one corner box as a Samurai's
+/// centre grid and a corner grid do: `b` lies six cells of `a` off
+/// diagonally. Two puzzles printed apart never overlap so.
+fn shares_corner_box(a: &Found, b: &Found) -> bool {
+    if a.n != 9 || b.n != 9 {
+        return false;
+    }
+    let Some(to_cells) = Homography::square_to_quad(9.0, &a.quad).and_then(|h| h.inverse()) else {
+        return false;
+    };
+    let reach = 9.0 - SAMURAI_OVERLAP;
+    let square = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 9.0)];
+    [
+        (-reach, -reach),
+        (reach, -reach),
+        (-reach, reach),
+        (reach, reach),
+    ]
+    .iter()
+    .any(|&(dx, dy)| {
+        b.quad.corners.iter().zip(square).all(|(&(x, y), (u, v))| {
+            let (bu, bv) = to_cells.map64(x as f64, y as f64);
+            (bu - u - dx).abs() < SAMURAI_TOLERANCE && (bv - v - dy).abs() < SAMURAI_TOLERANCE
+        })
+    })
 }
 
 /// The four corner grids (top-left, top-right, bottom-left, bottom-right,
@@ -122,6 +153,7 @@ mod tests {
             n: 9,
             cut: false,
             at_frame: false,
+            samurai_part: false,
         }
     }
 
@@ -158,6 +190,26 @@ mod tests {
         let layouts = compose(&[grid(0.0, 0.0), grid(100.0, 0.0), grid(0.0, 100.0)]);
         assert_eq!(layouts.len(), 3);
         assert!(layouts.iter().all(|l| l.parts.len() == 1));
+        assert!(layouts.iter().all(|l| !l.samurai_part()));
+        // Printed with a gap of three cells, as a Samurai's corner grids
+        // are: still puzzles of their own.
+        let gap = compose(&[grid(0.0, 0.0), grid(108.0, 0.0)]);
+        assert!(gap.iter().all(|l| !l.samurai_part()));
+    }
+
+    #[test]
+    fn grids_of_a_samurai_not_found_whole_are_marked_its_parts() {
+        // The centre and bottom-right grids of a Samurai of 9 px cells, and
+        // a puzzle beside it.
+        let at = |r: f32, c: f32| grid(100.0 + 9.0 * c, 100.0 + 9.0 * r);
+        let found = [at(6.0, 6.0), at(12.0, 12.0), grid(500.0, 100.0)];
+        let layouts = compose(&found);
+        assert_eq!(layouts.len(), 3);
+        let parts: Vec<bool> = layouts.iter().map(Layout::samurai_part).collect();
+        assert_eq!(parts, vec![true, true, false]);
+        // Each grid alone is a 9x9 in its own place.
+        assert!(layouts.iter().all(|l| l.shape == Shape::classic()));
+        assert_eq!(layouts[1].parts[0].found.quad, at(12.0, 12.0).quad);
     }
 
     #[test]

@@ -615,6 +615,7 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             n: l.n,
             cut: l.cut,
             at_frame: l.at_frame,
+            samurai_part: false,
         })
         .collect()
 }

@@ -722,6 +722,7 @@ fn readings(lattices: &[Lattice], clues: &Clues) -> Vec<GridReading> {
                 n: N,
                 cut: false,
                 at_frame: false,
+                samurai_part: false,
             };
             Some(GridReading {
                 layout: Layout {
