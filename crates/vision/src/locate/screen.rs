@@ -27,6 +27,13 @@ use crate::geometry::Quad;
 /// stays under 10.
 const MIN_CONTRAST: i16 = 12;
 
+/// Least change of gray level across a cell line where a lattice's box
+/// lines, marked at [`MIN_CONTRAST`], put one: a video frame's blur leaves
+/// an app's grey 1 px cell lines 8-9 levels under their ground, while its
+/// box lines keep their contrast. JPEG noise marks some pixels at this
+/// level too, but rarely a band along most of a line.
+const CELL_LINE_CONTRAST: i16 = 6;
+
 /// Shortest run of marks that may be a grid line, as a share of the
 /// image's shorter side: a grid a person reads on a screen or a video
 /// frame is at least an eighth of it across (a phone in a 16:9 video
@@ -106,9 +113,9 @@ struct Marks {
 }
 
 impl Marks {
-    /// Pixels across which `gray` changes by [`MIN_CONTRAST`] in x
-    /// (`vertical`: marks of vertical lines) or in y.
-    fn of(gray: &GrayImage, vertical: bool) -> Marks {
+    /// Pixels across which `gray` changes by `contrast` in x (`vertical`:
+    /// marks of vertical lines) or in y.
+    fn of(gray: &GrayImage, vertical: bool, contrast: i16) -> Marks {
         let (w, h) = (gray.width() as usize, gray.height() as usize);
         let raw = gray.as_raw();
         let px = |x: usize, y: usize| i16::from(raw[y * w + x]);
@@ -122,7 +129,7 @@ impl Marks {
                 } else {
                     px(j, i + 1) - px(j, i - 1)
                 };
-                bits[i * along + j] = diff.abs() >= MIN_CONTRAST;
+                bits[i * along + j] = diff.abs() >= contrast;
             }
         }
         Marks {
@@ -236,9 +243,10 @@ fn extents(mut runs: Vec<(usize, usize, usize)>) -> Vec<Extent> {
 
 /// How many of the `n + 1` lattice lines from `first` to `last` (across
 /// the lines) are marked along `from..to`, and whether every box line of
-/// side `box_side` is.
+/// side `box_side` is: the box lines and the borders in `marks`, the cell
+/// lines in `faint` (marked at [`CELL_LINE_CONTRAST`]).
 fn lattice_lines(
-    marks: &Marks,
+    (marks, faint): (&Marks, &Marks),
     (first, last): (f32, f32),
     (from, to): (usize, usize),
     (n, box_side): (usize, usize),
@@ -248,7 +256,8 @@ fn lattice_lines(
     let mut seen = 0;
     let mut boxes = true;
     for k in 0..=n {
-        let there = marks.coverage(first + k as f32 * pitch, half, from, to) >= MIN_COVERAGE;
+        let by = if k % box_side == 0 { marks } else { faint };
+        let there = by.coverage(first + k as f32 * pitch, half, from, to) >= MIN_COVERAGE;
         seen += usize::from(there);
         if k % box_side == 0 && k != 0 && k != n && !there {
             boxes = false;
@@ -302,8 +311,10 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
     if min_len < 2 * SAME_PX {
         return Vec::new();
     }
-    let vertical = Marks::of(gray, true);
-    let horizontal = Marks::of(gray, false);
+    let vertical = Marks::of(gray, true, MIN_CONTRAST);
+    let horizontal = Marks::of(gray, false, MIN_CONTRAST);
+    let faint_vertical = Marks::of(gray, true, CELL_LINE_CONTRAST);
+    let faint_horizontal = Marks::of(gray, false, CELL_LINE_CONTRAST);
     // Vertical lines span the grid's rows (their extent is top..bottom),
     // horizontal ones its columns.
     let downs = extents(vertical.runs(min_len));
@@ -334,13 +345,13 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
             let (top, bottom) = (down.start as f32, down.end as f32);
             for (n, box_side) in SHAPES {
                 let (seen_x, boxes_x) = lattice_lines(
-                    &vertical,
+                    (&vertical, &faint_vertical),
                     (left, right),
                     (down.start, down.end),
                     (n, box_side),
                 );
                 let (seen_y, boxes_y) = lattice_lines(
-                    &horizontal,
+                    (&horizontal, &faint_horizontal),
                     (top, bottom),
                     (across.start, across.end),
                     (n, box_side),
@@ -389,6 +400,17 @@ mod tests {
     /// 1 px cell lines and `box_w` px box lines of `line`, the border drawn
     /// or not, and a few "digits" (blocks) in cells.
     fn screen(ground: u8, line: u8, border: bool, box_w: u32) -> (GrayImage, (f32, f32, f32)) {
+        faint_screen(ground, line, line, border, box_w)
+    }
+
+    /// [`screen`] with cell lines of `cell_line`.
+    fn faint_screen(
+        ground: u8,
+        line: u8,
+        cell_line: u8,
+        border: bool,
+        box_w: u32,
+    ) -> (GrayImage, (f32, f32, f32)) {
         let (w, h, x0, y0, side) = (540u32, 1000u32, 60u32, 300u32, 414u32);
         let mut img = GrayImage::from_pixel(w, h, Luma([ground]));
         let cell = side as f32 / 9.0;
@@ -397,12 +419,16 @@ mod tests {
                 continue;
             }
             let p = (k as f32 * cell).round() as u32;
-            let width = if k % 3 == 0 { box_w } else { 1 };
+            let (width, ink) = if k % 3 == 0 {
+                (box_w, line)
+            } else {
+                (1, cell_line)
+            };
             for d in 0..width {
                 let at = (p + d).saturating_sub(width / 2).min(side - 1);
                 for t in 0..side {
-                    img.put_pixel(x0 + at, y0 + t, Luma([line]));
-                    img.put_pixel(x0 + t, y0 + at, Luma([line]));
+                    img.put_pixel(x0 + at, y0 + t, Luma([ink]));
+                    img.put_pixel(x0 + t, y0 + at, Luma([ink]));
                 }
             }
         }
@@ -446,6 +472,17 @@ mod tests {
         // border placed where the inner lines end.
         let (img, at) = screen(20, 70, false, 3);
         assert_outline(&lattice_grids(&img), at);
+    }
+
+    #[test]
+    fn a_blurred_frames_faint_cell_lines_count_where_its_box_lines_put_them() {
+        // Box lines 60 levels under the ground, cell lines 8 (a video
+        // frame's blur).
+        let (img, at) = faint_screen(250, 190, 242, true, 3);
+        assert_outline(&lattice_grids(&img), at);
+        // Without the box lines' contrast, cell lines that faint are none.
+        let (img, _) = faint_screen(250, 242, 242, true, 3);
+        assert!(lattice_grids(&img).is_empty());
     }
 
     #[test]
