@@ -393,6 +393,52 @@ pub struct GridReading {
 }
 
 impl GridReading {
+    /// An upright 9x9 grid at `quad` whose every cell is read with
+    /// certainty as `values[k]` (0 empty): a drawing's grid, whose digits
+    /// are known without a classifier. `None` for a degenerate quad.
+    pub(crate) fn certain(quad: Quad, values: &[u8]) -> Option<GridReading> {
+        const N: usize = 9;
+        let grid_to_photo = Homography::square_to_quad((N * CELL_PX) as f64, &quad)?;
+        let classes = values
+            .iter()
+            .map(|&v| {
+                let mut row = [0.0f32; CLASSES];
+                row[usize::from(v)] = 1.0;
+                row
+            })
+            .collect();
+        let found = Found {
+            quad,
+            n: N,
+            cut: false,
+            at_frame: false,
+            samurai_part: false,
+        };
+        Some(GridReading {
+            layout: Layout {
+                shape: Shape::classic(),
+                parts: vec![Part {
+                    found,
+                    origin: (0, 0),
+                }],
+            },
+            quarter_turns: 0,
+            orientations_tried: 1,
+            parts: vec![PartReading {
+                grid_to_photo,
+                n: N,
+                origin: (0, 0),
+                tiles: Vec::new(),
+                classes,
+                negative: false,
+            }],
+            cells: values
+                .iter()
+                .map(|&v| CellEvidence::certain(v, N))
+                .collect(),
+        })
+    }
+
     /// The puzzle's shape.
     pub fn shape(&self) -> Shape {
         self.layout.shape

@@ -208,48 +208,11 @@ mod tests {
 
     /// A 9x9 read with certainty from `line`, found as a Samurai's part or not.
     fn certain_reading(line: &str, samurai_part: bool) -> GridReading {
-        use crate::data::{Found, Layout, Part, PartReading, CLASSES};
-        use crate::geometry::{Homography, Quad, CELL_PX};
-        let quad = Quad::new([(0.0, 0.0), (270.0, 0.0), (270.0, 270.0), (0.0, 270.0)]);
-        let values: Vec<u8> = board(line).cells;
-        let found = Found {
-            quad,
-            n: 9,
-            cut: false,
-            at_frame: false,
-            samurai_part,
-        };
-        GridReading {
-            layout: Layout {
-                shape: Shape::classic(),
-                parts: vec![Part {
-                    found,
-                    origin: (0, 0),
-                }],
-            },
-            quarter_turns: 0,
-            orientations_tried: 1,
-            parts: vec![PartReading {
-                grid_to_photo: Homography::square_to_quad((9 * CELL_PX) as f64, &quad)
-                    .expect("a square"),
-                n: 9,
-                origin: (0, 0),
-                tiles: Vec::new(),
-                classes: values
-                    .iter()
-                    .map(|&v| {
-                        let mut row = [0.0f32; CLASSES];
-                        row[usize::from(v)] = 1.0;
-                        row
-                    })
-                    .collect(),
-                negative: false,
-            }],
-            cells: values
-                .iter()
-                .map(|&v| CellEvidence::certain(v, 9))
-                .collect(),
-        }
+        let quad =
+            crate::geometry::Quad::new([(0.0, 0.0), (270.0, 0.0), (270.0, 270.0), (0.0, 270.0)]);
+        let mut grid = GridReading::certain(quad, &board(line).cells).expect("a square");
+        grid.layout.parts[0].found.samurai_part = samurai_part;
+        grid
     }
 
     #[test]

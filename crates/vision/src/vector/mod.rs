@@ -44,8 +44,8 @@ use image::GrayImage;
 
 use crate::cells::{normalise_cell, INNER, INSET};
 use crate::classify::{best, Classifier, OcrError};
-use crate::data::{CellEvidence, Found, GridReading, Layout, Part, PartReading, Tile, CLASSES};
-use crate::geometry::{bilinear, Homography, Quad, CELL_PX};
+use crate::data::{GridReading, Tile};
+use crate::geometry::{bilinear, Quad, CELL_PX};
 use crate::locate::reading_order;
 use crate::pdf::{PdfDoc, POINTS_PER_INCH};
 
@@ -707,46 +707,8 @@ fn readings(lattices: &[Lattice], clues: &Clues) -> Vec<GridReading> {
         .into_iter()
         .filter_map(|g| {
             let quad = quads[g];
-            let grid_to_photo = Homography::square_to_quad((N * CELL_PX) as f64, &quad)?;
             let values: Vec<u8> = clues[g].iter().map(|c| c.map_or(0, |c| c.digit)).collect();
-            let classes = values
-                .iter()
-                .map(|&v| {
-                    let mut row = [0.0f32; CLASSES];
-                    row[usize::from(v)] = 1.0;
-                    row
-                })
-                .collect();
-            let found = Found {
-                quad,
-                n: N,
-                cut: false,
-                at_frame: false,
-                samurai_part: false,
-            };
-            Some(GridReading {
-                layout: Layout {
-                    shape: snap_solver::Shape::classic(),
-                    parts: vec![Part {
-                        found,
-                        origin: (0, 0),
-                    }],
-                },
-                quarter_turns: 0,
-                orientations_tried: 1,
-                parts: vec![PartReading {
-                    grid_to_photo,
-                    n: N,
-                    origin: (0, 0),
-                    tiles: Vec::new(),
-                    classes,
-                    negative: false,
-                }],
-                cells: values
-                    .iter()
-                    .map(|&v| CellEvidence::certain(v, N))
-                    .collect(),
-            })
+            GridReading::certain(quad, &values)
         })
         .collect()
 }
