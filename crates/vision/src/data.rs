@@ -396,6 +396,7 @@ impl GridReading {
     /// An upright 9x9 grid at `quad` whose every cell is read with
     /// certainty as `values[k]` (0 empty): a drawing's grid, whose digits
     /// are known without a classifier. `None` for a degenerate quad.
+    #[cfg(any(feature = "pdf", test))]
     pub(crate) fn certain(quad: Quad, values: &[u8]) -> Option<GridReading> {
         const N: usize = 9;
         let grid_to_photo = Homography::square_to_quad((N * CELL_PX) as f64, &quad)?;
