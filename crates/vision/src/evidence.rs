@@ -690,6 +690,21 @@ mod tests {
         text.bytes().map(|b| b.saturating_sub(b'0')).collect()
     }
 
+    /// [`SOLUTION`] as a part reads it with every third cell a clue of
+    /// ink `ink(k)` and the others blank: `(values, inks)`.
+    fn clue_every_third(ink: impl Fn(usize) -> f32) -> (Vec<u8>, Vec<f32>) {
+        let mut values = digits(SOLUTION);
+        let mut inks = vec![0.0f32; 81];
+        for k in 0..81usize {
+            if k.is_multiple_of(3) {
+                inks[k] = ink(k);
+            } else {
+                values[k] = 0;
+            }
+        }
+        (values, inks)
+    }
+
     fn best_values(cells: &[CellEvidence]) -> Vec<u8> {
         cells.iter().map(|e| e.best().0).collect()
     }
@@ -698,15 +713,7 @@ mod tests {
     fn marks_far_fainter_than_the_print_are_no_clues() {
         // Every third cell a black clue; three blank cells show the back of
         // the page through, read by the model as surely as print.
-        let mut values = digits(SOLUTION);
-        let mut inks = vec![0.0f32; 81];
-        for k in 0..81usize {
-            if k.is_multiple_of(3) {
-                inks[k] = 0.85 + 0.001 * k as f32;
-            } else {
-                values[k] = 0;
-            }
-        }
+        let (mut values, mut inks) = clue_every_third(|k| 0.85 + 0.001 * k as f32);
         for (k, v) in [(1, 8u8), (40, 3), (77, 6)] {
             values[k] = v;
             inks[k] = 0.15;
@@ -737,15 +744,7 @@ mod tests {
         // Every third cell a black clue; cell 1 a glyph a fifth as dark,
         // read surely as a printed 8 (a pen 8 written lightly, or the back
         // of the page showing through).
-        let mut values = digits(SOLUTION);
-        let mut inks = vec![0.0f32; 81];
-        for k in 0..81usize {
-            if k.is_multiple_of(3) {
-                inks[k] = 0.85;
-            } else {
-                values[k] = 0;
-            }
-        }
+        let (mut values, mut inks) = clue_every_third(|_| 0.85);
         values[1] = 8;
         inks[1] = 0.2;
         let pen = |cells: &[CellEvidence]| cells[1].pen.iter().sum::<f32>();
@@ -772,15 +771,7 @@ mod tests {
         // cell 2 as empty with print's ink (a clue under show-through);
         // cell 4 as other ink and cell 5 as empty, faintly (show-through
         // alone); cell 7 as a pen digit as dark as print.
-        let mut values = digits(SOLUTION);
-        let mut inks = vec![0.0f32; 81];
-        for k in 0..81usize {
-            if k.is_multiple_of(3) {
-                inks[k] = 0.8;
-            } else {
-                values[k] = 0;
-            }
-        }
+        let (mut values, mut inks) = clue_every_third(|_| 0.8);
         for (k, v, ink) in [
             (1, OTHER, 0.75),
             (2, EMPTY, 0.45),
