@@ -116,20 +116,12 @@ impl Marks {
     /// Pixels across which `gray` changes by `contrast` in x (`vertical`:
     /// marks of vertical lines) or in y.
     fn of(gray: &GrayImage, vertical: bool, contrast: i16) -> Marks {
-        let (w, h) = (gray.width() as usize, gray.height() as usize);
-        let raw = gray.as_raw();
-        let px = |x: usize, y: usize| i16::from(raw[y * w + x]);
-        let (across, along) = if vertical { (w, h) } else { (h, w) };
+        let (across, along) = extents_of(gray, vertical);
         let mut bits = vec![false; across * along];
         // The first and last positions across have no pixel on one side.
         for i in 1..across.saturating_sub(1) {
             for j in 0..along {
-                let diff = if vertical {
-                    px(i + 1, j) - px(i - 1, j)
-                } else {
-                    px(j, i + 1) - px(j, i - 1)
-                };
-                bits[i * along + j] = diff.abs() >= contrast;
+                bits[i * along + j] = change(gray, vertical, i, j).abs() >= contrast;
             }
         }
         Marks {
@@ -189,16 +181,78 @@ impl Marks {
     /// Share of `from..to` along which the band `centre ± half` across is
     /// marked somewhere.
     fn coverage(&self, centre: f32, half: f32, from: usize, to: usize) -> f32 {
-        let lo = (centre - half).floor().max(0.0) as usize;
-        let hi = ((centre + half).ceil() as usize).min(self.across.saturating_sub(1));
-        if lo > hi || to <= from {
-            return 0.0;
-        }
-        let to = to.min(self.along);
-        let covered = (from..to)
-            .filter(|&j| (lo..=hi).any(|i| self.at(i, j)))
-            .count();
-        covered as f32 / (to - from).max(1) as f32
+        band_coverage(
+            (self.across, self.along),
+            |i, j| self.at(i, j),
+            centre,
+            half,
+            from,
+            to,
+        )
+    }
+}
+
+/// `(across, along)` of `gray` for lines of one axis (`vertical`: columns
+/// across, rows along).
+fn extents_of(gray: &GrayImage, vertical: bool) -> (usize, usize) {
+    let (w, h) = (gray.width() as usize, gray.height() as usize);
+    if vertical {
+        (w, h)
+    } else {
+        (h, w)
+    }
+}
+
+/// How much `gray` changes across position `i` (a column for `vertical`)
+/// at `j` along, `i` neither the first nor the last position across.
+#[inline]
+fn change(gray: &GrayImage, vertical: bool, i: usize, j: usize) -> i16 {
+    let (w, raw) = (gray.width() as usize, gray.as_raw());
+    let px = |x: usize, y: usize| i16::from(raw[y * w + x]);
+    if vertical {
+        px(i + 1, j) - px(i - 1, j)
+    } else {
+        px(j, i + 1) - px(j, i - 1)
+    }
+}
+
+/// Share of `from..to` along which the band `centre ± half` across is
+/// marked somewhere, `at(i, j)` saying whether a pixel is.
+fn band_coverage(
+    (across, along): (usize, usize),
+    at: impl Fn(usize, usize) -> bool,
+    centre: f32,
+    half: f32,
+    from: usize,
+    to: usize,
+) -> f32 {
+    let lo = (centre - half).floor().max(0.0) as usize;
+    let hi = ((centre + half).ceil() as usize).min(across.saturating_sub(1));
+    if lo > hi || to <= from {
+        return 0.0;
+    }
+    let to = to.min(along);
+    let covered = (from..to).filter(|&j| (lo..=hi).any(|i| at(i, j))).count();
+    covered as f32 / (to - from).max(1) as f32
+}
+
+/// Marks at [`CELL_LINE_CONTRAST`] made where they are looked at: only the
+/// bands where a lattice's box lines put its cell lines are, a few of the
+/// image's pixels.
+struct FaintMarks<'a> {
+    gray: &'a GrayImage,
+    vertical: bool,
+}
+
+impl FaintMarks<'_> {
+    /// [`Marks::coverage`] of these marks.
+    fn coverage(&self, centre: f32, half: f32, from: usize, to: usize) -> f32 {
+        let (across, along) = extents_of(self.gray, self.vertical);
+        let at = |i: usize, j| {
+            (1..across.saturating_sub(1)).contains(&i)
+                && change(self.gray, self.vertical, i, j).abs() >= CELL_LINE_CONTRAST
+        };
+        band_coverage((across, along), at, centre, half, from, to)
     }
 }
 
@@ -246,7 +300,7 @@ fn extents(mut runs: Vec<(usize, usize, usize)>) -> Vec<Extent> {
 /// side `box_side` is: the box lines and the borders in `marks`, the cell
 /// lines in `faint` (marked at [`CELL_LINE_CONTRAST`]).
 fn lattice_lines(
-    (marks, faint): (&Marks, &Marks),
+    (marks, faint): (&Marks, &FaintMarks),
     (first, last): (f32, f32),
     (from, to): (usize, usize),
     (n, box_side): (usize, usize),
@@ -256,8 +310,13 @@ fn lattice_lines(
     let mut seen = 0;
     let mut boxes = true;
     for k in 0..=n {
-        let by = if k % box_side == 0 { marks } else { faint };
-        let there = by.coverage(first + k as f32 * pitch, half, from, to) >= MIN_COVERAGE;
+        let centre = first + k as f32 * pitch;
+        let covered = if k % box_side == 0 {
+            marks.coverage(centre, half, from, to)
+        } else {
+            faint.coverage(centre, half, from, to)
+        };
+        let there = covered >= MIN_COVERAGE;
         seen += usize::from(there);
         if k % box_side == 0 && k != 0 && k != n && !there {
             boxes = false;
@@ -313,8 +372,14 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
     }
     let vertical = Marks::of(gray, true, MIN_CONTRAST);
     let horizontal = Marks::of(gray, false, MIN_CONTRAST);
-    let faint_vertical = Marks::of(gray, true, CELL_LINE_CONTRAST);
-    let faint_horizontal = Marks::of(gray, false, CELL_LINE_CONTRAST);
+    let faint_vertical = FaintMarks {
+        gray,
+        vertical: true,
+    };
+    let faint_horizontal = FaintMarks {
+        gray,
+        vertical: false,
+    };
     // Vertical lines span the grid's rows (their extent is top..bottom),
     // horizontal ones its columns.
     let downs = extents(vertical.runs(min_len));
