@@ -329,29 +329,40 @@ fn cell_fill(img: &[f32], bins: usize, m: usize, margin: f32) -> Vec<f32> {
     out
 }
 
+/// What [`lattice_windows`] found in a candidate.
+#[derive(Debug, Default)]
+pub(super) struct Lattice {
+    /// Cells per side of the lattice; 0 when the candidate is no lattice
+    /// of 10 to 40 cells.
+    pub cells: usize,
+    /// The size and quad (pixels of the image looked at, line centres) of
+    /// each window found.
+    pub windows: Vec<(usize, Quad)>,
+}
+
 /// The size and quad (work pixels, line centres) of every `n` x `n` window of the
 /// lattice inside `quad` whose cell sides are all printed and none of
 /// whose cells is solid (a crossword's black square has four printed
 /// sides too), for each `n` in `sizes` (the whole lattice too: a 16x16
-/// whose comb was missed), none inside a larger one. Empty when the
+/// whose comb was missed), none inside a larger one. No windows when the
 /// candidate is no lattice of 10 to 40 cells.
-pub(super) fn lattice_windows(
-    dark: &GrayImage,
-    quad: &Quad,
-    sizes: &[usize],
-) -> Vec<(usize, Quad)> {
+pub(super) fn lattice_windows(dark: &GrayImage, quad: &Quad, sizes: &[usize]) -> Lattice {
+    let none = |cells| Lattice {
+        cells,
+        windows: Vec::new(),
+    };
     let bins = (quad.max_side().round() as usize).clamp(MIN_BINS, MAX_BINS);
     let Some(g2p) = Homography::square_to_quad(bins as f64, quad) else {
-        return Vec::new();
+        return none(0);
     };
     let img = warp_dark(dark, &g2p, bins);
     let (col, row) = profiles(&img, bins);
     let Some(p) = pitch(&col, &row) else {
-        return Vec::new();
+        return none(0);
     };
     let m = cell_count(&col, &row, p);
     if !(MIN_CELLS..=MAX_CELLS).contains(&m) {
-        return Vec::new();
+        return none(0);
     }
     // The candidate's quad is the outside of the figure's border, thickened
     // by the threshold and its closing, and its corners sit apart from the
@@ -361,7 +372,7 @@ pub(super) fn lattice_windows(
     // with the outer lines the profiles of its halves show a margin inside
     // it, where they are whole whichever way they lean.
     let Some(corners) = outer_corners(&img, bins, m) else {
-        return Vec::new();
+        return none(m);
     };
     // The margin widens the square, so the warp keeps its bins per pixel:
     // a nearest-sample warp coarser than the lines' pixels skips some.
@@ -370,7 +381,7 @@ pub(super) fn lattice_windows(
     let far = side as f64 - margin;
     let inner = [(margin, margin), (far, margin), (far, far), (margin, far)];
     let Some(g2p) = Homography::from_points(inner, corners.map(|(u, v)| g2p.map64(u, v))) else {
-        return Vec::new();
+        return none(m);
     };
     let img = warp_dark(dark, &g2p, side);
     let (hor, ver) = sides(&img, side, m, margin as f32);
@@ -418,7 +429,10 @@ pub(super) fn lattice_windows(
             }
         }
     }
-    out
+    Lattice {
+        cells: m,
+        windows: out,
+    }
 }
 
 #[cfg(test)]
@@ -520,7 +534,7 @@ mod tests {
     #[test]
     fn a_16x16_lattice_is_one_16x16_not_9x9_windows() {
         let (dark, quad) = lattice(16, 21.3, 4, |_, _| true);
-        let windows = lattice_windows(&dark, &quad, &SIZES);
+        let windows = lattice_windows(&dark, &quad, &SIZES).windows;
         let sizes: Vec<usize> = windows.iter().map(|w| w.0).collect();
         assert_eq!(sizes, vec![16]);
     }
@@ -536,7 +550,7 @@ mod tests {
                 .any(|&(r0, c0)| (r0..r0 + 9).contains(&r) && (c0..c0 + 9).contains(&c))
         };
         let (dark, quad) = lattice(21, 19.7, 3, inside);
-        let windows = lattice_windows(&dark, &quad, &SIZES);
+        let windows = lattice_windows(&dark, &quad, &SIZES).windows;
         assert_eq!(windows.len(), 5, "{windows:?}");
         assert!(windows.iter().all(|w| w.0 == 9));
     }
@@ -568,7 +582,7 @@ mod tests {
         for dx in 0..10 {
             dark.put_pixel(x as u32 + dx, y.round() as u32, Luma([0]));
         }
-        let windows = lattice_windows(&dark, &out, &SIZES);
+        let windows = lattice_windows(&dark, &out, &SIZES).windows;
         assert_eq!(windows.len(), 5, "{windows:?}");
         assert!(windows.iter().all(|w| w.0 == 9));
         // Each window's corners are on the lattice's lines.

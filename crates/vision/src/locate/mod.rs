@@ -151,6 +151,17 @@ const SAME_GRID_OVERLAP: f32 = 0.5;
 /// most this still wins when its box lines are the thicker pattern.
 const SIZE_TIE: f32 = 0.05;
 
+/// Pixels per cell at which a lattice is looked at again on the photo
+/// when the work image lost its cell sides (see [`finer_lattice_windows`]):
+/// a 1 px line stays one line a sixteenth of the cell wide or less.
+const FINER_CELL_PX: f32 = 24.0;
+
+/// Most of a window's bounding box that another window of the finer look
+/// may share: a Samurai's centre grid shares a ninth of each corner grid's
+/// (more in a tilted photo's boxes); grids one cell apart share eight
+/// ninths.
+const FINER_MAX_SHARED: f32 = 1.0 / 3.0;
+
 /// Longest side of the finer second search of a page (see
 /// [`locate_all_early`]): a letter page at 200 dpi is searched at full
 /// resolution, where 1 px lines stay whole; a 12 MP photo at a third.
@@ -716,6 +727,7 @@ impl<'a> PageSearch<'a> {
         first: bool,
         merge: bool,
     ) -> Vec<Examined> {
+        let gray = self.gray;
         let (dbg, near, refused) = (&mut self.dbg, &mut self.near, &mut self.refused);
         let mut found = Vec::new();
         for (i, hull) in hulls.iter().enumerate() {
@@ -779,7 +791,7 @@ impl<'a> PageSearch<'a> {
             let windows = if merge || !first || (ex.passed && fills) {
                 Vec::new()
             } else {
-                let mut windows = lattice_grids(dbg, &quad);
+                let mut windows = lattice_grids(gray, dbg, &quad);
                 windows.retain(|w| !outlined_apart(&w.verdict.quad, &quad, hulls, i));
                 windows
             };
@@ -1240,16 +1252,81 @@ fn examine_sizes(dbg: &mut LocateDebug, quad: &Quad, merged: bool) -> Examined {
 }
 
 /// The grids inside a candidate that is a larger lattice (a Samurai), each
-/// examined as a candidate of its own.
-fn lattice_grids(dbg: &mut LocateDebug, quad: &Quad) -> Vec<Examined> {
+/// examined as a candidate of its own. A lattice whose cell sides the work
+/// image lost is looked at again on `gray` (see [`finer_lattice_windows`]).
+fn lattice_grids(gray: &GrayImage, dbg: &mut LocateDebug, quad: &Quad) -> Vec<Examined> {
     let mut out = Vec::new();
-    for (n, window) in lattice::lattice_windows(&dbg.dark, quad, &SIZES) {
+    let lattice = lattice::lattice_windows(&dbg.dark, quad, &SIZES);
+    let windows = if lattice.cells > 0 && lattice.windows.is_empty() {
+        finer_lattice_windows(gray, quad, dbg.scale, lattice.cells)
+    } else {
+        lattice.windows
+    };
+    for (n, window) in windows {
         let ex = examine(dbg, &window, false, Spec { n, lone: false });
         if ex.passed {
             out.push(ex);
         }
     }
     out
+}
+
+/// The lattice windows of the work-image quad `quad` (a search at
+/// `factor`) found on a crop of the full-resolution `gray` where its
+/// `cells` cells are about [`FINER_CELL_PX`] pixels, in work pixels. A
+/// Samurai's thin lines are often printed a light grey one pixel wide: the
+/// work image averages them with the paper around them until they measure
+/// under the blank gaps' level (a sixteenth of the box lines on a 1600 px
+/// photo halved), while in the photo itself they are plain. Nothing when
+/// the crop would be no finer than the work image.
+fn finer_lattice_windows(
+    gray: &GrayImage,
+    quad: &Quad,
+    factor: f32,
+    cells: usize,
+) -> Vec<(usize, Quad)> {
+    let full = quad_to_full(quad, factor);
+    let cell = full.max_side() / cells as f32;
+    let k = ((cell / FINER_CELL_PX).floor() as u32).max(1);
+    if k as f32 >= factor {
+        return Vec::new();
+    }
+    // A cell around the figure: the threshold sees its border whole.
+    let (x0, y0, x1, y1) = full.bounds();
+    let (w, h) = gray.dimensions();
+    let clip = |v: f32, hi: u32| v.max(0.0).min(hi as f32) as u32;
+    let (cx0, cy0) = (clip(x0 - cell, w), clip(y0 - cell, h));
+    let (cx1, cy1) = (clip(x1 + cell, w), clip(y1 + cell, h));
+    if cx1 <= cx0 || cy1 <= cy0 {
+        return Vec::new();
+    }
+    let crop = crate::geometry::downscale_region(gray, cx0, cy0, cx1 - cx0, cy1 - cy0, k);
+    let (_, dark) = adaptive_threshold(&crop, RADIUS_DIVISOR);
+    let origin = (cx0 as f32, cy0 as f32);
+    let on_crop = full_to_work(&full, k as f32, origin);
+    let windows = lattice::lattice_windows(&dark, &on_crop, &SIZES).windows;
+    if !grids_apart(&windows) {
+        return Vec::new();
+    }
+    windows
+        .into_iter()
+        .map(|(n, window)| {
+            let window = quad_to_full(&window, k as f32).translated(origin);
+            (n, full_to_work(&window, factor, (0.0, 0.0)))
+        })
+        .collect()
+}
+
+/// Whether `windows` could be grids of one figure: grids share a box at
+/// most ([`FINER_MAX_SHARED`]). Windows that share more are a lattice of a
+/// grid's part-cells (on a small grid at full resolution, its digits'
+/// strokes and lines counted as twice its cells), not grids.
+fn grids_apart(windows: &[(usize, Quad)]) -> bool {
+    windows.iter().enumerate().all(|(i, (_, a))| {
+        windows[i + 1..]
+            .iter()
+            .all(|(_, b)| bbox_overlap(a, b) <= FINER_MAX_SHARED)
+    })
 }
 
 /// The first search's grids (`known`) and the finer search's (`added`),
@@ -1682,6 +1759,91 @@ mod tests {
         digits.extend((0..6).map(|k| square_hull(20.0 + 60.0 * k as f32, 30.0, 40.0)));
         let grid = Quad::new([(5.0, 5.0), (395.0, 5.0), (395.0, 395.0), (5.0, 395.0)]);
         assert!(!encloses_grids(&grid, &digits, 0));
+    }
+
+    /// A white page with a Samurai of `cell`-pixel cells at (x0, y0):
+    /// box lines black and 4 px wide about their place, the other lines
+    /// 1 px of `thin` at theirs.
+    fn draw_samurai(side: u32, x0: u32, y0: u32, cell: u32, thin: u8) -> GrayImage {
+        let origins = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
+        let mut img = GrayImage::from_pixel(side, side, Luma([235]));
+        for (gc, gr) in origins {
+            let (gx, gy) = (x0 + gc * cell - 2, y0 + gr * cell - 2);
+            for j in 0..=9 {
+                let (ink, width) = if j % 3 == 0 { (25, 4) } else { (thin, 1) };
+                // From 2 px before the grid: room for half a box line.
+                let at = j * cell + 2;
+                for t in 0..=9 * cell + 4 {
+                    for d in 0..width {
+                        let across = at + d - width / 2;
+                        img.put_pixel(gx + t, gy + across, Luma([ink]));
+                        img.put_pixel(gx + across, gy + t, Luma([ink]));
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_samurai_with_thin_lines_the_work_image_loses_is_split_on_the_photo() {
+        // 1 px grey thin lines on a photo searched at a third: the work
+        // image keeps enough of them to count the cells, too little to
+        // show a cell side; the photo shows them all.
+        let (x0, y0, cell, factor) = (600, 500, 36, 3);
+        let g = draw_samurai(2000, x0, y0, cell, 160);
+        let (_, dark) = adaptive_threshold(&downscale(&g, factor), RADIUS_DIVISOR);
+        let (x0, y0, cell) = (x0 as f32, y0 as f32, cell as f32);
+        let (a, b) = (x0 - 2.0, x0 + 21.0 * cell + 2.0);
+        let (c, d) = (y0 - 2.0, y0 + 21.0 * cell + 2.0);
+        let outline = Quad::new([(a, c), (b, c), (b, d), (a, d)]);
+        let hull = full_to_work(&outline, factor as f32, (0.0, 0.0));
+        let coarse = lattice::lattice_windows(&dark, &hull, &SIZES);
+        assert_eq!(coarse.cells, 21);
+        assert!(coarse.windows.is_empty(), "{:?}", coarse.windows);
+        let windows = finer_lattice_windows(&g, &hull, factor as f32, coarse.cells);
+        assert_eq!(windows.len(), 5, "{windows:?}");
+        for (gc, gr) in [
+            (0.0, 0.0),
+            (12.0, 0.0),
+            (6.0, 6.0),
+            (0.0, 12.0),
+            (12.0, 12.0),
+        ] {
+            let (x, y) = (x0 + gc * cell, y0 + gr * cell);
+            let s = 9.0 * cell;
+            let truth = Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]);
+            let truth = full_to_work(&truth, factor as f32, (0.0, 0.0));
+            let near = windows
+                .iter()
+                .any(|(n, w)| *n == 9 && crate::geometry::corner_error(w, &truth) < 1.5);
+            assert!(near, "grid at {gc},{gr}: {windows:?}");
+        }
+        // A photo no finer than its work image has nothing more to show.
+        assert!(finer_lattice_windows(&g, &hull, 1.0, coarse.cells).is_empty());
+    }
+
+    #[test]
+    fn windows_sharing_more_than_a_box_are_no_grids() {
+        let window = |c: f32, r: f32| {
+            (
+                9,
+                Quad::new([(c, r), (c + 9.0, r), (c + 9.0, r + 9.0), (c, r + 9.0)]),
+            )
+        };
+        let samurai = [
+            (0.0, 0.0),
+            (12.0, 0.0),
+            (6.0, 6.0),
+            (0.0, 12.0),
+            (12.0, 12.0),
+        ];
+        let samurai: Vec<_> = samurai.iter().map(|&(c, r)| window(c, r)).collect();
+        assert!(grids_apart(&samurai));
+        assert!(grids_apart(&[]));
+        // Windows a cell or four cells across apart share most of their boxes.
+        assert!(!grids_apart(&[window(0.0, 0.0), window(1.0, 0.0)]));
+        assert!(!grids_apart(&[window(0.0, 0.0), window(4.0, 0.0)]));
     }
 
     #[test]
