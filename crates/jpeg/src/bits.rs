@@ -139,14 +139,54 @@ impl Writer {
     }
 
     /// Appends the bits `from..to` of `data`.
+    ///
+    /// Most of an answer's scan is copied this way, megabytes of it, so
+    /// whole bytes of `data` go eight at a time: each output byte is the
+    /// pending bits followed by the start of a data byte, and a word
+    /// holding no 0xFF byte (nearly every one) needs no stuffing.
     pub fn copy(&mut self, data: &Unstuffed, mut from: u64, to: u64) {
-        while from + 32 <= to {
-            self.put(data.peek32(from), 32);
-            from += 32;
+        // Up to the next byte of the data, bit by bit.
+        let head = ((8 - from % 8) % 8).min(to - from) as u32;
+        if head > 0 {
+            self.put(data.peek32(from) >> (32 - head), head);
+            from += u64::from(head);
         }
-        let rest = (to - from) as u32;
-        if rest > 0 {
-            self.put(data.peek32(from) >> (32 - rest), rest);
+        let whole = ((to - from) / 8) as usize;
+        let first = (from / 8) as usize;
+        // `bits` (0..8) pending bits lead every byte written.
+        let s = self.bits;
+        let pending = self.acc & ((1u64 << s) - 1);
+        let mut carry = pending;
+        let words = data.bytes[first..first + whole].chunks_exact(8);
+        let rest = words.remainder();
+        for word in words {
+            let w = u64::from_be_bytes(word.try_into().unwrap_or([0; 8]));
+            let out = if s == 0 {
+                w
+            } else {
+                (carry << (64 - s)) | (w >> s)
+            };
+            carry = w & ((1u64 << s) - 1);
+            let bytes = out.to_be_bytes();
+            if has_ff(out) {
+                for b in bytes {
+                    self.out.push(b);
+                    if b == 0xFF {
+                        self.out.push(0);
+                    }
+                }
+            } else {
+                self.out.extend_from_slice(&bytes);
+            }
+        }
+        self.acc = carry;
+        for &b in rest {
+            self.put(u32::from(b), 8);
+        }
+        from += 8 * whole as u64;
+        let tail = (to - from) as u32;
+        if tail > 0 {
+            self.put(data.peek32(from) >> (32 - tail), tail);
         }
     }
 
@@ -161,6 +201,15 @@ impl Writer {
         self.pad();
         self.out.extend_from_slice(&[0xFF, marker]);
     }
+}
+
+/// Whether any byte of `w` is 0xFF: its complement has a zero byte.
+#[inline]
+fn has_ff(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let z = !w;
+    (z.wrapping_sub(ONES) & !z & HIGHS) != 0
 }
 
 #[cfg(test)]
@@ -181,6 +230,49 @@ mod tests {
         w.copy(&u, 24, 32);
         w.marker(0xD9);
         assert_eq!(w.out, jpeg);
+    }
+
+    #[test]
+    fn a_long_copy_writes_what_bit_by_bit_puts_write() {
+        // Data with 0xFF bytes (stuffed in the file) here and there, copied
+        // from every start bit within a byte to every end, after 0-7
+        // pending bits: the same bytes as putting each bit.
+        let data: Vec<u8> = (0..64u32)
+            .map(|i| {
+                if i % 9 == 4 {
+                    0xFF
+                } else {
+                    (i * 37 + 11) as u8
+                }
+            })
+            .collect();
+        let mut jpeg = Vec::new();
+        for &b in &data {
+            jpeg.push(b);
+            if b == 0xFF {
+                jpeg.push(0);
+            }
+        }
+        jpeg.extend_from_slice(&[0xFF, 0xD9]);
+        let u = unstuff(&jpeg, 0).expect("a scan");
+        let bit = |i: u64| u32::from(data[(i / 8) as usize] >> (7 - i % 8)) & 1;
+        for pending in 0..8u32 {
+            for from in 0..16u64 {
+                for to in [from, from + 5, from + 64, from + 200, 8 * data.len() as u64] {
+                    let (mut fast, mut slow) = (Writer::new(Vec::new()), Writer::new(Vec::new()));
+                    for w in [&mut fast, &mut slow] {
+                        w.put(0b101_0101, pending);
+                    }
+                    fast.copy(&u, from, to);
+                    for i in from..to {
+                        slow.put(bit(i), 1);
+                    }
+                    fast.pad();
+                    slow.pad();
+                    assert_eq!(fast.out, slow.out, "pending {pending}, bits {from}..{to}");
+                }
+            }
+        }
     }
 
     #[test]
