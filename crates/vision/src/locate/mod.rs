@@ -743,13 +743,13 @@ impl<'a> PageSearch<'a> {
             {
                 continue;
             }
-            let mut ex = examine_sizes(dbg, &quad, merge);
+            let mut ex = examine_sizes(dbg, &quad, merge, !first);
             // A grid drawn with rounded corners: its largest quad cuts them
             // and the comb fails; the quad on the border's straight runs
             // has the grid's corners (see [`straight_runs_quad`]).
             if !ex.passed {
                 if let Some(runs) = straight_runs_quad(hull, &quad) {
-                    let again = examine_sizes(dbg, &runs, merge);
+                    let again = examine_sizes(dbg, &runs, merge, !first);
                     if again.passed && comb_on(&again.verdict.quad, &runs) {
                         (quad, ex) = (runs, again);
                     }
@@ -820,7 +820,7 @@ impl<'a> PageSearch<'a> {
                     else {
                         continue;
                     };
-                    let inner = examine_sizes(dbg, &q, false);
+                    let inner = examine_sizes(dbg, &q, false, false);
                     if inner.passed {
                         found.push(inner);
                     }
@@ -1235,11 +1235,23 @@ fn inked(work: &GrayImage, dark: &GrayImage, quad: &Quad) -> bool {
 }
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
-/// the size whose box lines stand out more.
-fn examine_sizes(dbg: &mut LocateDebug, quad: &Quad, merged: bool) -> Examined {
+/// the size whose box lines stand out more. With `side_by_side` the sizes
+/// are judged on the pool, then recorded in order: the finer search of a
+/// 12 MP photo runs alone after the first, and a large hull's combs are
+/// most of it. Not in the first search, which runs beside the finer
+/// search's preparation (a job stolen there waits on it).
+fn examine_sizes(dbg: &mut LocateDebug, quad: &Quad, merged: bool, side_by_side: bool) -> Examined {
+    use rayon::prelude::*;
+    let dark = &dbg.dark;
+    let judge = |&n: &usize| examined(dark, quad, merged, Spec { n, lone: true });
+    let judged: Vec<Examined> = if side_by_side {
+        SIZES.par_iter().map(judge).collect()
+    } else {
+        SIZES.iter().map(judge).collect()
+    };
     let mut best: Option<Examined> = None;
-    for n in SIZES {
-        let ex = examine(dbg, quad, merged, Spec { n, lone: true });
+    for ex in judged {
+        record(dbg, quad, &ex);
         let better = best.is_none_or(|b| {
             let (s, t) = (ex.verdict.score, b.verdict.score);
             s > t + SIZE_TIE || (s > t - SIZE_TIE && ex.verdict.boxes > b.verdict.boxes)
@@ -1477,9 +1489,26 @@ fn search_image(work: GrayImage, scale: f32, radius_divisor: usize) -> LocateDeb
 /// found, side re-fitting at the frame, whether a grid on the frame is
 /// whole, and the threshold. Records the hull and the verdict in `dbg`.
 fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Examined {
+    let ex = examined(&dbg.dark, quad, merged, spec);
+    record(dbg, quad, &ex);
+    ex
+}
+
+/// The hull `quad` and its verdict in the debug images.
+fn record(dbg: &mut LocateDebug, quad: &Quad, ex: &Examined) {
     dbg.hulls.push(*quad);
-    let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
-    let closed = settle(&dbg.dark, quad, spec, false);
+    dbg.candidates.push(Candidate {
+        quad: ex.verdict.quad,
+        score: ex.verdict.score,
+        passed: ex.passed,
+    });
+}
+
+/// [`examine`] on the work image's darkness `dark`, with nothing
+/// recorded.
+fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined {
+    let (w, h) = (dark.width() as f32, dark.height() as f32);
+    let closed = settle(dark, quad, spec, false);
     // A hull or grid on the frame is checked again with the comb's lines
     // on the frame left out (a border the crop cut off). That grid is
     // taken when its lattice shows it whole, it passes as a grid away from
@@ -1489,7 +1518,7 @@ fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Exam
     // cut, as the comb saw it.
     let touches = |q: &Quad| frame_sides(q, w, h, FRAME_TOL).iter().any(|&f| f);
     let open = (touches(quad) || touches(&closed.0.quad))
-        .then(|| settle(&dbg.dark, quad, spec, true))
+        .then(|| settle(dark, quad, spec, true))
         .filter(|(v, frame, placed)| {
             frame.iter().any(|&f| f)
                 && placed.is_some()
@@ -1515,11 +1544,6 @@ fn examine(dbg: &mut LocateDebug, quad: &Quad, merged: bool, spec: Spec) -> Exam
     // chance.
     let fills = !merged || verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
     let passed = verdict.score >= min_score && fills;
-    dbg.candidates.push(Candidate {
-        quad: verdict.quad,
-        score: verdict.score,
-        passed,
-    });
     Examined {
         verdict,
         frame,
