@@ -244,13 +244,14 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         .any(|u| !args.no_image && (u.is_photo() || args.page_images || image_output(args)));
     // A JPEG answer to a JPEG photo that can be changed in place is made
     // without the photo's colour (see `output::answer_in_place`): its scan
-    // is walked beside the reading instead.
+    // is walked beside the decoding instead.
     let jpeg_answers = args
         .output
         .as_deref()
         .filter(|o| !is_pdf_name(o))
         .is_none_or(|o| output::ImageKind::for_output(o) == Ok(output::ImageKind::Jpeg));
     let reader = super::reader(&args.reader)?
+        .opening_jpegs(wants_colour && jpeg_answers)
         .with_ahead(move |photo| {
             if wants_colour && !(jpeg_answers && photo.in_place().is_some()) {
                 photo.rgb();

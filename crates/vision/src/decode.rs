@@ -173,6 +173,14 @@ impl Decoded {
 /// decoded to luma only (colour later, on demand: see [`Decoded`]).
 /// Never panics on bad input; see [`DecodeError`].
 pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
+    decode_opening(bytes, false)
+}
+
+/// [`decode`]; with `open`, a JPEG decoded to luma is also opened to make
+/// its answer in place ([`Decoded::in_place`]), its scan walked on the
+/// pool beside the decoding: the decoder runs on one core, and where
+/// another is free the walk comes off the photo's wall time.
+pub(crate) fn decode_opening(bytes: &[u8], open: bool) -> Result<Decoded, DecodeError> {
     if bytes.is_empty() {
         return Err(DecodeError::Empty);
     }
@@ -187,7 +195,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
         return Err(DecodeError::Truncated);
     }
     if format == ImageFormat::Jpeg {
-        if let Some(decoded) = decode_jpeg_luma(bytes)? {
+        if let Some(decoded) = decode_jpeg_luma(bytes, open)? {
             return Ok(decoded);
         }
     }
@@ -251,8 +259,9 @@ fn check_dimensions(width: u32, height: u32) -> Result<(), DecodeError> {
 /// `image` uses too) asked for its Y plane only; its colour stays to be
 /// decoded on demand. `None` for the other colour spaces (CMYK, YCCK,
 /// Adobe RGB), whose luma needs the colour conversion: the caller decodes
-/// those through `image`, in colour.
-fn decode_jpeg_luma(bytes: &[u8]) -> Result<Option<Decoded>, DecodeError> {
+/// those through `image`, in colour. With `open`, the JPEG is opened to
+/// change in place beside the decoding (see [`decode_opening`]).
+fn decode_jpeg_luma(bytes: &[u8], open: bool) -> Result<Option<Decoded>, DecodeError> {
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), jpeg_options());
     decoder.decode_headers().map_err(map_jpeg_err)?;
     if !matches!(
@@ -266,7 +275,17 @@ fn decode_jpeg_luma(bytes: &[u8]) -> Result<Option<Decoded>, DecodeError> {
         .exif()
         .and_then(|exif| Orientation::from_exif_chunk(exif))
         .map_or(1, |o| o.to_exif());
-    let (width, height, luma) = jpeg_pixels(bytes, ColorSpace::Luma)?;
+    let jpeg: Arc<[u8]> = Arc::from(bytes);
+    let (pixels, in_place) = if open {
+        let (pixels, photo) = rayon::join(
+            || jpeg_pixels(bytes, ColorSpace::Luma),
+            || snap_jpeg::Photo::open(Arc::clone(&jpeg)).ok(),
+        );
+        (pixels, OnceLock::from(photo))
+    } else {
+        (jpeg_pixels(bytes, ColorSpace::Luma), OnceLock::new())
+    };
+    let (width, height, luma) = pixels?;
     let gray = GrayImage::from_raw(width, height, luma).ok_or_else(|| {
         DecodeError::Corrupt("the decoder returned a short pixel buffer".to_string())
     })?;
@@ -275,8 +294,8 @@ fn decode_jpeg_luma(bytes: &[u8]) -> Result<Option<Decoded>, DecodeError> {
         exif_orientation,
         format: ImageFormat::Jpeg,
         rgb: OnceLock::new(),
-        in_place: OnceLock::new(),
-        jpeg: Some(Arc::from(bytes)),
+        in_place,
+        jpeg: Some(jpeg),
     }))
 }
 

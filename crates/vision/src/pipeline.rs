@@ -144,6 +144,9 @@ pub struct Reader {
     /// The caller's work on each photo, done beside its reading (see
     /// [`Reader::with_ahead`]).
     ahead: Option<Ahead>,
+    /// Whether JPEG photos are opened to change in place while they are
+    /// decoded (see [`Reader::opening_jpegs`]).
+    open_jpegs: bool,
     guide: Guide,
 }
 
@@ -177,6 +180,7 @@ impl Reader {
             model_file,
             debug_dir: debug_dir.map(Path::to_path_buf),
             ahead: None,
+            open_jpegs: false,
             guide: Guide::default(),
         })
     }
@@ -211,6 +215,15 @@ impl Reader {
         self
     }
 
+    /// With `open`, each JPEG photo is also opened to make its answer in
+    /// place ([`Decoded::in_place`]) while it is decoded (see
+    /// `decode::decode_opening`), for a caller that will draw JPEG
+    /// answers.
+    pub fn opening_jpegs(mut self, open: bool) -> Reader {
+        self.open_jpegs = open;
+        self
+    }
+
     /// What a person says about the puzzles (`--shape`, `--corners`): with
     /// corners the grid is not searched for; with a shape every puzzle is
     /// read as that shape (see `guide::as_shape`).
@@ -230,7 +243,7 @@ impl Reader {
     /// intermediate images, if wanted.
     pub fn read_bytes(&self, bytes: &[u8], debug: Option<&Path>) -> Result<Page, ReadError> {
         let start = Instant::now();
-        let photo = decode::decode(bytes).map_err(ReadError::Decode)?;
+        let photo = decode::decode_opening(bytes, self.open_jpegs).map_err(ReadError::Decode)?;
         let mut timings = Timings::default();
         timings.lap("decode", start);
         self.read_decoded(photo, timings, debug)
