@@ -198,17 +198,26 @@ impl Photo {
                 Ok((m, blocks, pixels))
             })
             .collect::<Result<_, Unsupported>>()?;
-        for (m, _, pixels) in &decoded {
-            let (x, y) = (
-                (m % l.across - mx0) * l.mcu_w,
-                (m / l.across - my0) * l.mcu_h,
-            );
-            for row in 0..l.mcu_h {
-                let at = 3 * ((y + row) * image.width() as usize + x);
-                let line = &pixels[3 * row * l.mcu_w..3 * (row + 1) * l.mcu_w];
-                let raw: &mut [u8] = &mut image;
-                raw[at..at + line.len()].copy_from_slice(line);
-            }
+        // Each band of MCU rows is filled on the pool: the canvas of a
+        // 12 MP answer is megabytes of fresh memory, its first touch as
+        // long as the MCUs' decoding. `decoded` is in MCU order.
+        let width = image.width() as usize;
+        let band = 3 * width * l.mcu_h;
+        let raw: &mut [u8] = &mut image;
+        if band > 0 {
+            raw.par_chunks_mut(band).enumerate().for_each(|(r, out)| {
+                let my = my0 + r;
+                let lo = decoded.partition_point(|(m, ..)| m / l.across < my);
+                let hi = decoded.partition_point(|(m, ..)| m / l.across <= my);
+                for (m, _, pixels) in &decoded[lo..hi] {
+                    let x = (m % l.across - mx0) * l.mcu_w;
+                    for row in 0..l.mcu_h {
+                        let at = 3 * (row * width + x);
+                        let line = &pixels[3 * row * l.mcu_w..3 * (row + 1) * l.mcu_w];
+                        out[at..at + line.len()].copy_from_slice(line);
+                    }
+                }
+            });
         }
         Ok(Canvas {
             origin: ((mx0 * l.mcu_w) as u32, (my0 * l.mcu_h) as u32),
