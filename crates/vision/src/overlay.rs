@@ -193,21 +193,22 @@ pub fn draw_digits(
 ) -> Result<(), OverlayError> {
     let (grid_to_photo, grid_side, n) = square(part);
     let glyphs = glyphs();
-    for &(index, digit) in digits {
-        if !(1..=MAX_SYMBOL).contains(&digit) || index >= n * n {
-            continue;
-        }
-        let window = glyphs.ink(digit);
-        paint_cell(
-            photo,
-            grid_to_photo,
-            grid_side,
-            n,
-            index,
-            window,
-            INK,
-            |u, v| glyphs.sample(digit, u * MASK as f32, v * MASK as f32),
-        )?;
+    let size = photo.dimensions();
+    // The digits' coverage is found on the pool, digit by digit (a 12 MP
+    // answer samples the glyphs at hundreds of thousands of pixels), then
+    // blended in in order.
+    let covered = digits
+        .par_iter()
+        .filter(|&&(index, digit)| (1..=MAX_SYMBOL).contains(&digit) && index < n * n)
+        .map(|&(index, digit)| {
+            let window = glyphs.ink(digit);
+            coverage(size, grid_to_photo, grid_side, n, index, window, |u, v| {
+                glyphs.sample(digit, u * MASK as f32, v * MASK as f32)
+            })
+        })
+        .collect::<Result<Vec<Option<Coverage>>, OverlayError>>()?;
+    for c in covered.iter().flatten() {
+        blend(photo, c, INK);
     }
     Ok(())
 }
@@ -281,26 +282,48 @@ fn paint_cell(
     colour: [u8; 3],
     alpha: impl Fn(f32, f32) -> f32 + Sync,
 ) -> Result<(), OverlayError> {
+    let size = photo.dimensions();
+    if let Some(c) = coverage(size, grid_to_photo, grid_side, n, index, window, alpha)? {
+        blend(photo, &c, colour);
+    }
+    Ok(())
+}
+
+/// What [`coverage`] finds: the photo pixels `area` (`[x0, y0, x1, y1]`,
+/// ends exclusive) and the coverage of each, rows of the area's width.
+struct Coverage {
+    area: [u32; 4],
+    alpha: Vec<f32>,
+}
+
+/// The coverage [`paint_cell`] blends in on a photo of `size`: `None`
+/// when the window covers no pixel.
+fn coverage(
+    size: (u32, u32),
+    grid_to_photo: &Homography,
+    grid_side: f32,
+    n: usize,
+    index: usize,
+    window: Window,
+    alpha: impl Fn(f32, f32) -> f32 + Sync,
+) -> Result<Option<Coverage>, OverlayError> {
     let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
     let cell = grid_side / n as f32;
     let (r, c) = ((index / n) as f32, (index % n) as f32);
     let Window { u0, v0, u1, v1 } = window;
-    let Some([min_x, min_y, max_x, max_y]) = cell_area(
-        grid_to_photo,
-        grid_side,
-        n,
-        index,
-        window,
-        photo.dimensions(),
-    ) else {
-        return Ok(());
+    let Some(area) = cell_area(grid_to_photo, grid_side, n, index, window, size) else {
+        return Ok(None);
     };
-    let row_bytes = 3 * photo.width() as usize;
-    let pixels: &mut [u8] = photo;
-    let rows = &mut pixels[min_y as usize * row_bytes..max_y as usize * row_bytes];
+    let [min_x, min_y, max_x, max_y] = area;
+    let width = (max_x - min_x) as usize;
+    if width == 0 {
+        return Ok(None);
+    }
+    let mut values = vec![0f32; width * (max_y - min_y) as usize];
     // A digit of a 12 MP photo's cell covers tens of thousands of pixels:
-    // its rows are painted on the pool.
-    rows.par_chunks_mut(row_bytes)
+    // its rows are done on the pool.
+    values
+        .par_chunks_mut(width)
         .enumerate()
         .for_each(|(k, row)| {
             let y = min_y + k as u32;
@@ -311,25 +334,40 @@ fn paint_cell(
             let mut gx = m[0] * x0 + m[1] * yc + m[2];
             let mut gy = m[3] * x0 + m[4] * yc + m[5];
             let mut gw = m[6] * x0 + m[7] * yc + m[8];
-            for x in min_x..max_x {
+            for value in row.iter_mut() {
                 let per_cell = 1.0 / (gw * f64::from(cell));
                 let (u, v) = ((gx * per_cell) as f32 - c, (gy * per_cell) as f32 - r);
                 (gx, gy, gw) = (gx + m[0], gy + m[3], gw + m[6]);
-                if !(u0..u1).contains(&u) || !(v0..v1).contains(&v) {
-                    continue;
-                }
-                let a = alpha(u, v);
-                if a <= 0.0 {
-                    continue;
-                }
-                let p = &mut row[3 * x as usize..3 * x as usize + 3];
-                for i in 0..3 {
-                    // Rounded by +0.5 and truncation (the blend is >= 0).
-                    p[i] = (f32::from(p[i]) * (1.0 - a) + f32::from(colour[i]) * a + 0.5) as u8;
+                if (u0..u1).contains(&u) && (v0..v1).contains(&v) {
+                    *value = alpha(u, v);
                 }
             }
         });
-    Ok(())
+    Ok(Some(Coverage {
+        area,
+        alpha: values,
+    }))
+}
+
+/// Blends `colour` into `photo` with the coverage `c`.
+fn blend(photo: &mut RgbImage, c: &Coverage, colour: [u8; 3]) {
+    let [min_x, min_y, max_x, _] = c.area;
+    let width = (max_x - min_x) as usize;
+    let row_bytes = 3 * photo.width() as usize;
+    let pixels: &mut [u8] = photo;
+    for (k, alphas) in c.alpha.chunks_exact(width).enumerate() {
+        let at = (min_y as usize + k) * row_bytes + 3 * min_x as usize;
+        let row = &mut pixels[at..at + 3 * width];
+        for (p, &a) in row.chunks_exact_mut(3).zip(alphas) {
+            if a <= 0.0 {
+                continue;
+            }
+            for i in 0..3 {
+                // Rounded by +0.5 and truncation (the blend is >= 0).
+                p[i] = (f32::from(p[i]) * (1.0 - a) + f32::from(colour[i]) * a + 0.5) as u8;
+            }
+        }
+    }
 }
 
 /// The photo pixels `[x0, y0, x1)` by `[.., y1)` that drawing over `window`
