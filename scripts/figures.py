@@ -455,8 +455,10 @@ def crowded(ctx):
 def busy(ctx):
     """models/eval/busy_photos.py: per class, 12 photos from seeds 0-11 (the
     lattice count was tuned on them), 12 held out (seeds 1000-1011, whose
-    Samurai were looked at when the lattice was fitted to its outer lines)
-    and 12 never looked at (seeds 3000-3011)."""
+    Samurai were looked at when the lattice was fitted to its outer lines),
+    12 held out (seeds 3000-3011, whose one Samurai not found was looked
+    at when lost thin lines were looked for on the photo) and 12 never
+    looked at (seeds 6000-6011)."""
     if ctx.raw is None:
         ctx.need_binary()
     labels = {"16-blur": "16x16, blurred (sigma 4-14 % of a cell)",
@@ -465,7 +467,7 @@ def busy(ctx):
               "9-cloth": "9x9 on a cloth (control)"}
     rows = []
     sets = [(0, "seeds 0-11, tuned on"), (1000, "seeds 1000-1011, held out"),
-            (3000, "seeds 3000-3011, never looked at")]
+            (3000, "seeds 3000-3011, held out"), (6000, "seeds 6000-6011, never looked at")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -491,7 +493,9 @@ def busy(ctx):
             " wrong. The blurred 16x16 photos are read poorly (a B read as 8 with confidence, E"
             " and F as empty): their clashes are named to check (`doubted_givens` in"
             " crates/vision/src/decide.rs), never reported as a broken puzzle. A Samurai's"
-            " lattice is placed on its outer lines (crates/vision/src/locate/lattice.rs); one"
+            " lattice is placed on its outer lines (crates/vision/src/locate/lattice.rs), and"
+            " thin lines the downscaled search image lost are looked for on the photo"
+            " (`finer_lattice_windows` in crates/vision/src/locate/mod.rs); one"
             " of its grids found without the others and read with several answers alone is"
             " `partial`, never `multiple_solutions` (`SamuraiPart` in"
             " crates/vision/src/kind.rs).\n")
