@@ -156,6 +156,12 @@ const SIZE_TIE: f32 = 0.05;
 /// a 1 px line stays one line a sixteenth of the cell wide or less.
 const FINER_CELL_PX: f32 = 24.0;
 
+/// Most cells a lattice looked at again on the photo may count: the
+/// figures split into grids are a Samurai (21 cells) and a 16x16 whose
+/// comb was missed; cloth checks and wood grain count up to the lattice's
+/// limit of 40, and each such look cost up to 60 ms for nothing.
+const MAX_FINER_CELLS: usize = 24;
+
 /// Most of a window's bounding box that another window of the finer look
 /// may share: a Samurai's centre grid shares a ninth of each corner grid's
 /// (more in a tilted photo's boxes); grids one cell apart share eight
@@ -1269,7 +1275,8 @@ fn examine_sizes(dbg: &mut LocateDebug, quad: &Quad, merged: bool, side_by_side:
 fn lattice_grids(gray: &GrayImage, dbg: &mut LocateDebug, quad: &Quad) -> Vec<Examined> {
     let mut out = Vec::new();
     let lattice = lattice::lattice_windows(&dbg.dark, quad, &SIZES);
-    let windows = if lattice.cells > 0 && lattice.windows.is_empty() {
+    let finer = (1..=MAX_FINER_CELLS).contains(&lattice.cells) && lattice.windows.is_empty();
+    let windows = if finer {
         finer_lattice_windows(gray, quad, dbg.scale, lattice.cells)
     } else {
         lattice.windows
