@@ -384,10 +384,10 @@ pub(crate) fn locate_all(gray: &GrayImage) -> Vec<Located> {
 /// grids of the first search stand; the finer one only adds grids
 /// elsewhere, so a photo the first search reads is read as before.
 ///
-/// `early` runs while the finer search is being prepared on the pool: a
-/// caller that reads the grids there (the pipeline) reads a photo's grid
-/// in the time the finer search of a 12 MP photo takes anyway. Not called
-/// when the image is too small to search.
+/// `early` runs while the finer search examines its candidates on the
+/// pool: a caller that reads the grids there (the pipeline) reads a
+/// photo's grid in the time the finer search of a 12 MP photo takes
+/// anyway. Not called when the image is too small to search.
 pub(crate) fn locate_all_early<T: Send>(
     gray: &GrayImage,
     early: impl FnOnce(&[Located]) -> T + Send,
@@ -405,23 +405,22 @@ pub(crate) fn locate_all_early<T: Send>(
     // The finer search's image, threshold and components do not depend on
     // what the first search finds, and they are most of its cost (a 12 MP
     // photo is thresholded at 3 MP): they are made beside the first search,
-    // on a second core when the pool has one free. Only the examination,
-    // which skips the grids already found, waits for it.
+    // on a second core when the pool has one free. Its examination, which
+    // skips the grids already found, runs beside `early`.
     let (coarse, fine) = rayon::join(
         || {
             let mut search = PageSearch::new(gray, coarse_factor, RADIUS_DIVISOR);
             let found = search.pass(&[], true);
-            let mut located: Vec<Located> = distinct(found)
+            let located: Vec<Located> = distinct(found)
                 .iter()
                 .map(|ex| finish(gray, ex, search.dbg.scale))
                 .collect();
             let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
-            located = page::reading_order(&quads)
+            let located: Vec<Located> = page::reading_order(&quads)
                 .iter()
                 .map(|&i| located[i])
                 .collect();
-            let early = early(&located);
-            (search, located, early)
+            (search, located)
         },
         || {
             (fine_factor < coarse_factor)
@@ -437,17 +436,24 @@ pub(crate) fn locate_all_early<T: Send>(
             ..
         },
         mut located,
-        early,
     ) = coarse;
+    // A grid cut by the frame does not keep the finer search away from its
+    // place: a comb across a page that reaches the frame passes there at
+    // the frame's lower score, and a puzzle inside it would be lost (see
+    // [`cut_combs_dropped`]).
+    let known: Vec<Quad> = located.iter().filter(|l| !l.cut).map(|l| l.quad).collect();
+    let (early, fine) = rayon::join(
+        || early(&located),
+        || {
+            fine.map(|mut fine| {
+                let added = fine.pass(&known, false);
+                (fine, added)
+            })
+        },
+    );
     let mut passed_over = shapes(&beyond, dbg.scale);
     let mut fine_search = None;
-    if let Some(mut fine) = fine {
-        // A grid cut by the frame does not keep the finer search away from
-        // its place: a comb across a page that reaches the frame passes
-        // there at the frame's lower score, and a puzzle inside it would
-        // be lost (see [`cut_combs_dropped`]).
-        let known: Vec<Quad> = located.iter().filter(|l| !l.cut).map(|l| l.quad).collect();
-        let added = fine.pass(&known, false);
+    if let Some((mut fine, added)) = fine {
         passed_over.extend(shapes(&fine.beyond, fine.dbg.scale));
         near.append(&mut fine.near);
         refused.append(&mut fine.refused);
