@@ -384,10 +384,10 @@ pub(crate) fn locate_all(gray: &GrayImage) -> Vec<Located> {
 /// grids of the first search stand; the finer one only adds grids
 /// elsewhere, so a photo the first search reads is read as before.
 ///
-/// `early` runs while the finer search examines its candidates on the
-/// pool: a caller that reads the grids there (the pipeline) reads a
-/// photo's grid in the time the finer search of a 12 MP photo takes
-/// anyway. Not called when the image is too small to search.
+/// `early` runs while the finer search is made on the pool: a caller that
+/// reads the grids there (the pipeline) reads a photo's grid in the time
+/// the finer search of a 12 MP photo takes anyway. Not called when the
+/// image is too small to search.
 pub(crate) fn locate_all_early<T: Send>(
     gray: &GrayImage,
     early: impl FnOnce(&[Located]) -> T + Send,
@@ -404,9 +404,12 @@ pub(crate) fn locate_all_early<T: Send>(
     }
     // The finer search's image, threshold and components do not depend on
     // what the first search finds, and they are most of its cost (a 12 MP
-    // photo is thresholded at 3 MP): they are made beside the first search,
-    // on a second core when the pool has one free. Its examination, which
-    // skips the grids already found, runs beside `early`.
+    // photo is thresholded at 3 MP): they are made beside the first search
+    // and `early`, on a second core when the pool has one free. Its
+    // examination skips the grids the first search found: it follows there
+    // when they are known by then (the first search is the shorter), else
+    // after both.
+    let (sent, known_there) = std::sync::mpsc::channel::<Vec<Quad>>();
     let (coarse, fine) = rayon::join(
         || {
             let mut search = PageSearch::new(gray, coarse_factor, RADIUS_DIVISOR);
@@ -420,11 +423,20 @@ pub(crate) fn locate_all_early<T: Send>(
                 .iter()
                 .map(|&i| located[i])
                 .collect();
-            (search, located)
+            // Nobody listens when there is no finer search.
+            let _ = sent.send(finer_known(&located));
+            let early = early(&located);
+            (search, located, early)
         },
-        || {
-            (fine_factor < coarse_factor)
-                .then(|| PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR))
+        move || {
+            (fine_factor < coarse_factor).then(|| {
+                let mut fine = PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR);
+                let added = known_there
+                    .try_recv()
+                    .ok()
+                    .map(|known| fine.pass(&known, false));
+                (fine, added)
+            })
         },
     );
     let (
@@ -436,24 +448,12 @@ pub(crate) fn locate_all_early<T: Send>(
             ..
         },
         mut located,
+        early,
     ) = coarse;
-    // A grid cut by the frame does not keep the finer search away from its
-    // place: a comb across a page that reaches the frame passes there at
-    // the frame's lower score, and a puzzle inside it would be lost (see
-    // [`cut_combs_dropped`]).
-    let known: Vec<Quad> = located.iter().filter(|l| !l.cut).map(|l| l.quad).collect();
-    let (early, fine) = rayon::join(
-        || early(&located),
-        || {
-            fine.map(|mut fine| {
-                let added = fine.pass(&known, false);
-                (fine, added)
-            })
-        },
-    );
     let mut passed_over = shapes(&beyond, dbg.scale);
     let mut fine_search = None;
     if let Some((mut fine, added)) = fine {
+        let added = added.unwrap_or_else(|| fine.pass(&finer_known(&located), false));
         passed_over.extend(shapes(&fine.beyond, fine.dbg.scale));
         near.append(&mut fine.near);
         refused.append(&mut fine.refused);
@@ -1294,6 +1294,14 @@ fn lattice_grids(gray: &GrayImage, dbg: &mut LocateDebug, quad: &Quad) -> Vec<Ex
         }
     }
     out
+}
+
+/// The grids of the first search that the finer one skips: not those cut
+/// by the frame. A comb across a page that reaches the frame passes there
+/// at the frame's lower score, and a puzzle inside it would be lost (see
+/// [`cut_combs_dropped`]).
+fn finer_known(located: &[Located]) -> Vec<Quad> {
+    located.iter().filter(|l| !l.cut).map(|l| l.quad).collect()
 }
 
 /// The lattice windows of the work-image quad `quad` (a search at
