@@ -404,14 +404,17 @@ pub(crate) fn locate_all_early<T: Send>(
     }
     // The finer search's image, threshold and components do not depend on
     // what the first search finds, and they are most of its cost (a 12 MP
-    // photo is thresholded at 3 MP): they are made beside the first search
-    // and `early`, on a second core when the pool has one free. Its
-    // examination skips the grids the first search found: it follows there
-    // when they are known by then (the first search is the shorter), else
-    // after both.
-    let (sent, known_there) = std::sync::mpsc::channel::<Vec<Quad>>();
+    // photo is thresholded at 3 MP): they are made beside the first search,
+    // on a second core when the pool has one free. Its examination skips
+    // the grids the first search found, and runs beside `early`: on the
+    // finer search's side when the first search has handed its grids over
+    // by then, else on the first search's side when the finer search has
+    // handed itself over, else (the hand-overs crossed) after both. Neither
+    // side waits for the other.
+    let (known_sent, known_there) = std::sync::mpsc::channel::<Vec<Quad>>();
+    let (fine_sent, fine_there) = std::sync::mpsc::channel::<PageSearch>();
     let (coarse, fine) = rayon::join(
-        || {
+        move || {
             let mut search = PageSearch::new(gray, coarse_factor, RADIUS_DIVISOR);
             let found = search.pass(&[], true);
             let located: Vec<Located> = distinct(found)
@@ -423,20 +426,34 @@ pub(crate) fn locate_all_early<T: Send>(
                 .iter()
                 .map(|&i| located[i])
                 .collect();
+            let known = finer_known(&located);
             // Nobody listens when there is no finer search.
-            let _ = sent.send(finer_known(&located));
-            let early = early(&located);
-            (search, located, early)
+            let _ = known_sent.send(known.clone());
+            let (early, fine) = match fine_there.try_recv() {
+                Ok(mut fine) => {
+                    let (early, added) =
+                        rayon::join(|| early(&located), || fine.pass(&known, false));
+                    (early, Some((fine, added)))
+                }
+                Err(_) => (early(&located), None),
+            };
+            (search, located, early, fine, fine_there)
         },
         move || {
-            (fine_factor < coarse_factor).then(|| {
-                let mut fine = PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR);
-                let added = known_there
-                    .try_recv()
-                    .ok()
-                    .map(|known| fine.pass(&known, false));
-                (fine, added)
-            })
+            if fine_factor >= coarse_factor {
+                return None;
+            }
+            let mut fine = PageSearch::new(gray, fine_factor, FINE_RADIUS_DIVISOR);
+            match known_there.try_recv() {
+                Ok(known) => {
+                    let added = fine.pass(&known, false);
+                    Some((fine, added))
+                }
+                Err(_) => {
+                    let _ = fine_sent.send(fine);
+                    None
+                }
+            }
         },
     );
     let (
@@ -449,11 +466,17 @@ pub(crate) fn locate_all_early<T: Send>(
         },
         mut located,
         early,
+        examined_there,
+        fine_there,
     ) = coarse;
+    let fine = fine.or(examined_there).or_else(|| {
+        let mut fine = fine_there.try_recv().ok()?;
+        let added = fine.pass(&finer_known(&located), false);
+        Some((fine, added))
+    });
     let mut passed_over = shapes(&beyond, dbg.scale);
     let mut fine_search = None;
     if let Some((mut fine, added)) = fine {
-        let added = added.unwrap_or_else(|| fine.pass(&finer_known(&located), false));
         passed_over.extend(shapes(&fine.beyond, fine.dbg.scale));
         near.append(&mut fine.near);
         refused.append(&mut fine.refused);
