@@ -511,6 +511,27 @@ mod tests {
     }
 
     #[test]
+    fn a_jpeg_opened_as_decoded_reads_the_same_and_is_ready_to_change() {
+        let bytes = encode(&sample(), ImageFormat::Jpeg);
+        let (plain, opened) = (
+            decode(&bytes).unwrap(),
+            decode_opening(&bytes, true).unwrap(),
+        );
+        assert_eq!(plain.gray, opened.gray);
+        assert!(
+            plain.in_place.get().is_none(),
+            "opened before it was asked for"
+        );
+        assert!(
+            matches!(opened.in_place.get(), Some(Some(_))),
+            "the JPEG was not opened while decoded"
+        );
+        // Other formats have nothing to open.
+        let png = decode_opening(&encode(&sample(), ImageFormat::Png), true).unwrap();
+        assert!(png.in_place().is_none());
+    }
+
+    #[test]
     fn truncated_inputs_are_errors_not_panics() {
         for fmt in [
             ImageFormat::Png,

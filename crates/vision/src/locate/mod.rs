@@ -1271,10 +1271,11 @@ fn inked(work: &GrayImage, dark: &GrayImage, quad: &Quad) -> bool {
 
 /// [`examine`] for each grid size; the best score wins, a near tie goes to
 /// the size whose box lines stand out more. With `side_by_side` the sizes
-/// are judged on the pool, then recorded in order: the finer search of a
-/// 12 MP photo runs alone after the first, and a large hull's combs are
-/// most of it. Not in the first search, which runs beside the finer
-/// search's preparation (a job stolen there waits on it).
+/// are judged on the pool, then recorded in order: in the finer search of
+/// a 12 MP photo a large hull's combs are most of the examination, which
+/// may end up alone on its core. Not in the first search, which runs
+/// beside the finer search's preparation (a size the busy core stole made
+/// the first search wait on it).
 fn examine_sizes(dbg: &mut LocateDebug, quad: &Quad, merged: bool, side_by_side: bool) -> Examined {
     use rayon::prelude::*;
     let dark = &dbg.dark;
