@@ -159,7 +159,7 @@ const FINER_CELL_PX: f32 = 24.0;
 /// Most cells a lattice looked at again on the photo may count: the
 /// figures split into grids are a Samurai (21 cells) and a 16x16 whose
 /// comb was missed; cloth checks and wood grain count up to the lattice's
-/// limit of 40, and each such look cost up to 60 ms for nothing.
+/// limit of 40, where a look costs up to 60 ms and finds nothing.
 const MAX_FINER_CELLS: usize = 24;
 
 /// Most of a window's bounding box that another window of the finer look
