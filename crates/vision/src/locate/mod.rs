@@ -880,6 +880,19 @@ impl<'a> PageSearch<'a> {
     }
 }
 
+/// The bounding box of `full` (full-resolution pixels) grown by `margin`
+/// each way and clipped to an image of `size`: `(x0, y0, x1, y1)`.
+fn bounds_around(full: &Quad, margin: f32, (w, h): (u32, u32)) -> (f32, f32, f32, f32) {
+    let (x0, y0, x1, y1) = full.bounds();
+    let clip = |v: f32, hi: u32| v.max(0.0).min(hi as f32);
+    (
+        clip(x0 - margin, w),
+        clip(y0 - margin, h),
+        clip(x1 + margin, w),
+        clip(y1 + margin, h),
+    )
+}
+
 /// The candidate `ex` of the hull quad `hull` (work pixels of a search at
 /// `factor`) verified again on a crop of the full-resolution `gray` around
 /// the hull (see [`CLOSER_MARGIN`], [`CLOSER_MAX_SIDE`]): the verdict, in
@@ -904,11 +917,8 @@ fn closer_look(
     vouched: bool,
 ) -> Option<Examined> {
     let full = quad_to_full(hull, factor);
-    let (bx0, by0, bx1, by1) = full.bounds();
     let margin = CLOSER_MARGIN * full.max_side();
-    let (w, h) = (gray.width() as f32, gray.height() as f32);
-    let (x0, y0) = ((bx0 - margin).max(0.0), (by0 - margin).max(0.0));
-    let (x1, y1) = ((bx1 + margin).min(w), (by1 + margin).min(h));
+    let (x0, y0, x1, y1) = bounds_around(&full, margin, gray.dimensions());
     if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
         return None;
     }
@@ -1349,11 +1359,8 @@ fn finer_lattice_windows(
         return Vec::new();
     }
     // A cell around the figure: the threshold sees its border whole.
-    let (x0, y0, x1, y1) = full.bounds();
-    let (w, h) = gray.dimensions();
-    let clip = |v: f32, hi: u32| v.max(0.0).min(hi as f32) as u32;
-    let (cx0, cy0) = (clip(x0 - cell, w), clip(y0 - cell, h));
-    let (cx1, cy1) = (clip(x1 + cell, w), clip(y1 + cell, h));
+    let (x0, y0, x1, y1) = bounds_around(&full, cell, gray.dimensions());
+    let (cx0, cy0, cx1, cy1) = (x0 as u32, y0 as u32, x1 as u32, y1 as u32);
     if cx1 <= cx0 || cy1 <= cy0 {
         return Vec::new();
     }
