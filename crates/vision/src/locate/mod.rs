@@ -554,7 +554,10 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
         // A grid found around it and much larger holds it: the lattice is
         // a part of that grid (a shaded box, marked like a lattice).
         let holds = |l: &Located| l.quad.area().abs() > LATTICE_HELD_AREA * g.quad.area().abs();
-        if located.iter().any(|l| same(l) && (agrees(l) || holds(l))) {
+        if located
+            .iter()
+            .any(|l| same(l) && (agrees(l) || holds(l) || !g.sure))
+        {
             continue;
         }
         located.retain(|l| !same(l));

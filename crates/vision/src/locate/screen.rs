@@ -52,6 +52,12 @@ const CROSSING_SHARE: f32 = 0.05;
 /// Pixels within which run ends (or run positions) count as one.
 const SAME_PX: usize = 3;
 
+/// Most a line may run on past the ends of an extent, as a share of it,
+/// and still count as spanning it: a border joined to a line of text or
+/// a title bar just above the grid (a twentieth of its side); a frame
+/// around the whole screen is a line of another extent.
+const MAX_OVERRUN: f32 = 0.25;
+
 /// Fewest lines (runs at distinct positions) that must span one extent
 /// for it to be a lattice's: a 9x9's eight inner lines span it, and a
 /// highlighted row or column may break a few of them.
@@ -87,6 +93,29 @@ const CELL_MARGIN: f32 = 0.15;
 /// grid drawn without one. Box lines never are.
 const MAX_MISSING_LINES: usize = 2;
 
+/// Least share of a lattice's cells with ink in their middle (see
+/// [`CELL_MIDDLE`]) for its box lines alone to make it a grid: a 9x9 with
+/// one solution has at least 17 givens, a fifth of its cells. Where a
+/// video frame has shrunk a phone's screen to a quarter, its 1 px cell
+/// lines are gone (3-5 levels from their ground), while its box lines and
+/// border keep 20-40 and its digits more; the digits, one in the middle of
+/// each cell they fill and none across a cell line, show the cells.
+const MIN_MIDDLE_INKED: f32 = 0.2;
+
+/// The middle of a cell looked at for a digit's ink, as a share of the
+/// cell either side of its centre: a printed digit is half to two thirds
+/// of its cell high and a third wide.
+const CELL_MIDDLE: f32 = 0.2;
+
+/// Most share of a missing cell line along which ink crosses it (marks
+/// across it, away from the lines of the other axis) for its box lines
+/// alone to make a lattice a grid: a digit never crosses a cell line (it
+/// keeps a sixth of the cell away from it), and the video frames' grids
+/// shown by their box lines measure 0-0.5 % (JPEG ringing); the lines of
+/// a lattice of another pitch (a crossword) cross 7 %, an outline a cell
+/// off its grid's 10-30 %, and words in the boxes of a table more.
+const MAX_CROSSED: f32 = 0.03;
+
 /// Most extents per axis looked at (the most spanned first): a screen has
 /// a few grids at most, and each extent pairs with each of the other axis.
 const MAX_EXTENTS: usize = 48;
@@ -102,6 +131,11 @@ pub(super) struct LatticeGrid {
     pub quad: Quad,
     pub n: usize,
     pub score: f32,
+    /// Whether its cell lines were seen where they stay on one position
+    /// ([`Pass::Strict`]): a grid shown otherwise (by its box lines,
+    /// border and digits alone, or by blurred lines) never stands in place
+    /// of a grid the page search found.
+    pub sure: bool,
 }
 
 /// Marks along one axis: `at(i, j)` for position `i` across the lines
@@ -140,12 +174,26 @@ impl Marks {
     /// and so are gaps of at most [`CROSSING_SHARE`] of the run they join:
     /// where a thick line crosses a thin one, the thin line's marks stop
     /// for the thick line's width (each of a borderless grid's cell lines
-    /// is cut in three by its box lines).
-    fn runs(&self, min_len: usize) -> Vec<(usize, usize, usize)> {
+    /// is cut in three by its box lines). `sideways`: the marks of the
+    /// positions either side count too (see [`Pass::Loose`]).
+    fn runs(&self, min_len: usize, sideways: bool) -> Vec<(usize, usize, usize)> {
         let mut out = Vec::new();
         let mut pieces: Vec<(usize, usize)> = Vec::new();
+        let line = |i: usize| &self.bits[i * self.along..(i + 1) * self.along];
+        let mut merged = vec![false; if sideways { self.along } else { 0 }];
         for i in 0..self.across {
-            let row = &self.bits[i * self.along..(i + 1) * self.along];
+            let row = if sideways {
+                let (before, after) = (
+                    line(i.saturating_sub(1)),
+                    line((i + 1).min(self.across - 1)),
+                );
+                for (((m, &b), &a), &c) in merged.iter_mut().zip(before).zip(line(i)).zip(after) {
+                    *m = b | a | c;
+                }
+                &merged[..]
+            } else {
+                line(i)
+            };
             pieces.clear();
             for (j, &m) in row.iter().enumerate() {
                 if !m {
@@ -265,11 +313,12 @@ struct Extent {
 }
 
 /// The extents that [`MIN_LINES_PER_EXTENT`] runs span, the most spanned
-/// first, at most [`MAX_EXTENTS`].
-fn extents(mut runs: Vec<(usize, usize, usize)>) -> Vec<Extent> {
+/// first, at most [`MAX_EXTENTS`]. `overrun`: a run that goes on past an
+/// extent's ends spans it too (see [`Pass::Loose`]).
+fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
     runs.sort_by_key(|&(i, s, e)| (s, e, i));
     let mut out: Vec<Extent> = Vec::new();
-    for (i, s, e) in runs {
+    for &(i, s, e) in &runs {
         let near = |a: usize, b: usize| a.abs_diff(b) <= SAME_PX;
         match out.iter_mut().find(|x| near(x.start, s) && near(x.end, e)) {
             Some(x) => {
@@ -284,6 +333,19 @@ fn extents(mut runs: Vec<(usize, usize, usize)>) -> Vec<Extent> {
             }),
         }
     }
+    for x in out.iter_mut().filter(|_| overrun) {
+        let length = x.end - x.start;
+        for &(i, s, e) in &runs {
+            let covers = s <= x.start + SAME_PX && e + SAME_PX >= x.end;
+            let over = (x.start.saturating_sub(s) + e.saturating_sub(x.end)) as f32;
+            if covers
+                && over <= MAX_OVERRUN * length as f32
+                && x.lines.iter().all(|&p| p.abs_diff(i) > SAME_PX)
+            {
+                x.lines.push(i);
+            }
+        }
+    }
     out.retain(|x| x.lines.len() >= MIN_LINES_PER_EXTENT);
     out.sort_by(|a, b| {
         b.lines
@@ -295,34 +357,133 @@ fn extents(mut runs: Vec<(usize, usize, usize)>) -> Vec<Extent> {
     out
 }
 
-/// How many of the `n + 1` lattice lines from `first` to `last` (across
-/// the lines) are marked along `from..to`, and whether every box line of
-/// side `box_side` is: the box lines and the borders in `marks`, the cell
-/// lines in `faint` (marked at [`CELL_LINE_CONTRAST`]).
+/// The lattice lines of one axis seen: how many of the `n + 1`, whether
+/// every box line is, and whether the border lines are too.
+struct LinesSeen {
+    seen: usize,
+    boxes: bool,
+    borders: bool,
+}
+
+/// Which of the `n + 1` lattice lines from `first` to `last` (across the
+/// lines) are marked along `from..to`: the box lines (side `box_side`) and
+/// the borders in `marks`, the cell lines in `faint` (marked at
+/// [`CELL_LINE_CONTRAST`]).
 fn lattice_lines(
     (marks, faint): (&Marks, &FaintMarks),
     (first, last): (f32, f32),
     (from, to): (usize, usize),
     (n, box_side): (usize, usize),
-) -> (usize, bool) {
+) -> LinesSeen {
     let pitch = (last - first) / n as f32;
     let half = (pitch * LINE_BAND).max(1.0);
-    let mut seen = 0;
-    let mut boxes = true;
-    for k in 0..=n {
+    let covered = |k: usize| {
         let centre = first + k as f32 * pitch;
-        let covered = if k % box_side == 0 {
+        if k.is_multiple_of(box_side) {
             marks.coverage(centre, half, from, to)
         } else {
             faint.coverage(centre, half, from, to)
-        };
-        let there = covered >= MIN_COVERAGE;
-        seen += usize::from(there);
-        if k % box_side == 0 && k != 0 && k != n && !there {
-            boxes = false;
+        }
+    };
+    let mut lines = LinesSeen {
+        seen: 0,
+        boxes: true,
+        borders: true,
+    };
+    // Every grid has its box lines: most lattices looked at (any two
+    // extents of about one length) miss one, and the rest is not needed.
+    if (box_side..n)
+        .step_by(box_side)
+        .any(|k| covered(k) < MIN_COVERAGE)
+    {
+        lines.boxes = false;
+        return lines;
+    }
+    for k in 0..=n {
+        let there = covered(k) >= MIN_COVERAGE;
+        lines.seen += usize::from(there);
+        if k % box_side == 0 && !there {
+            if k == 0 || k == n {
+                lines.borders = false;
+            } else {
+                lines.boxes = false;
+            }
         }
     }
-    (seen, boxes)
+    lines
+}
+
+/// Whether ink crosses none of the cell lines (not box lines) of the `n`
+/// x `n` lattice `(left, top)`-`(right, bottom)` where they are missing,
+/// both ways: along each, the share of rows (columns) away from the other
+/// axis's lattice lines (by [`CELL_MARGIN`] of a cell) where the band of
+/// the line holds a mark across it (a change of gray level along the
+/// line) is at most [`MAX_CROSSED`]. A cell line drawn, or a shading step
+/// along it, changes the level across the line, not along it: not ink
+/// crossing it.
+fn uncrossed(
+    (vertical, horizontal): (&Marks, &Marks),
+    (left, top): (f32, f32),
+    (right, bottom): (f32, f32),
+    (n, box_side): (usize, usize),
+) -> bool {
+    // Marks across a vertical line are the horizontal axis's.
+    let axis = |across: &Marks, (first, last): (f32, f32), (from, to): (f32, f32)| {
+        let pitch = (last - first) / n as f32;
+        let other_pitch = (to - from) / n as f32;
+        let half = (pitch * LINE_BAND).max(1.0);
+        let away = |j: usize| {
+            let f = ((j as f32 + 0.5 - from) / other_pitch).rem_euclid(1.0);
+            (CELL_MARGIN..1.0 - CELL_MARGIN).contains(&f)
+        };
+        let (lo, hi) = (from.max(0.0) as usize, (to as usize).min(across.across));
+        (1..n).filter(|k| k % box_side != 0).all(|k| {
+            let centre = first + k as f32 * pitch;
+            let (b0, b1) = (
+                (centre - half).floor().max(0.0) as usize,
+                ((centre + half).ceil() as usize).min(across.along.saturating_sub(1)),
+            );
+            let (mut crossed, mut looked) = (0usize, 0usize);
+            for j in (lo..hi).filter(|&j| away(j)) {
+                looked += 1;
+                crossed += usize::from((b0..=b1).any(|i| across.at(j, i)));
+            }
+            crossed as f32 <= MAX_CROSSED * looked.max(1) as f32
+        })
+    };
+    axis(horizontal, (left, right), (top, bottom)) && axis(vertical, (top, bottom), (left, right))
+}
+
+/// Share of the `n` x `n` lattice's cells with a mark (either axis) in
+/// their middle ([`CELL_MIDDLE`]).
+fn middles_inked(
+    (vertical, horizontal): (&Marks, &Marks),
+    (left, top): (f32, f32),
+    (right, bottom): (f32, f32),
+    n: usize,
+) -> f32 {
+    let (pitch_x, pitch_y) = ((right - left) / n as f32, (bottom - top) / n as f32);
+    let mut inked = 0;
+    for r in 0..n {
+        for c in 0..n {
+            let (cx, cy) = (
+                left + (c as f32 + 0.5) * pitch_x,
+                top + (r as f32 + 0.5) * pitch_y,
+            );
+            let (x0, x1) = (
+                (cx - CELL_MIDDLE * pitch_x).max(0.0) as usize,
+                ((cx + CELL_MIDDLE * pitch_x) as usize).min(vertical.across),
+            );
+            let (y0, y1) = (
+                (cy - CELL_MIDDLE * pitch_y).max(0.0) as usize,
+                ((cy + CELL_MIDDLE * pitch_y) as usize).min(vertical.along),
+            );
+            let marked =
+                (y0..y1).any(|y| (x0..x1).any(|x| vertical.at(x, y) || horizontal.at(y, x)));
+            inked += usize::from(marked);
+        }
+    }
+    inked as f32 / (n * n) as f32
 }
 
 /// Share of the pixels of the cells of the `n` x `n` lattice from
@@ -362,28 +523,81 @@ fn cell_marks(
     marked as f32 / looked.max(1) as f32
 }
 
+/// How a lattice's lines are looked for.
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    /// A line is a run of marks at one position spanning its extent
+    /// exactly: an app's lines, drawn on the pixel grid.
+    Strict,
+    /// A line's marks may step a position sideways along it, and it may
+    /// run on past its extent's ends: blur puts a thin line's or a shading
+    /// step's largest change on either of two positions, which one
+    /// changing from box to box, and a grid's border joins the title or
+    /// the frame that touches it (see [`MAX_OVERRUN`]). Grids found so
+    /// are less sure.
+    Loose,
+}
+
+/// The marks of an image, both axes, at both contrasts.
+struct LatticeMarks<'a> {
+    vertical: Marks,
+    horizontal: Marks,
+    faint_vertical: FaintMarks<'a>,
+    faint_horizontal: FaintMarks<'a>,
+}
+
 /// The grids of `gray` its lattices alone show (see the module doc), the
-/// best first, none overlapping another.
+/// best first, none overlapping another: the sure ones first (cell lines
+/// seen, by [`Pass::Strict`]), then the others where no sure one is.
 pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
     let (w, h) = (gray.width() as usize, gray.height() as usize);
     let min_len = (w.min(h) as f32 * MIN_RUN_SHARE).ceil() as usize;
     if min_len < 2 * SAME_PX {
         return Vec::new();
     }
-    let vertical = Marks::of(gray, true, MIN_CONTRAST);
-    let horizontal = Marks::of(gray, false, MIN_CONTRAST);
-    let faint_vertical = FaintMarks {
-        gray,
-        vertical: true,
+    let marks = LatticeMarks {
+        vertical: Marks::of(gray, true, MIN_CONTRAST),
+        horizontal: Marks::of(gray, false, MIN_CONTRAST),
+        faint_vertical: FaintMarks {
+            gray,
+            vertical: true,
+        },
+        faint_horizontal: FaintMarks {
+            gray,
+            vertical: false,
+        },
     };
-    let faint_horizontal = FaintMarks {
-        gray,
-        vertical: false,
-    };
+    let mut found = grids_of(&marks, min_len, Pass::Strict);
+    found.append(&mut grids_of(&marks, min_len, Pass::Loose));
+    found.sort_by(|a, b| {
+        b.sure
+            .cmp(&a.sure)
+            .then(b.score.total_cmp(&a.score))
+            .then(b.quad.area().abs().total_cmp(&a.quad.area().abs()))
+    });
+    let mut kept: Vec<LatticeGrid> = Vec::new();
+    for g in found {
+        if kept.iter().all(|k| !overlaps(&k.quad, &g.quad)) {
+            kept.push(g);
+        }
+    }
+    kept
+}
+
+/// The grids the lattices of `marks` show, lines looked for as `pass`
+/// says, runs at least `min_len` long.
+fn grids_of(marks: &LatticeMarks, min_len: usize, pass: Pass) -> Vec<LatticeGrid> {
+    let loose = pass == Pass::Loose;
+    let LatticeMarks {
+        vertical,
+        horizontal,
+        faint_vertical,
+        faint_horizontal,
+    } = marks;
     // Vertical lines span the grid's rows (their extent is top..bottom),
     // horizontal ones its columns.
-    let downs = extents(vertical.runs(min_len));
-    let acrosses = extents(horizontal.runs(min_len));
+    let downs = extents(vertical.runs(min_len, loose), loose);
+    let acrosses = extents(horizontal.runs(min_len, loose), loose);
     let mut found: Vec<LatticeGrid> = Vec::new();
     for down in &downs {
         for across in &acrosses {
@@ -409,45 +623,50 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
             let (left, right) = (across.start as f32, across.end as f32);
             let (top, bottom) = (down.start as f32, down.end as f32);
             for (n, box_side) in SHAPES {
-                let (seen_x, boxes_x) = lattice_lines(
-                    (&vertical, &faint_vertical),
+                let x = lattice_lines(
+                    (vertical, faint_vertical),
                     (left, right),
                     (down.start, down.end),
                     (n, box_side),
                 );
-                let (seen_y, boxes_y) = lattice_lines(
-                    (&horizontal, &faint_horizontal),
+                if !x.boxes {
+                    continue;
+                }
+                let y = lattice_lines(
+                    (horizontal, faint_horizontal),
                     (top, bottom),
                     (across.start, across.end),
                     (n, box_side),
                 );
                 let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
-                if !(boxes_x && boxes_y && enough(seen_x) && enough(seen_y))
-                    || cell_marks(&vertical, &horizontal, (left, top), (right, bottom), n)
+                let marks = (vertical, horizontal);
+                if !(x.boxes && y.boxes)
+                    || cell_marks(vertical, horizontal, (left, top), (right, bottom), n)
                         > MAX_CELL_MARKS
                 {
+                    continue;
+                }
+                let cell_lines = enough(x.seen) && enough(y.seen);
+                // Box lines and border alone, their cells shown by digits.
+                let by_boxes = || {
+                    x.borders
+                        && y.borders
+                        && middles_inked(marks, (left, top), (right, bottom), n) >= MIN_MIDDLE_INKED
+                        && uncrossed(marks, (left, top), (right, bottom), (n, box_side))
+                };
+                if !cell_lines && !by_boxes() {
                     continue;
                 }
                 found.push(LatticeGrid {
                     quad: Quad::new([(left, top), (right, top), (right, bottom), (left, bottom)]),
                     n,
-                    score: (seen_x + seen_y) as f32 / (2 * (n + 1)) as f32,
+                    score: (x.seen + y.seen) as f32 / (2 * (n + 1)) as f32,
+                    sure: cell_lines && !loose,
                 });
             }
         }
     }
-    found.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then(b.quad.area().abs().total_cmp(&a.quad.area().abs()))
-    });
-    let mut kept: Vec<LatticeGrid> = Vec::new();
-    for g in found {
-        if kept.iter().all(|k| !overlaps(&k.quad, &g.quad)) {
-            kept.push(g);
-        }
-    }
-    kept
+    found
 }
 
 /// Whether two outlines' bounding boxes share any area.
@@ -497,18 +716,32 @@ mod tests {
                 }
             }
         }
-        for (r, c) in [(0, 0), (1, 4), (4, 4), (7, 2), (8, 8)] {
-            let (cx, cy) = (
-                x0 as f32 + (c as f32 + 0.35) * cell,
-                y0 as f32 + (r as f32 + 0.3) * cell,
-            );
+        let at = (x0 as f32, y0 as f32, side as f32);
+        digits(
+            &mut img,
+            at,
+            &[(0, 0), (1, 4), (4, 4), (7, 2), (8, 8)],
+            line / 2,
+        );
+        (img, at)
+    }
+
+    /// "Digits" (blocks of `ink`) in `cells` of the 9x9 at `(x0, y0, side)`.
+    fn digits(img: &mut GrayImage, (x0, y0, side): (f32, f32, f32), cells: &[(u32, u32)], ink: u8) {
+        let cell = side / 9.0;
+        for &(r, c) in cells {
+            let (cx, cy) = (x0 + (c as f32 + 0.35) * cell, y0 + (r as f32 + 0.3) * cell);
             for dy in 0..14 {
                 for dx in 0..10 {
-                    img.put_pixel(cx as u32 + dx, cy as u32 + dy, Luma([line / 2]));
+                    img.put_pixel(cx as u32 + dx, cy as u32 + dy, Luma([ink]));
                 }
             }
         }
-        (img, (x0 as f32, y0 as f32, side as f32))
+    }
+
+    /// Cells in a fifth of a 9x9 and more: every fourth cell.
+    fn givens() -> Vec<(u32, u32)> {
+        (0..81u32).step_by(4).map(|i| (i / 9, i % 9)).collect()
     }
 
     fn assert_outline(found: &[LatticeGrid], (x0, y0, side): (f32, f32, f32)) {
@@ -548,6 +781,101 @@ mod tests {
         // Without the box lines' contrast, cell lines that faint are none.
         let (img, _) = faint_screen(250, 242, 242, true, 3);
         assert!(lattice_grids(&img).is_empty());
+    }
+
+    #[test]
+    fn box_lines_border_and_digits_show_a_grid_whose_cell_lines_are_gone() {
+        // A video frame of a phone's screen shrunk to a quarter: the cell
+        // lines are at the ground's level, box lines and border 60 under.
+        let (mut img, at) = faint_screen(250, 190, 250, true, 3);
+        assert!(lattice_grids(&img).is_empty(), "five digits show no cells");
+        digits(&mut img, at, &givens(), 95);
+        let found = lattice_grids(&img);
+        assert_outline(&found, at);
+        assert!(!found[0].sure);
+        // Without its border the box lines alone are no grid.
+        let (mut img, at) = faint_screen(250, 190, 250, false, 3);
+        digits(&mut img, at, &givens(), 95);
+        assert!(lattice_grids(&img).is_empty());
+    }
+
+    #[test]
+    fn a_table_of_three_by_three_with_words_across_its_cells_is_no_grid() {
+        // Box lines and border as a grid's, but each box holds lines of
+        // "words" (blocks 4 px wide, 8 high, 3 apart) from side to side.
+        let (mut img, (x0, y0, side)) = faint_screen(250, 190, 250, true, 3);
+        let box_side = side / 3.0;
+        for b in 0..3u32 {
+            for line in 0..5u32 {
+                let y = y0 + b as f32 * box_side + 12.0 + line as f32 * 25.0;
+                let mut x = x0 + 6.0;
+                while x < x0 + side - 10.0 {
+                    for dy in 0..8 {
+                        for dx in 0..4 {
+                            img.put_pixel(x as u32 + dx, y as u32 + dy, Luma([60]));
+                        }
+                    }
+                    x += 7.0;
+                }
+            }
+        }
+        assert!(lattice_grids(&img).is_empty());
+    }
+
+    #[test]
+    fn a_line_whose_step_moves_a_pixel_from_box_to_box_is_one_line() {
+        // Shaded boxes (a Material theme) in a blurred frame: each box
+        // line is a step of 15 levels whose largest change falls a pixel
+        // to the left in some boxes and to the right in others.
+        let (w, h, x0, y0, side) = (540u32, 1000u32, 60u32, 300u32, 414u32);
+        let mut img = GrayImage::from_pixel(w, h, Luma([250]));
+        let cell = side as f32 / 9.0;
+        let edge = |k: u32, shift: u32| (k as f32 * 3.0 * cell) as u32 + shift;
+        for y in 0..side {
+            for x in 0..side {
+                let (bx, by) = (
+                    (x as f32 / (3.0 * cell)) as u32,
+                    (y as f32 / (3.0 * cell)) as u32,
+                );
+                // The step sits one pixel later in the middle row of boxes.
+                let shift = u32::from(by == 1);
+                let bx = (0..=3)
+                    .rev()
+                    .find(|&k| x >= edge(k, shift))
+                    .unwrap_or(bx)
+                    .min(2);
+                if (bx + by) % 2 == 0 {
+                    img.put_pixel(x0 + x, y0 + y, Luma([235]));
+                }
+            }
+        }
+        // A border and faint cell lines, as the theme draws them.
+        for k in 0..=9u32 {
+            let p = ((k as f32 * cell) as u32).min(side - 1);
+            for t in 0..side {
+                let ink = if k % 3 == 0 { 190 } else { 228 };
+                if k == 0 || k == 9 || k % 3 != 0 {
+                    img.put_pixel(x0 + p, y0 + t, Luma([ink]));
+                    img.put_pixel(x0 + t, y0 + p, Luma([ink]));
+                }
+            }
+        }
+        let at = (x0 as f32, y0 as f32, side as f32);
+        digits(&mut img, at, &givens(), 60);
+        assert_outline(&lattice_grids(&img), at);
+    }
+
+    #[test]
+    fn a_border_joined_to_a_title_still_spans_its_grid() {
+        // A line of "text" touches the top border at both ends, so the
+        // border's runs go on 30 px past the grid's top.
+        let (mut img, at @ (x0, y0, side)) = screen(250, 190, true, 3);
+        for x in [x0 as u32, (x0 + side) as u32 - 1] {
+            for y in y0 as u32 - 30..y0 as u32 {
+                img.put_pixel(x, y, Luma([190]));
+            }
+        }
+        assert_outline(&lattice_grids(&img), at);
     }
 
     #[test]
