@@ -50,9 +50,68 @@ impl std::error::Error for OverlayError {}
 /// Largest value drawn: 1-9 and A-Z, the text alphabet of every shape.
 const MAX_SYMBOL: u8 = snap_solver::MAX_DIGITS as u8;
 
-/// Flat coverage masks of the symbols 1-9 and A-Z, `MASK` x `MASK`, values 0..1.
+/// Side of a mask as stored: the `MASK` texels framed by one texel of zero
+/// coverage on each side. Bilinear sampling reaches one texel past the
+/// mask's edge, where coverage is zero; the frame holds those zeros, so
+/// that no tap needs a bounds check.
+const PADDED: usize = MASK + 2;
+
+/// A symbol's flat coverage mask, `MASK` x `MASK`, values 0..1, stored
+/// framed (see [`PADDED`]): texel (x, y), -1..=MASK each way, is at
+/// `(y + 1) * PADDED + x + 1`.
+struct Mask {
+    texels: Box<[f32; PADDED * PADDED]>,
+}
+
+impl Mask {
+    /// A mask with no ink.
+    fn blank() -> Mask {
+        Mask {
+            texels: Box::new([0.0; PADDED * PADDED]),
+        }
+    }
+
+    /// Texel (x, y) of the mask, each less than `MASK`.
+    fn texel(&self, x: usize, y: usize) -> f32 {
+        self.texels[(y + 1) * PADDED + x + 1]
+    }
+
+    /// Sets texel (x, y) of the mask, each less than `MASK`.
+    fn set(&mut self, x: usize, y: usize, coverage: f32) {
+        self.texels[(y + 1) * PADDED + x + 1] = coverage;
+    }
+
+    /// Bilinear sample at mask coordinates (x, y): zero coverage off the
+    /// mask.
+    #[inline]
+    fn sample(&self, x: f32, y: f32) -> f32 {
+        // Floors by truncating from at least 0 (`floor` is a libm call on
+        // the baseline x86-64 target); a point more than half a pixel off
+        // the mask samples zero coverage either way.
+        let (xs, ys) = ((x + 0.5).max(0.0), (y + 0.5).max(0.0));
+        let (tx, ty) = (xs as i32, ys as i32);
+        let (fx, fy) = (xs - tx as f32, ys - ty as f32);
+        // The taps are texels tx - 1 and tx across, ty - 1 and ty down,
+        // stored from index ty * PADDED + tx. Past the frame (tx or ty over
+        // MASK) all four lie off the mask and are zero. tx and ty are at
+        // least 0: xs and ys are (`max` gives 0 for NaN).
+        let (tx, ty) = (tx as usize, ty as usize);
+        let (a, b, c, d) = if tx <= MASK && ty <= MASK {
+            let at = ty * PADDED + tx;
+            let t = &self.texels;
+            (t[at], t[at + 1], t[at + PADDED], t[at + PADDED + 1])
+        } else {
+            (0.0, 0.0, 0.0, 0.0)
+        };
+        let top = a * (1.0 - fx) + b * fx;
+        let bottom = c * (1.0 - fx) + d * fx;
+        top * (1.0 - fy) + bottom * fy
+    }
+}
+
+/// Flat coverage masks of the symbols 1-9 and A-Z.
 struct Glyphs {
-    masks: Vec<Vec<f32>>,
+    masks: Vec<Mask>,
     /// Per mask, the part of it that holds ink, as a [`Window`] of the mask
     /// (0..1 each way): a digit covers about a quarter of its cell, so only
     /// the photo pixels over this box need sampling.
@@ -63,11 +122,11 @@ impl Glyphs {
     fn render() -> Glyphs {
         // The font is compiled in and known good; failing to parse it would
         // be a build defect, so fall back to empty masks rather than panic.
-        let masks: Vec<Vec<f32>> = match FontRef::try_from_slice(FONT) {
+        let masks: Vec<Mask> = match FontRef::try_from_slice(FONT) {
             Ok(font) => (1..=MAX_SYMBOL).map(|d| render_digit(&font, d)).collect(),
-            Err(_) => vec![vec![0.0; MASK * MASK]; MAX_SYMBOL as usize],
+            Err(_) => (1..=MAX_SYMBOL).map(|_| Mask::blank()).collect(),
         };
-        let ink = masks.iter().map(|mask| ink_window(mask)).collect();
+        let ink = masks.iter().map(ink_window).collect();
         Glyphs { masks, ink }
     }
 
@@ -76,32 +135,16 @@ impl Glyphs {
         self.ink[(d - 1) as usize]
     }
 
-    /// Bilinear sample of symbol `d`'s mask at mask coordinates (x, y).
-    fn sample(&self, d: u8, x: f32, y: f32) -> f32 {
-        let mask = &self.masks[(d - 1) as usize];
-        // Floors by truncating from at least 0 (`floor` is a libm call on
-        // the baseline x86-64 target); a point more than half a pixel off
-        // the mask samples zero coverage either way.
-        let (xs, ys) = ((x + 0.5).max(0.0), (y + 0.5).max(0.0));
-        let (x0, y0) = ((xs as i32 - 1) as f32, (ys as i32 - 1) as f32);
-        let (fx, fy) = (xs - (xs as i32) as f32, ys - (ys as i32) as f32);
-        let at = |xi: f32, yi: f32| -> f32 {
-            if xi < 0.0 || yi < 0.0 || xi >= MASK as f32 || yi >= MASK as f32 {
-                0.0
-            } else {
-                mask[yi as usize * MASK + xi as usize]
-            }
-        };
-        let top = at(x0, y0) * (1.0 - fx) + at(x0 + 1.0, y0) * fx;
-        let bottom = at(x0, y0 + 1.0) * (1.0 - fx) + at(x0 + 1.0, y0 + 1.0) * fx;
-        top * (1.0 - fy) + bottom * fy
+    /// Symbol `d`'s mask.
+    fn mask(&self, d: u8) -> &Mask {
+        &self.masks[(d - 1) as usize]
     }
 }
 
 /// Renders symbol `d` (1-9, A-Z for 10 and up) centred in a `MASK`-square
 /// coverage mask.
-fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
-    let mut mask = vec![0.0f32; MASK * MASK];
+fn render_digit(font: &FontRef<'_>, d: u8) -> Mask {
+    let mut mask = Mask::blank();
     let c = snap_solver::digit_char(d);
     // Scale so that the digit's ink height is DIGIT_HEIGHT of the cell.
     let probe = font.glyph_id(c).with_scale(PxScale::from(MASK as f32));
@@ -122,7 +165,7 @@ fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
     outline.draw(|x, y, coverage| {
         let (px, py) = (x as i64 + ox, y as i64 + oy);
         if (0..MASK as i64).contains(&px) && (0..MASK as i64).contains(&py) {
-            mask[py as usize * MASK + px as usize] = coverage.clamp(0.0, 1.0);
+            mask.set(px as usize, py as usize, coverage.clamp(0.0, 1.0));
         }
     });
     mask
@@ -131,11 +174,12 @@ fn render_digit(font: &FontRef<'_>, d: u8) -> Vec<f32> {
 /// The box of `mask` holding nonzero coverage, grown by one texel each way
 /// (bilinear sampling reaches one texel out), as fractions of the mask.
 /// An empty mask gives an empty window.
-fn ink_window(mask: &[f32]) -> Window {
+fn ink_window(mask: &Mask) -> Window {
     let (mut x0, mut y0, mut x1, mut y1) = (MASK, MASK, 0, 0);
-    for (i, _) in mask.iter().enumerate().filter(|(_, &c)| c > 0.0) {
-        let (x, y) = (i % MASK, i / MASK);
-        (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+    for (x, y) in (0..MASK).flat_map(|y| (0..MASK).map(move |x| (x, y))) {
+        if mask.texel(x, y) > 0.0 {
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x + 1), y1.max(y + 1));
+        }
     }
     if x0 >= x1 {
         return Window::EMPTY;
@@ -201,9 +245,9 @@ pub fn draw_digits(
         .par_iter()
         .filter(|&&(index, digit)| (1..=MAX_SYMBOL).contains(&digit) && index < n * n)
         .map(|&(index, digit)| {
-            let window = glyphs.ink(digit);
+            let (window, mask) = (glyphs.ink(digit), glyphs.mask(digit));
             coverage(size, grid_to_photo, grid_side, n, index, window, |u, v| {
-                glyphs.sample(digit, u * MASK as f32, v * MASK as f32)
+                mask.sample(u * MASK as f32, v * MASK as f32)
             })
         })
         .collect::<Result<Vec<Option<Coverage>>, OverlayError>>()?;
@@ -289,6 +333,11 @@ fn paint_cell(
     Ok(())
 }
 
+/// Pixels of a row [`coverage`] maps to the cell's coordinates at a time:
+/// enough that the divisions fill the vector unit, few enough that the
+/// run's values stay in the first-level cache.
+const RUN: usize = 32;
+
 /// What [`coverage`] finds: the photo pixels `area` (`[x0, y0, x1, y1]`,
 /// ends exclusive) and the coverage of each, rows of the area's width.
 struct Coverage {
@@ -334,12 +383,29 @@ fn coverage(
             let mut gx = m[0] * x0 + m[1] * yc + m[2];
             let mut gy = m[3] * x0 + m[4] * yc + m[5];
             let mut gw = m[6] * x0 + m[7] * yc + m[8];
-            for value in row.iter_mut() {
-                let per_cell = 1.0 / (gw * f64::from(cell));
-                let (u, v) = ((gx * per_cell) as f32 - c, (gy * per_cell) as f32 - r);
-                (gx, gy, gw) = (gx + m[0], gy + m[3], gw + m[6]);
-                if (u0..u1).contains(&u) && (v0..v1).contains(&v) {
-                    *value = alpha(u, v);
+            let cell = f64::from(cell);
+            for run in row.chunks_mut(RUN) {
+                // The stepping is a chain, pixel after pixel; the divisions
+                // that follow are independent, several to an instruction.
+                let (mut xs, mut ys, mut ws) = ([0.0; RUN], [0.0; RUN], [0.0; RUN]);
+                for ((x, y), w) in xs.iter_mut().zip(&mut ys).zip(&mut ws) {
+                    (*x, *y, *w) = (gx, gy, gw);
+                    (gx, gy, gw) = (gx + m[0], gy + m[3], gw + m[6]);
+                }
+                let (mut us, mut vs) = ([0.0f32; RUN], [0.0f32; RUN]);
+                for (((u, v), x), (y, w)) in us
+                    .iter_mut()
+                    .zip(&mut vs)
+                    .zip(xs)
+                    .zip(ys.into_iter().zip(ws))
+                {
+                    let per_cell = 1.0 / (w * cell);
+                    (*u, *v) = ((x * per_cell) as f32 - c, (y * per_cell) as f32 - r);
+                }
+                for ((value, u), v) in run.iter_mut().zip(us).zip(vs) {
+                    if (u0..u1).contains(&u) && (v0..v1).contains(&v) {
+                        *value = alpha(u, v);
+                    }
                 }
             }
         });
@@ -526,6 +592,7 @@ mod tests {
         let mut whole = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
         let glyphs = Glyphs::render();
         for (index, digit) in [(0, 8), (80, 1)] {
+            let mask = glyphs.mask(digit);
             paint_cell(
                 &mut whole,
                 &h,
@@ -534,7 +601,7 @@ mod tests {
                 index,
                 Window::CELL,
                 INK,
-                |u, v| glyphs.sample(digit, u * MASK as f32, v * MASK as f32),
+                |u, v| mask.sample(u * MASK as f32, v * MASK as f32),
             )
             .unwrap();
         }
@@ -598,6 +665,7 @@ pub fn strike_candidates(
         if !(1..=MAX_SYMBOL).contains(&digit) || usize::from(digit) > n || index >= n * n {
             continue;
         }
+        let mask = glyphs.mask(digit);
         let slot = f32::from(digit - 1);
         let (sc, sr) = (slot % k, (slot / k).floor());
         // (x, y): the point's place in the candidate's square, 0..1 each,
@@ -623,7 +691,7 @@ pub fn strike_candidates(
             |u, v| {
                 place(u, v).map_or(0.0, |(x, y)| {
                     let zoom = |t: f32| ((t - 0.5) / CANDIDATE_ZOOM + 0.5) * MASK as f32;
-                    glyphs.sample(digit, zoom(x), zoom(y))
+                    mask.sample(zoom(x), zoom(y))
                 })
             },
         )?;
