@@ -335,7 +335,14 @@ fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
     }
     for x in out.iter_mut().filter(|_| overrun) {
         let length = x.end - x.start;
-        for &(i, s, e) in &runs {
+        // `runs` are sorted by start: only those starting from the most
+        // overrun before this extent up to its own start can span it.
+        let earliest = x
+            .start
+            .saturating_sub((MAX_OVERRUN * length as f32) as usize);
+        let from = runs.partition_point(|&(_, s, _)| s < earliest);
+        let to = runs.partition_point(|&(_, s, _)| s <= x.start + SAME_PX);
+        for &(i, s, e) in &runs[from..to] {
             let covers = s <= x.start + SAME_PX && e + SAME_PX >= x.end;
             let over = (x.start.saturating_sub(s) + e.saturating_sub(x.end)) as f32;
             if covers
@@ -433,7 +440,7 @@ fn uncrossed(
         let other_pitch = (to - from) / n as f32;
         let half = (pitch * LINE_BAND).max(1.0);
         let away = |j: usize| {
-            let f = ((j as f32 + 0.5 - from) / other_pitch).rem_euclid(1.0);
+            let f = fract((j as f32 + 0.5 - from) / other_pitch);
             (CELL_MARGIN..1.0 - CELL_MARGIN).contains(&f)
         };
         let (lo, hi) = (from.max(0.0) as usize, (to as usize).min(across.across));
@@ -486,6 +493,14 @@ fn middles_inked(
     inked as f32 / (n * n) as f32
 }
 
+/// The fractional part of `v`, which is at least 0 and below 2^32 (a
+/// position in cells): `f32::fract` is a call into libm on the baseline
+/// x86-64 target, and the lattice checks take it at every other pixel of
+/// each square they look at.
+fn fract(v: f32) -> f32 {
+    v - (v as u32) as f32
+}
+
 /// Share of the pixels of the cells of the `n` x `n` lattice from
 /// `(left, top)` to `(right, bottom)`, away from its lines (by
 /// [`CELL_MARGIN`] of a cell), that are marked on either axis; every
@@ -499,7 +514,7 @@ fn cell_marks(
 ) -> f32 {
     let (pitch_x, pitch_y) = ((right - left) / n as f32, (bottom - top) / n as f32);
     let inner = |p: f32, first: f32, pitch: f32| {
-        let f = ((p - first) / pitch).fract();
+        let f = fract((p - first) / pitch);
         (CELL_MARGIN..1.0 - CELL_MARGIN).contains(&f)
     };
     let (mut marked, mut looked) = (0usize, 0usize);
@@ -508,14 +523,16 @@ fn cell_marks(
         (right as usize).min(vertical.across),
     );
     let (y0, y1) = (top.max(0.0) as usize, (bottom as usize).min(vertical.along));
+    // The columns looked at, found once rather than on every row.
+    let columns: Vec<usize> = (x0..x1)
+        .step_by(2)
+        .filter(|&x| inner(x as f32 + 0.5, left, pitch_x))
+        .collect();
     for y in (y0..y1).step_by(2) {
         if !inner(y as f32 + 0.5, top, pitch_y) {
             continue;
         }
-        for x in (x0..x1).step_by(2) {
-            if !inner(x as f32 + 0.5, left, pitch_x) {
-                continue;
-            }
+        for &x in &columns {
             looked += 1;
             marked += usize::from(vertical.at(x, y) || horizontal.at(y, x));
         }
@@ -567,8 +584,9 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
             vertical: false,
         },
     };
-    let mut found = grids_of(&marks, min_len, Pass::Strict);
-    found.append(&mut grids_of(&marks, min_len, Pass::Loose));
+    let mut looked_at = std::collections::HashSet::new();
+    let mut found = grids_of(&marks, min_len, Pass::Strict, &mut looked_at);
+    found.append(&mut grids_of(&marks, min_len, Pass::Loose, &mut looked_at));
     found.sort_by(|a, b| {
         b.sure
             .cmp(&a.sure)
@@ -585,8 +603,16 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
 }
 
 /// The grids the lattices of `marks` show, lines looked for as `pass`
-/// says, runs at least `min_len` long.
-fn grids_of(marks: &LatticeMarks, min_len: usize, pass: Pass) -> Vec<LatticeGrid> {
+/// says, runs at least `min_len` long. `looked_at` holds the squares
+/// (extents down and across) the strict pass has judged; the loose pass
+/// judges each only once (what a square shows does not depend on the runs
+/// that named it).
+fn grids_of(
+    marks: &LatticeMarks,
+    min_len: usize,
+    pass: Pass,
+    looked_at: &mut std::collections::HashSet<[usize; 4]>,
+) -> Vec<LatticeGrid> {
     let loose = pass == Pass::Loose;
     let LatticeMarks {
         vertical,
@@ -619,6 +645,11 @@ fn grids_of(marks: &LatticeMarks, min_len: usize, pass: Pass) -> Vec<LatticeGrid
             {
                 continue;
             }
+            let square = [down.start, down.end, across.start, across.end];
+            if loose && looked_at.contains(&square) {
+                continue;
+            }
+            looked_at.insert(square);
             // Continuous pixels: a run's first pixel starts at its index.
             let (left, right) = (across.start as f32, across.end as f32);
             let (top, bottom) = (down.start as f32, down.end as f32);
@@ -640,10 +671,7 @@ fn grids_of(marks: &LatticeMarks, min_len: usize, pass: Pass) -> Vec<LatticeGrid
                 );
                 let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
                 let marks = (vertical, horizontal);
-                if !(x.boxes && y.boxes)
-                    || cell_marks(vertical, horizontal, (left, top), (right, bottom), n)
-                        > MAX_CELL_MARKS
-                {
+                if !y.boxes {
                     continue;
                 }
                 let cell_lines = enough(x.seen) && enough(y.seen);
@@ -654,7 +682,12 @@ fn grids_of(marks: &LatticeMarks, min_len: usize, pass: Pass) -> Vec<LatticeGrid
                         && middles_inked(marks, (left, top), (right, bottom), n) >= MIN_MIDDLE_INKED
                         && uncrossed(marks, (left, top), (right, bottom), (n, box_side))
                 };
-                if !cell_lines && !by_boxes() {
+                // The cells' marks last: they cost a look at every other
+                // pixel of the square.
+                if !cell_lines && !by_boxes()
+                    || cell_marks(vertical, horizontal, (left, top), (right, bottom), n)
+                        > MAX_CELL_MARKS
+                {
                     continue;
                 }
                 found.push(LatticeGrid {
