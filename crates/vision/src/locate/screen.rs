@@ -15,6 +15,13 @@
 //! length, outline a square; it is a grid when its n + 1 evenly spaced
 //! lines are there on both axes, all but [`MAX_MISSING_LINES`] of them and
 //! every box line. The outline then is the grid's border, drawn or not.
+//!
+//! Two looser ways find grids that are less sure (see [`LatticeGrid`]'s
+//! `sure`): a lattice whose cell lines are gone is a grid when its box
+//! lines and border are there, digits fill the middles of enough of its
+//! cells and nothing crosses where its cell lines would be; and a second
+//! pass ([`Pass::Loose`]) takes lines whose marks step a pixel sideways or
+//! run on past the extent they span.
 
 use image::GrayImage;
 
