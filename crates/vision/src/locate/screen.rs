@@ -371,24 +371,25 @@ fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
     out
 }
 
-/// The lattice lines of one axis seen: how many of the `n + 1`, whether
-/// every box line is, and whether the border lines are too.
+/// The lattice lines of one axis seen, every box line among them: how
+/// many of the `n + 1`, and whether the border lines are there too.
 struct LinesSeen {
     seen: usize,
-    boxes: bool,
     borders: bool,
 }
 
 /// Which of the `n + 1` lattice lines from `first` to `last` (across the
 /// lines) are marked along `from..to`: the box lines (side `box_side`) and
 /// the borders in `marks`, the cell lines in `faint` (marked at
-/// [`CELL_LINE_CONTRAST`]).
+/// [`CELL_LINE_CONTRAST`]). `None` when a box line is missing: every grid
+/// has its box lines, and most lattices looked at (any two extents of
+/// about one length) miss one, so they are looked for first.
 fn lattice_lines(
     (marks, faint): (&Marks, &FaintMarks),
     (first, last): (f32, f32),
     (from, to): (usize, usize),
     (n, box_side): (usize, usize),
-) -> LinesSeen {
+) -> Option<LinesSeen> {
     let pitch = (last - first) / n as f32;
     let half = (pitch * LINE_BAND).max(1.0);
     let covered = |k: usize| {
@@ -399,32 +400,25 @@ fn lattice_lines(
             faint.coverage(centre, half, from, to)
         }
     };
-    let mut lines = LinesSeen {
-        seen: 0,
-        boxes: true,
-        borders: true,
-    };
-    // Every grid has its box lines: most lattices looked at (any two
-    // extents of about one length) miss one, and the rest is not needed.
     if (box_side..n)
         .step_by(box_side)
         .any(|k| covered(k) < MIN_COVERAGE)
     {
-        lines.boxes = false;
-        return lines;
+        return None;
     }
+    let inner_box = |k: usize| k.is_multiple_of(box_side) && k != 0 && k != n;
+    let mut lines = LinesSeen {
+        seen: 0,
+        borders: true,
+    };
     for k in 0..=n {
-        let there = covered(k) >= MIN_COVERAGE;
+        let there = inner_box(k) || covered(k) >= MIN_COVERAGE;
         lines.seen += usize::from(there);
-        if k % box_side == 0 && !there {
-            if k == 0 || k == n {
-                lines.borders = false;
-            } else {
-                lines.boxes = false;
-            }
+        if (k == 0 || k == n) && !there {
+            lines.borders = false;
         }
     }
-    lines
+    Some(lines)
 }
 
 /// Whether ink crosses none of the cell lines (not box lines) of the `n`
@@ -661,33 +655,31 @@ fn grids_of(
             let (left, right) = (across.start as f32, across.end as f32);
             let (top, bottom) = (down.start as f32, down.end as f32);
             for (n, box_side) in SHAPES {
-                let x = lattice_lines(
+                let Some(x) = lattice_lines(
                     (vertical, faint_vertical),
                     (left, right),
                     (down.start, down.end),
                     (n, box_side),
-                );
-                if !x.boxes {
+                ) else {
                     continue;
-                }
-                let y = lattice_lines(
+                };
+                let Some(y) = lattice_lines(
                     (horizontal, faint_horizontal),
                     (top, bottom),
                     (across.start, across.end),
                     (n, box_side),
-                );
-                let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
-                let marks = (vertical, horizontal);
-                if !y.boxes {
+                ) else {
                     continue;
-                }
+                };
+                let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
+                let pair = (vertical, horizontal);
                 let cell_lines = enough(x.seen) && enough(y.seen);
                 // Box lines and border alone, their cells shown by digits.
                 let by_boxes = || {
                     x.borders
                         && y.borders
-                        && middles_inked(marks, (left, top), (right, bottom), n) >= MIN_MIDDLE_INKED
-                        && uncrossed(marks, (left, top), (right, bottom), (n, box_side))
+                        && middles_inked(pair, (left, top), (right, bottom), n) >= MIN_MIDDLE_INKED
+                        && uncrossed(pair, (left, top), (right, bottom), (n, box_side))
                 };
                 // The cells' marks last: they cost a look at every other
                 // pixel of the square.
