@@ -74,32 +74,78 @@ impl Unstuffed {
     }
 }
 
-/// Reads a scan's bits from a position.
+/// Reads a scan's bits from a position, through a 64-bit buffer refilled
+/// a few bytes at a time: a symbol's bits are then a shift of a register,
+/// not a load from memory (the walk of a photo's scan reads millions).
 pub(crate) struct Reader<'a> {
-    pub data: &'a Unstuffed,
-    pub at: u64,
+    data: &'a Unstuffed,
+    /// The next bits, most significant first: `n` of them, and past those
+    /// either zeros or the bits that follow them.
+    acc: u64,
+    n: u32,
+    /// The byte of `data` the buffer is refilled from next.
+    next: usize,
 }
 
-impl Reader<'_> {
-    /// The next 16 bits, not consumed.
-    #[inline]
-    pub fn peek16(&self) -> u32 {
-        self.data.peek32(self.at) >> 16
+impl<'a> Reader<'a> {
+    /// A reader of `data` from bit `at`.
+    pub fn new(data: &'a Unstuffed, at: u64) -> Reader<'a> {
+        let mut r = Reader {
+            data,
+            acc: 0,
+            n: 0,
+            next: 0,
+        };
+        r.seek(at);
+        r
     }
 
-    /// Consumes `n` (0..=16) bits and returns them.
+    /// The data read.
+    pub fn data(&self) -> &'a Unstuffed {
+        self.data
+    }
+
+    /// Moves to bit `at`.
+    pub fn seek(&mut self, at: u64) {
+        (self.acc, self.n, self.next) = (0, 0, (at / 8) as usize);
+        self.refill();
+        self.skip((at % 8) as u32);
+    }
+
+    /// The bit the next read starts at.
     #[inline]
-    pub fn take(&mut self, n: u32) -> u32 {
-        if n == 0 {
-            return 0;
+    pub fn at(&self) -> u64 {
+        8 * self.next as u64 - u64::from(self.n)
+    }
+
+    /// Tops the buffer up to 56 bits or more, whole bytes at a time (zeros
+    /// past the end of the data).
+    #[inline]
+    fn refill(&mut self) {
+        let word = match self.data.bytes.get(self.next..self.next + 8) {
+            Some(b) => u64::from_be_bytes(b.try_into().unwrap_or([0; 8])),
+            None => 0,
+        };
+        self.acc |= word >> self.n;
+        let bytes = (63 - self.n) / 8;
+        self.next += bytes as usize;
+        self.n += 8 * bytes;
+    }
+
+    /// The next 32 bits, not consumed.
+    #[inline]
+    pub fn peek32(&mut self) -> u32 {
+        if self.n < 32 {
+            self.refill();
         }
-        let v = self.data.peek32(self.at) >> (32 - n);
-        self.at += u64::from(n);
-        v
+        (self.acc >> 32) as u32
     }
 
+    /// Consumes `n` bits: at most 32 after a [`Reader::peek32`].
+    #[inline]
     pub fn skip(&mut self, n: u32) {
-        self.at += u64::from(n);
+        self.acc <<= n;
+        self.n -= n;
     }
 }
 

@@ -30,6 +30,7 @@
 mod bits;
 mod dct;
 mod huffman;
+mod luma;
 pub mod marker;
 mod markers;
 mod scan;
@@ -124,8 +125,38 @@ impl Photo {
     /// Reads `jpeg`'s headers and walks its scan; [`Unsupported`] for any
     /// JPEG this cannot change in place.
     pub fn open(jpeg: Arc<[u8]>) -> Result<Photo, Unsupported> {
-        let headers = markers::read(&jpeg)?;
-        let data = bits::unstuff(&jpeg, headers.data)?;
+        let (headers, data, layout) = Photo::scan(&jpeg)?;
+        let index = scan::index(&headers, &data)?;
+        Ok(Photo {
+            jpeg,
+            headers,
+            data,
+            index,
+            layout,
+        })
+    }
+
+    /// [`Photo::open`], and the photo's luma decoded on the way: its Y
+    /// samples, rows of [`Photo::dimensions`]' width, top down (see the
+    /// `luma` module). The scan is Huffman-decoded once for both.
+    pub fn open_with_luma(jpeg: Arc<[u8]>) -> Result<(Photo, Vec<u8>), Unsupported> {
+        let (headers, data, layout) = Photo::scan(&jpeg)?;
+        let (index, luma) = luma::index_and_luma(&headers, &data)?;
+        let photo = Photo {
+            jpeg,
+            headers,
+            data,
+            index,
+            layout,
+        };
+        Ok((photo, luma))
+    }
+
+    /// The headers, the scan's data and its layout, when the scan is one
+    /// this crate can walk.
+    fn scan(jpeg: &[u8]) -> Result<(Headers, Unstuffed, Layout), Unsupported> {
+        let headers = markers::read(jpeg)?;
+        let data = bits::unstuff(jpeg, headers.data)?;
         if jpeg.get(data.end..data.end + 2) != Some(&[0xFF, marker::EOI]) {
             // Another scan or a DNL segment follows: not one baseline scan.
             return Err(Unsupported::Coding);
@@ -138,14 +169,7 @@ impl Photo {
         if data.intervals.len() != intervals + 1 {
             return Err(Unsupported::Data);
         }
-        let index = scan::index(&headers, &data)?;
-        Ok(Photo {
-            jpeg,
-            headers,
-            data,
-            index,
-            layout,
-        })
+        Ok((headers, data, layout))
     }
 
     /// Width and height in pixels.

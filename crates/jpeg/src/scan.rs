@@ -63,16 +63,23 @@ fn extend(bits: u32, size: u32) -> i32 {
     }
 }
 
-/// Reads one Huffman symbol.
+/// The `size` bits after the first `len` of `word` (`len` + `size` at
+/// most 32: a code is at most 16 bits, a magnitude at most 11).
 #[inline]
-fn symbol(r: &mut Reader<'_>, t: &Table) -> Result<u8, Unsupported> {
-    let (s, len) = t.decode(r.peek16()).ok_or(Unsupported::Data)?;
-    r.skip(len);
-    Ok(s)
+fn bits_after(word: u32, len: u32, size: u32) -> u32 {
+    if size == 0 {
+        0
+    } else {
+        (word << len) >> (32 - size)
+    }
 }
 
 /// Reads one block; with `out`, its coefficients are stored (natural
 /// order), else only skipped. Returns the DC difference.
+///
+/// Each symbol and the magnitude bits after it come from one read of 32
+/// bits: the walk of a 16 MP photo's scan is hundreds of thousands of
+/// blocks, its bits read once per coefficient.
 #[inline]
 fn block(
     r: &mut Reader<'_>,
@@ -80,16 +87,21 @@ fn block(
     ac: &Table,
     mut out: Option<&mut Block>,
 ) -> Result<i32, Unsupported> {
-    let size = u32::from(symbol(r, dc)?);
+    let word = r.peek32();
+    let (s, len) = dc.decode(word >> 16).ok_or(Unsupported::Data)?;
+    let size = u32::from(s);
     if size > 11 {
         return Err(Unsupported::Data);
     }
-    let diff = extend(r.take(size), size);
+    let diff = extend(bits_after(word, len, size), size);
+    r.skip(len + size);
     let mut k = 1;
     while k < 64 {
-        let rs = symbol(r, ac)?;
+        let word = r.peek32();
+        let (rs, len) = ac.decode(word >> 16).ok_or(Unsupported::Data)?;
         let (run, size) = (usize::from(rs >> 4), u32::from(rs & 15));
         if size == 0 {
+            r.skip(len);
             if run != 15 {
                 break;
             }
@@ -100,7 +112,8 @@ fn block(
         if k > 63 || size > 10 {
             return Err(Unsupported::Data);
         }
-        let bits = r.take(size);
+        let bits = bits_after(word, len, size);
+        r.skip(len + size);
         if let Some(out) = out.as_deref_mut() {
             out[crate::dct::ZIGZAG[k]] = extend(bits, size);
         }
@@ -120,37 +133,93 @@ fn tables(h: &Headers) -> Vec<(&Table, &Table)> {
 /// Walks the whole scan once, noting where each MCU starts and ends and
 /// the DC predictions at its start.
 pub(crate) fn index(h: &Headers, data: &Unstuffed) -> Result<Index, Unsupported> {
-    let layout = Layout::of(h);
-    let count = layout.count();
-    let tables = tables(h);
-    let mut index = Index {
-        start: Vec::with_capacity(count),
-        end: Vec::with_capacity(count),
-        pred: Vec::with_capacity(count),
-    };
-    let mut r = Reader { data, at: 0 };
-    let mut pred = [0i32; 3];
-    let mut interval = 0;
-    for m in 0..count {
-        if h.restart > 0 && m > 0 && m % h.restart == 0 {
-            interval += 1;
-            r.at = *data.intervals.get(interval).ok_or(Unsupported::Data)?;
-            pred = [0; 3];
+    let mut walk = Walk::new(h, data);
+    walk.mcus(Layout::of(h).count(), &mut [])?;
+    walk.finish()
+}
+
+/// A walk of the scan, MCU by MCU, building its [`Index`].
+pub(crate) struct Walk<'a> {
+    h: &'a Headers,
+    tables: Vec<(&'a Table, &'a Table)>,
+    r: Reader<'a>,
+    pred: [i32; 3],
+    interval: usize,
+    index: Index,
+    count: usize,
+}
+
+impl<'a> Walk<'a> {
+    pub fn new(h: &'a Headers, data: &'a Unstuffed) -> Walk<'a> {
+        let count = Layout::of(h).count();
+        Walk {
+            h,
+            tables: tables(h),
+            r: Reader::new(data, 0),
+            pred: [0; 3],
+            interval: 0,
+            index: Index {
+                start: Vec::with_capacity(count),
+                end: Vec::with_capacity(count),
+                pred: Vec::with_capacity(count),
+            },
+            count,
         }
-        index.start.push(r.at);
-        index.pred.push(pred);
-        for (c, comp) in h.components.iter().enumerate() {
-            for _ in 0..comp.h * comp.v {
-                pred[c] += block(&mut r, tables[c].0, tables[c].1, None)?;
+    }
+
+    /// Walks the next `n` MCUs. With `first` not empty, the first
+    /// component's blocks are stored there (zeroed before, as [`decode`]
+    /// gives them: natural order, DC absolute), `n` MCUs' worth.
+    pub fn mcus(&mut self, n: usize, first: &mut [Block]) -> Result<(), Unsupported> {
+        let (h, data) = (self.h, self.r.data());
+        let keep = !first.is_empty();
+        let mut stored = first.iter_mut();
+        for _ in 0..n {
+            let m = self.index.start.len();
+            if m >= self.count {
+                return Err(Unsupported::Data);
             }
+            if h.restart > 0 && m > 0 && m.is_multiple_of(h.restart) {
+                self.interval += 1;
+                self.r
+                    .seek(*data.intervals.get(self.interval).ok_or(Unsupported::Data)?);
+                self.pred = [0; 3];
+            }
+            self.index.start.push(self.r.at());
+            self.index.pred.push(self.pred);
+            for (c, comp) in h.components.iter().enumerate() {
+                let (dc, ac) = self.tables[c];
+                for _ in 0..comp.h * comp.v {
+                    if c == 0 && keep {
+                        let b = stored.next().ok_or(Unsupported::Data)?;
+                        self.pred[c] += block(&mut self.r, dc, ac, Some(b))?;
+                        b[0] = self.pred[c];
+                    } else {
+                        self.pred[c] += block(&mut self.r, dc, ac, None)?;
+                    }
+                }
+            }
+            // An MCU must end within its interval's data.
+            if self.r.at()
+                > *data
+                    .intervals
+                    .get(self.interval + 1)
+                    .ok_or(Unsupported::Data)?
+            {
+                return Err(Unsupported::Data);
+            }
+            self.index.end.push(self.r.at());
         }
-        // An MCU must end within its interval's data.
-        if r.at > *data.intervals.get(interval + 1).ok_or(Unsupported::Data)? {
+        Ok(())
+    }
+
+    /// The index, once every MCU has been walked.
+    pub fn finish(self) -> Result<Index, Unsupported> {
+        if self.index.start.len() != self.count {
             return Err(Unsupported::Data);
         }
-        index.end.push(r.at);
+        Ok(self.index)
     }
-    Ok(index)
 }
 
 /// The blocks of MCU `m`, each component's in order (rows of `h` blocks),
@@ -162,10 +231,7 @@ pub(crate) fn decode(
     m: usize,
 ) -> Result<Vec<Block>, Unsupported> {
     let tables = tables(h);
-    let mut r = Reader {
-        data,
-        at: index.start[m],
-    };
+    let mut r = Reader::new(data, index.start[m]);
     let mut pred = index.pred[m];
     let mut out = Vec::new();
     for (c, comp) in h.components.iter().enumerate() {

@@ -176,10 +176,10 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
     decode_opening(bytes, false)
 }
 
-/// [`decode`]; with `open`, a JPEG decoded to luma is also opened to make
-/// its answer in place ([`Decoded::in_place`]), its scan walked on the
-/// pool beside the decoding: the decoder runs on one core, and where
-/// another is free the walk comes off the photo's wall time.
+/// [`decode`]; with `open`, a JPEG decoded to luma is also kept opened to
+/// make its answer in place ([`Decoded::in_place`]): its luma is decoded
+/// by the walk that opens it (see [`decode_jpeg_luma`]), so the opening
+/// costs nothing more.
 pub(crate) fn decode_opening(bytes: &[u8], open: bool) -> Result<Decoded, DecodeError> {
     if bytes.is_empty() {
         return Err(DecodeError::Empty);
@@ -255,12 +255,15 @@ fn check_dimensions(width: u32, height: u32) -> Result<(), DecodeError> {
     Ok(())
 }
 
-/// The luma of a YCbCr or gray JPEG, decoded by zune-jpeg (the decoder
-/// `image` uses too) asked for its Y plane only; its colour stays to be
-/// decoded on demand. `None` for the other colour spaces (CMYK, YCCK,
-/// Adobe RGB), whose luma needs the colour conversion: the caller decodes
-/// those through `image`, in colour. With `open`, the JPEG is opened to
-/// change in place beside the decoding (see [`decode_opening`]).
+/// The luma of a YCbCr or gray JPEG, its Y plane only; its colour stays
+/// to be decoded on demand. A baseline colour JPEG (what cameras write) is
+/// decoded by `snap-jpeg` as it opens the file to answer in place: one
+/// walk of the scan for both, sample for sample the Y plane zune-jpeg
+/// gives, which decodes the others (progressive, gray, ...; `image` uses
+/// it too). `None` for the other colour spaces (CMYK, YCCK, Adobe RGB),
+/// whose luma needs the colour conversion: the caller decodes those
+/// through `image`, in colour. With `open`, the opened JPEG is kept (see
+/// [`decode_opening`]).
 fn decode_jpeg_luma(bytes: &[u8], open: bool) -> Result<Option<Decoded>, DecodeError> {
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), jpeg_options());
     decoder.decode_headers().map_err(map_jpeg_err)?;
@@ -276,16 +279,32 @@ fn decode_jpeg_luma(bytes: &[u8], open: bool) -> Result<Option<Decoded>, DecodeE
         .and_then(|exif| Orientation::from_exif_chunk(exif))
         .map_or(1, |o| o.to_exif());
     let jpeg: Arc<[u8]> = Arc::from(bytes);
-    let (pixels, in_place) = if open {
-        let (pixels, photo) = rayon::join(
-            || jpeg_pixels(bytes, ColorSpace::Luma),
-            || snap_jpeg::Photo::open(Arc::clone(&jpeg)).ok(),
-        );
-        (pixels, OnceLock::from(photo))
-    } else {
-        (jpeg_pixels(bytes, ColorSpace::Luma), OnceLock::new())
+    if let Some((width, height)) = decoder.dimensions() {
+        // JPEG sizes are 16-bit, so these conversions are exact.
+        let (width, height) = (width as u32, height as u32);
+        check_dimensions(width, height)?;
+        if let Ok((photo, luma)) = snap_jpeg::Photo::open_with_luma(Arc::clone(&jpeg)) {
+            if let Some(gray) = GrayImage::from_raw(width, height, luma) {
+                return Ok(Some(Decoded {
+                    gray,
+                    exif_orientation,
+                    format: ImageFormat::Jpeg,
+                    rgb: OnceLock::new(),
+                    in_place: match open {
+                        true => OnceLock::from(Some(photo)),
+                        false => OnceLock::new(),
+                    },
+                    jpeg: Some(jpeg),
+                }));
+            }
+        }
+    }
+    // Not one `snap-jpeg` opens: it is not changed in place either.
+    let in_place = match open {
+        true => OnceLock::from(None),
+        false => OnceLock::new(),
     };
-    let (width, height, luma) = pixels?;
+    let (width, height, luma) = jpeg_pixels(bytes, ColorSpace::Luma)?;
     let gray = GrayImage::from_raw(width, height, luma).ok_or_else(|| {
         DecodeError::Corrupt("the decoder returned a short pixel buffer".to_string())
     })?;
@@ -592,5 +611,24 @@ mod tests {
             decode(&bmp),
             Err(DecodeError::BadDimensions { .. })
         ));
+    }
+
+    #[test]
+    fn a_photos_luma_is_the_decoders_sample_for_sample() {
+        // Camera JPEGs (4:2:0, a phone's restart-free scan, a newspaper
+        // photo): the walk's own luma is zune-jpeg's Y plane exactly, and
+        // the JPEG is opened to answer in place on the way.
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        for name in ["image18.jpg", "kubiesa-03_01.jpg", "pen-complete.jpg"] {
+            let bytes = std::fs::read(fixtures.join(name)).unwrap();
+            let decoded = decode_opening(&bytes, true).unwrap();
+            assert!(
+                decoded.in_place.get().is_some_and(Option::is_some),
+                "{name} opened"
+            );
+            let (w, h, luma) = jpeg_pixels(&bytes, ColorSpace::Luma).unwrap();
+            assert_eq!(decoded.gray.dimensions(), (w, h), "{name}");
+            assert!(decoded.gray.as_raw() == &luma, "{name}: the luma differs");
+        }
     }
 }
