@@ -1,4 +1,5 @@
-//! The 8x8 DCT both ways, zigzag order, and JFIF's YCbCr.
+//! The 8x8 DCT (exact, in floats) both ways, zigzag order, and JFIF's
+//! YCbCr.
 
 /// The natural (row-major) index of each zigzag position.
 pub(crate) const ZIGZAG: [usize; 64] = [
@@ -30,6 +31,7 @@ fn basis() -> &'static [[f32; 8]; 8] {
 /// `f` rows of 8 (natural order): the inverse DCT when `f` holds
 /// coefficients, and, with the basis transposed, the forward one. Rows of
 /// `f` that are all zero (most of a photo's high frequencies) are skipped.
+#[inline(always)]
 fn transform(f: &[f32; 64], basis: &[[f32; 8]; 8]) -> [f32; 64] {
     // rows[u][x] = sum over v of f[u][v] basis[v][x]
     let mut rows = [[0f32; 8]; 8];
@@ -61,6 +63,23 @@ fn transform(f: &[f32; 64], basis: &[[f32; 8]; 8]) -> [f32; 64] {
     out
 }
 
+/// [`transform`], a row of eight in one AVX2 register where the CPU has
+/// them (the same operations in the same order, so the same sums).
+fn transformed(f: &[f32; 64], basis: &[[f32; 8]; 8]) -> [f32; 64] {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { transform_avx2(f, basis) };
+    }
+    transform(f, basis)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn transform_avx2(f: &[f32; 64], basis: &[[f32; 8]; 8]) -> [f32; 64] {
+    transform(f, basis)
+}
+
 /// Whether any of `values` is not zero (no early exit: eight compares
 /// vectorise, a branch per value would not).
 #[inline]
@@ -78,10 +97,12 @@ fn basis_transposed() -> &'static [[f32; 8]; 8] {
 }
 
 /// Samples (0..=255, rows of 8) of quantised coefficients `block` (natural
-/// order) with quantisers `quant`.
+/// order) with quantisers `quant`: the exact transform, which the decoding
+/// (`idct`, in integers) is held to.
+#[cfg(test)]
 pub(crate) fn inverse(block: &[i32; 64], quant: &[u16; 64]) -> [u8; 64] {
     let f: [f32; 64] = std::array::from_fn(|k| (block[k] * i32::from(quant[k])) as f32);
-    let samples = transform(&f, basis());
+    let samples = transformed(&f, basis());
     // Clamped first, then +0.5 and truncated: rounding without a libm call.
     samples.map(|s| (s + 128.5).clamp(0.0, 255.0) as u8)
 }
@@ -92,7 +113,7 @@ pub(crate) fn forward(samples: &[f32; 64], quant: &[u16; 64]) -> [i32; 64] {
     // F[u][v] = sum over y, x of basis[u][y] s[y][x] basis[v][x]: the same
     // sums as the inverse with the basis transposed and s for f.
     let s: [f32; 64] = samples.map(|v| v - 128.0);
-    let f = transform(&s, basis_transposed());
+    let f = transformed(&s, basis_transposed());
     std::array::from_fn(|k| {
         let q = f[k] / f32::from(quant[k]);
         // Rounded half away from zero (`as` truncates toward it).

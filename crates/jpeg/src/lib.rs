@@ -30,6 +30,7 @@
 mod bits;
 mod dct;
 mod huffman;
+mod idct;
 mod luma;
 pub mod marker;
 mod markers;
@@ -283,9 +284,10 @@ impl Photo {
         let mut b = 0;
         for (c, comp) in comps.iter().enumerate() {
             let stride = 8 * comp.h;
+            let quant = comp.quant.map(i32::from);
             for by in 0..comp.v {
                 for bx in 0..comp.h {
-                    let samples = dct::inverse(&blocks[b], &comp.quant);
+                    let samples = idct::samples(&blocks[b], &quant);
                     b += 1;
                     for row in 0..8 {
                         let at = (8 * by + row) * stride + 8 * bx;
@@ -344,16 +346,22 @@ impl Photo {
             if !changed {
                 continue;
             }
-            let samples: [f32; 64] = std::array::from_fn(|k| {
-                let (u, v) = (k % 8, k / 8);
-                let mut sum = 0.0;
-                for y in y0 + v * sy..y0 + (v + 1) * sy {
-                    for x in x0 + u * sx..x0 + (u + 1) * sx {
-                        sum += planes[y * l.mcu_w + x][c];
+            // Each sample the mean of the pixels it covers (1, 2 or 4:
+            // multiplying by the reciprocal is exact).
+            let mut samples = [0f32; 64];
+            let share = 1.0 / (sx * sy) as f32;
+            for (v, row) in samples.chunks_exact_mut(8).enumerate() {
+                for (u, sample) in row.iter_mut().enumerate() {
+                    let mut sum = 0.0;
+                    for y in y0 + v * sy..y0 + (v + 1) * sy {
+                        let line = &planes[y * l.mcu_w + x0 + u * sx..][..sx];
+                        for p in line {
+                            sum += p[c];
+                        }
                     }
+                    *sample = sum * share;
                 }
-                sum / (sx * sy) as f32
-            });
+            }
             let mut coded = dct::forward(&samples, &comps[c].quant);
             for v in &mut coded[1..] {
                 *v = (*v).clamp(-MAX_AC, MAX_AC);
