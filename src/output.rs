@@ -173,7 +173,19 @@ pub fn answer_in_place(page: &mut Page, marks: &[PartMarks]) -> Option<Vec<u8>> 
     let t = page.timings.lap("overlay", start);
     let answer = photo.answer(&canvas, orientation).ok();
     page.timings.lap("encode", t);
+    free_aside(canvas);
     answer
+}
+
+/// Frees `value` on a thread of its own rather than here: a photo's
+/// buffers are tens of megabytes, given back to the system page by page (a
+/// millisecond or more each), which a free core does while this one writes
+/// the answer. Not on the pool: a pool thread may be waiting for the memory
+/// this frees. When no thread can be started, it is freed here.
+pub fn free_aside<T: Send + 'static>(value: T) {
+    let _ = std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(value));
 }
 
 /// Encodes a JPEG with `jpeg-encoder` (AVX2 when the CPU has it): on a

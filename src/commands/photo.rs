@@ -537,15 +537,15 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
     let records = job.records.as_ref().zip(fingerprint.as_ref());
     match (image, encoded) {
         (Some(path), Some(bytes)) => {
-            let stamp = ImageStamp {
-                name: path
-                    .file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-                stamp: Stamp::of_bytes(&bytes),
-            };
             // The record first, then the image: an image is never in place
             // without the record that vouches for it (see resume.rs).
             if let Some((records, print)) = records {
+                let stamp = ImageStamp {
+                    name: path
+                        .file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                    stamp: Stamp::of_bytes(&bytes),
+                };
                 if let Err(e) = records.save(&name, print, &outcome, RecordedImage::Written(stamp))
                 {
                     outcome.write_error = Some(format!(
@@ -678,6 +678,8 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
     outcome.key = books::key_records(unit, &grids);
     let alone = grids.len() == 1;
     outcome.grids = grids.into_iter().map(|g| line(unit, g, alone)).collect();
+    // The page's share of memory goes with its buffers.
+    output::free_aside((page, _share));
     (outcome, encoded)
 }
 
