@@ -179,3 +179,40 @@ fn other_jpegs_are_refused_with_the_reason() {
     let cut = &bytes[..bytes.len() / 2];
     assert!(Photo::open(cut.into()).is_err());
 }
+
+#[test]
+fn the_luma_is_the_same_walked_on_one_thread_or_two_and_a_cut_scan_is_refused() {
+    let luma = |threads: usize, jpeg: &[u8]| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a pool");
+        pool.install(|| Photo::open_with_luma(jpeg.into()).map(|(_, luma)| luma))
+    };
+    let jpeg = fixture("kubiesa-03_01.jpg");
+    let one = luma(1, &jpeg).expect("walked on one thread");
+    let two = luma(2, &jpeg).expect("walked on two");
+    assert!(one == two, "the two walks give different samples");
+    // Its gray as the colour decoder gives it, within the rounding of the
+    // colour conversion: the plane is the photo's, rows top down.
+    let rgb = decode(&jpeg);
+    assert_eq!(one.len(), (rgb.width() * rgb.height()) as usize);
+    let far = rgb
+        .pixels()
+        .zip(&one)
+        .filter(|(p, &y)| {
+            let [r, g, b] = p.0.map(f32::from);
+            (0.299 * r + 0.587 * g + 0.114 * b - f32::from(y)).abs() > 4.0
+        })
+        .count();
+    assert!(
+        far * 100 < one.len(),
+        "{far} samples far from the colour's luma"
+    );
+    // The scan cut at two thirds and ended there: refused, whichever way it
+    // is walked, and neither way waits for bands that never come.
+    let mut cut = jpeg[..jpeg.len() * 2 / 3].to_vec();
+    cut.extend_from_slice(&[0xFF, 0xD9]);
+    assert!(luma(1, &cut).is_err());
+    assert!(luma(2, &cut).is_err());
+}
