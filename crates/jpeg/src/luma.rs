@@ -127,23 +127,25 @@ pub(crate) fn index_and_luma(
         (BAND_ROWS * layout.across).min(layout.count() - band * BAND_ROWS * layout.across)
     };
     let bands_count = layout.down.div_ceil(BAND_ROWS);
-    if rayon::current_num_threads() < 2 {
-        let mut blocks = vec![[0; 64]; band_blocks];
-        for (band, out) in (0..bands_count).zip(&mut bands) {
-            let n = mcus(band);
-            walk.mcus(n, &mut blocks[..n * place.per_mcu])?;
-            transform_band(&mut blocks[..n * place.per_mcu], out, width, &place);
-        }
-    } else {
-        transform_beside(
+    let beside = match rayon::current_num_threads() {
+        1 => 0,
+        _ => transform_beside(
             &mut walk,
-            bands,
+            &mut bands,
             bands_count,
             band_blocks,
             &mcus,
             width,
             &place,
-        )?;
+        )?,
+    };
+    // On one thread, or where no thread could be started: each band walked
+    // and transformed here.
+    let mut blocks = vec![[0; 64]; band_blocks];
+    for (band, out) in (beside..bands_count).zip(&mut bands) {
+        let count = mcus(band) * place.per_mcu;
+        walk.mcus(mcus(band), &mut blocks[..count])?;
+        transform_band(&mut blocks[..count], out, width, &place);
     }
     Ok((walk.finish()?, plane))
 }
@@ -155,33 +157,39 @@ const BANDS_IN_FLIGHT: usize = 3;
 /// The walk on this thread, each band's transform on a thread of its own
 /// a band or two behind (not the pool's: a pool thread might not take the
 /// work before the walk needs the buffers back). The buffers go round:
-/// walked here, sent to be transformed (which zeroes them), sent back.
+/// walked here, sent with their rows of the plane to be transformed (which
+/// zeroes them), sent back. The bands done: all of them, or none when no
+/// thread could be started (WebAssembly in a browser, a process at its
+/// limit).
 fn transform_beside<'p>(
     walk: &mut Walk<'_>,
-    mut bands: impl Iterator<Item = &'p mut [u8]> + Send,
+    bands: &mut impl Iterator<Item = &'p mut [u8]>,
     bands_count: usize,
     band_blocks: usize,
-    mcus: &(impl Fn(usize) -> usize + Sync),
+    mcus: &impl Fn(usize) -> usize,
     width: usize,
     place: &Place,
-) -> Result<(), Unsupported> {
+) -> Result<usize, Unsupported> {
     let (to_transform, walked) =
-        std::sync::mpsc::sync_channel::<(Vec<Block>, usize)>(BANDS_IN_FLIGHT);
+        std::sync::mpsc::sync_channel::<(Vec<Block>, usize, &mut [u8])>(BANDS_IN_FLIGHT);
     let (to_walk, free) = std::sync::mpsc::channel::<Vec<Block>>();
     std::thread::scope(|scope| {
-        scope.spawn(move || {
-            for (mut blocks, count) in walked {
-                if let Some(out) = bands.next() {
+        let transform = std::thread::Builder::new()
+            .name("luma".into())
+            .spawn_scoped(scope, move || {
+                for (mut blocks, count, out) in walked {
                     transform_band(&mut blocks[..count], out, width, place);
+                    // The walk may have stopped; then the buffer is not needed.
+                    let _ = to_walk.send(blocks);
                 }
-                // The walk may have stopped; then the buffer is not needed.
-                let _ = to_walk.send(blocks);
-            }
-        });
+            });
+        if transform.is_err() {
+            return Ok(0);
+        }
         // Dropped on any return, so that the transform's thread ends.
         let to_transform = to_transform;
         let mut made = 0;
-        for band in 0..bands_count {
+        for (band, out) in (0..bands_count).zip(bands) {
             let mut blocks = match free.try_recv() {
                 Ok(blocks) => blocks,
                 Err(_) if made < BANDS_IN_FLIGHT + 1 => {
@@ -192,10 +200,10 @@ fn transform_beside<'p>(
             };
             let count = mcus(band) * place.per_mcu;
             walk.mcus(mcus(band), &mut blocks[..count])?;
-            if to_transform.send((blocks, count)).is_err() {
+            if to_transform.send((blocks, count, out)).is_err() {
                 return Err(Unsupported::Data);
             }
         }
-        Ok(())
+        Ok(bands_count)
     })
 }
