@@ -598,7 +598,7 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
     let read = unit.read(job.reader, &render, debug_dir);
     // The page's share of the run's memory is held until its answer is
     // drawn and encoded.
-    let (mut page, dpi, _share) = match read {
+    let (mut page, dpi, share) = match read {
         Ok(read) => read,
         Err((_, ReadError::Io(e))) if e.kind() == std::io::ErrorKind::Interrupted => {
             let skipped = Outcome {
@@ -679,7 +679,7 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
     let alone = grids.len() == 1;
     outcome.grids = grids.into_iter().map(|g| line(unit, g, alone)).collect();
     // The page's share of memory goes with its buffers.
-    output::free_aside((page, _share));
+    output::free_aside((page, share));
     (outcome, encoded)
 }
 

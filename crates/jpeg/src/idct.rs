@@ -1,8 +1,8 @@
 //! The inverse DCT of baseline JPEG blocks, in integers: the fixed-point
 //! Loeffler-Ligtenberg-Moschytz transform with 12-bit constants, rounded
 //! as stb_image rounds it. That is the arithmetic of zune-jpeg, which
-//! decodes every other image here, so a photo's luma is the same to the
-//! last bit whichever decoder made it (the page search and the reading
+//! decodes the JPEGs `snap-jpeg` does not open (progressive, gray, ...),
+//! so a photo's luma is the same to the last bit whichever decoder made it (the page search and the reading
 //! were tuned on zune-jpeg's; a float transform within one level of it
 //! changed a few grids' outcomes). It is several times faster than the
 //! exact transform of `dct`, which the tests hold it to.

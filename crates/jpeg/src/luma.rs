@@ -78,8 +78,8 @@ struct Place {
 
 /// The blocks of one band of MCU rows transformed into its rows of the
 /// plane (`out`, `width` pixels a row; the MCUs' padding past the image's
-/// right and bottom edges is dropped). Each block is zeroed after, as the
-/// walk needs it for the band after next.
+/// right and bottom edges is dropped). Each block is zeroed after: the
+/// walk stores only a block's coefficients that are not zero.
 fn transform_band(blocks: &mut [Block], out: &mut [u8], width: usize, place: &Place) {
     #[cfg(target_arch = "x86_64")]
     let avx2 = std::arch::is_x86_feature_detected!("avx2");
