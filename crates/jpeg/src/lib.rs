@@ -1,4 +1,4 @@
-//! Answer images made from the photo's own JPEG.
+//! Answer images made from the photo's own JPEG, and its luma on the way.
 //!
 //! An answer draws a few dozen digits onto a photo of millions of pixels.
 //! Decoding the whole photo to colour and encoding it again costs more than
@@ -10,7 +10,9 @@
 //!
 //! 1. [`Photo::open`] reads the headers and walks the scan once, noting
 //!    where each MCU's bits start and the DC predictions there (Huffman
-//!    decoding only: no IDCT, no colour).
+//!    decoding only: no IDCT, no colour). [`Photo::open_with_luma`] also
+//!    transforms the luma blocks on the way: the gray image the puzzle is
+//!    read from, for the cost of one decoding of the scan, not two.
 //! 2. [`Photo::canvas`] decodes to colour only the MCUs under the areas
 //!    that will be drawn on, into a [`Canvas`] placed over the photo.
 //! 3. The caller draws on the canvas as on the photo, offset by its origin.
