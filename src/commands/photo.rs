@@ -243,8 +243,8 @@ pub fn run(args: &PhotoArgs) -> Result<ExitCode, Error> {
         .iter()
         .any(|u| !args.no_image && (u.is_photo() || args.page_images || image_output(args)));
     // A JPEG answer to a JPEG photo that can be changed in place is made
-    // without the photo's colour (see `output::answer_in_place`): its scan
-    // is walked beside the decoding instead.
+    // without the photo's colour (see `output::answer_in_place`): the walk
+    // of its scan that decodes its luma opens it too.
     let jpeg_answers = args
         .output
         .as_deref()

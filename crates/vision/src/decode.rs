@@ -106,7 +106,7 @@ pub struct Decoded {
     pub format: ImageFormat,
     /// The colour pixels, once decoded.
     rgb: OnceLock<RgbImage>,
-    /// The JPEG opened to change in place, once asked for (`None` inside
+    /// The JPEG opened to change in place, once opened (`None` inside
     /// when it is not one `snap-jpeg` changes).
     in_place: OnceLock<Option<snap_jpeg::Photo>>,
     /// The JPEG the colour is decoded from on demand (`None` when `rgb`
@@ -148,9 +148,10 @@ impl Decoded {
     }
 
     /// The JPEG file the photo was decoded from, opened to make its answer
-    /// in place (`snap_jpeg::Photo`: the scan walked once, on the first
-    /// call); `None` for a photo that was not a JPEG read by luma first, or
-    /// a JPEG `snap-jpeg` does not change (progressive, gray, ...).
+    /// in place (`snap_jpeg::Photo`: kept from the decoding when it was
+    /// asked to open JPEGs, else its scan walked on the first call); `None`
+    /// for a photo that was not a JPEG read by luma first, or a JPEG
+    /// `snap-jpeg` does not change (progressive, gray, ...).
     pub fn in_place(&self) -> Option<&snap_jpeg::Photo> {
         self.in_place
             .get_or_init(|| snap_jpeg::Photo::open(self.jpeg.clone()?).ok())

@@ -215,10 +215,10 @@ impl Reader {
         self
     }
 
-    /// With `open`, each JPEG photo is also opened to make its answer in
-    /// place ([`Decoded::in_place`]) while it is decoded (see
-    /// `decode::decode_opening`), for a caller that will draw JPEG
-    /// answers.
+    /// With `open`, each JPEG photo is also kept opened to make its answer
+    /// in place ([`Decoded::in_place`]), as the walk that decodes its luma
+    /// leaves it (see `decode::decode_opening`), for a caller that will draw
+    /// JPEG answers.
     pub fn opening_jpegs(mut self, open: bool) -> Reader {
         self.open_jpegs = open;
         self
