@@ -452,7 +452,23 @@ pub(crate) fn decide(
         .collect();
     let as_read = solve(&read, DEFAULT_LIMIT);
     let alternatives = alternatives(&evidence, &read);
-    let found = search(&read, &alternatives, &evidence, as_read.as_ref().ok());
+    let mut found = search(
+        &read,
+        &alternatives,
+        &evidence,
+        as_read.as_ref().ok(),
+        MAX_TRIES,
+    );
+    // No reading within reach has one answer: a symbol may have been
+    // read as another in more cells than the search changes (see
+    // [`stand_in`]).
+    let (mut stood, mut font) = (Vec::new(), false);
+    if found.is_empty() {
+        if let Some(stand) = stand_in(&read, &evidence, &given) {
+            found = stand.readings(&evidence);
+            (stood, font) = (stand.cells, stand.absent);
+        }
+    }
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
     let Some(best) = found.first().cloned() else {
@@ -469,7 +485,12 @@ pub(crate) fn decide(
     // Posterior weights, relative to the best hypothesis.
     let weight = |v: &Valid| (best.cost - v.cost).exp();
     let mut total: f32 = found.iter().map(weight).sum();
-    if !read_is_valid {
+    // A font's glyph read as another is not weighed against a puzzle
+    // printed broken: that has no reason to become one puzzle when a
+    // symbol it lacks takes the place of a clashing one where the cells'
+    // readings allow it. Cells misread one by one are, as the search's
+    // readings are.
+    if !read_is_valid && !font {
         total += BROKEN_PRIOR / (-best.cost).exp();
     }
     let agreeing: f32 = found
@@ -482,7 +503,14 @@ pub(crate) fn decide(
     // them, so it is weighed by the chance that it is.
     let answer_grid = mostly_printed(&best.givens);
     let neutral = answer_neutral(&evidence, &best, answer_grid);
-    let confidence = (agreeing / total * within_reach(&evidence, &read, &neutral)).clamp(0.0, 1.0);
+    // The stand-in's cells are held to its two symbols, not to the reach
+    // of the search.
+    let mut beyond_search = neutral.clone();
+    for &c in &stood {
+        beyond_search[c] = true;
+    }
+    let reach = within_reach(&evidence, &read, &beyond_search);
+    let confidence = (agreeing / total * reach).clamp(0.0, 1.0);
     // A cell the person set empty is empty: the grid is a puzzle nearly
     // filled in, not an answer grid with a digit missed.
     let empty_in_answer_grid: Vec<usize> = if answer_grid {
@@ -634,12 +662,14 @@ fn alternatives(evidence: &[CellEvidence], read: &Board) -> Vec<Alternative> {
 
 /// Every valid reading within [`MARGIN`] of the best, cheapest first: the
 /// reading as is (cost 0) when it is valid, then sets of up to
-/// [`MAX_CHANGES`] alternatives by increasing cost.
+/// [`MAX_CHANGES`] alternatives by increasing cost, at most `max_tries`
+/// of them solved.
 fn search(
     read: &Board,
     alternatives: &[Alternative],
     evidence: &[CellEvidence],
     as_read: Option<&Outcome>,
+    max_tries: usize,
 ) -> Vec<Valid> {
     let mut found = Vec::new();
     if let Some(outcome @ Outcome::Unique(_)) = as_read {
@@ -667,7 +697,7 @@ fn search(
         if found
             .first()
             .is_some_and(|b: &Valid| cost > b.cost + MARGIN)
-            || tries >= MAX_TRIES
+            || tries >= max_tries
         {
             break;
         }
@@ -1030,6 +1060,195 @@ fn small_glyphs(
         .collect()
 }
 
+/// A symbol (`t`) standing in for a clashing one (`s`) in some of the
+/// cells read as `s` that give `t` as an alternative ([`ALTERNATIVE_MIN`]):
+/// of the ways to place `t` among those cells, exactly one makes a puzzle
+/// of one solution. A font's B is read as 8 on photos of 16x16 puzzles (at
+/// 0.5-0.9, the B its runner-up at 0.03-0.45, where its real 8s give B
+/// 0.01 or less): the 8s clash, and the four to eight Bs of a puzzle are
+/// more changes than [`search`] makes.
+///
+/// Placed among every cell read as `s`, the two symbols could swap, and
+/// no placing would be the one; the cells without `t` as an alternative,
+/// kept as read (as every search here keeps them), tell the two apart.
+/// When the reading never holds `t` (every B read as 8), the changes are
+/// one misreading, a glyph of the font taken for another, and cost
+/// nothing against each other; else they cost what the search's changes
+/// do (see [`decide`]).
+///
+/// `None` unless exactly one placing of one pair of symbols does this, or
+/// when a pair has more than [`STAND_IN_MAX_CELLS`] cells to place among.
+fn stand_in(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Option<StandIn> {
+    let free = |c: usize| given.get(c) != Some(&true);
+    let mut found: Option<StandIn> = None;
+    for (s, t, absent) in stand_in_pairs(read, given, false) {
+        let cells: Vec<usize> = (0..read.cells.len())
+            .filter(|&c| read.shape.contains(c) && read.cells[c] == s && free(c))
+            .filter(|&c| evidence[c].p(t) >= ALTERNATIVE_MIN)
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        if cells.len() > STAND_IN_MAX_CELLS {
+            return None;
+        }
+        // Every placing of `t` among the cells: a clash costs a scan, a
+        // solver call only the placings without one.
+        for placing in 1u32..1 << cells.len() {
+            let to_t: Vec<usize> = (0..cells.len())
+                .filter(|&i| placing >> i & 1 == 1)
+                .map(|i| cells[i])
+                .collect();
+            let mut givens = read.clone();
+            for &c in &to_t {
+                givens.cells[c] = t;
+            }
+            if !givens.clashes().is_empty() {
+                continue;
+            }
+            let Ok(outcome @ Outcome::Unique(_)) = solve(&givens, DEFAULT_LIMIT) else {
+                continue;
+            };
+            if found.is_some() {
+                return None;
+            }
+            let changes: Vec<Change> = to_t
+                .iter()
+                .map(|&c| Change {
+                    cell: c,
+                    from: s,
+                    to: t,
+                    probability: evidence[c].p(t),
+                })
+                .collect();
+            // Cells misread one by one cost what the search's changes do.
+            let cost = if absent {
+                0.0
+            } else {
+                to_t.iter()
+                    .map(|&c| {
+                        let e = &evidence[c];
+                        (e.p(s).max(ALTERNATIVE_MIN).ln() - e.p(t).ln()).max(0.0)
+                    })
+                    .sum()
+            };
+            found = Some(StandIn {
+                split: Valid {
+                    cost,
+                    givens,
+                    changes,
+                    outcome,
+                },
+                cells: cells.clone(),
+                absent,
+            });
+        }
+    }
+    found
+}
+
+/// Most cells [`stand_in`] places a symbol among: each of their `2^n`
+/// placings is looked at (most clash and cost a scan; the rest a solver
+/// call). A 16x16 prints each symbol about seven times, so a font's glyph
+/// taken for another gives about fourteen cells read as one, half of them
+/// with the other as an alternative.
+const STAND_IN_MAX_CELLS: usize = 12;
+
+/// What [`stand_in`] found.
+struct StandIn {
+    /// The reading with the symbol placed, those changes, their cost and
+    /// its one solution.
+    split: Valid,
+    /// The cells the symbol was placed among.
+    cells: Vec<usize>,
+    /// The symbol placed is one the reading never holds: a glyph of the
+    /// font taken for another, not cells misread one by one.
+    absent: bool,
+}
+
+impl StandIn {
+    /// The hypotheses: the stand-in's reading and those near it (the other
+    /// unsure cells read otherwise, see [`search`]), each with the
+    /// stand-in's changes and cost. Its reading has no clash to narrow the
+    /// sets of alternatives tried, and on a 16x16 each is a solver call of
+    /// about a millisecond: at most [`STAND_IN_TRIES`] are made.
+    fn readings(&self, evidence: &[CellEvidence]) -> Vec<Valid> {
+        let split = &self.split;
+        let others: Vec<Alternative> = alternatives(evidence, &split.givens)
+            .into_iter()
+            .filter(|a| !self.cells.contains(&a.cell))
+            .collect();
+        let outcome = Some(&split.outcome);
+        let mut found = search(&split.givens, &others, evidence, outcome, STAND_IN_TRIES);
+        for valid in &mut found {
+            let mut changes = split.changes.clone();
+            changes.append(&mut valid.changes);
+            valid.changes = changes;
+            valid.cost += split.cost;
+        }
+        found
+    }
+}
+
+/// Readings near a stand-in's tried (see [`StandIn::readings`]): a tenth
+/// of [`MAX_TRIES`], one to two seconds on the 16x16 photos where a
+/// stand-in was found.
+const STAND_IN_TRIES: usize = MAX_TRIES / 10;
+
+/// The pairs (a symbol in a clash of free cells, another symbol) that
+/// [`stood_in`] and [`stand_in`] try, each with whether the reading never
+/// holds the other symbol (only those with `absent_only`), for shapes of
+/// at most [`STAND_IN_MAX_DIGITS`] digits.
+fn stand_in_pairs(read: &Board, given: &[bool], absent_only: bool) -> Vec<(u8, u8, bool)> {
+    let shape = read.shape;
+    if shape.digits() > STAND_IN_MAX_DIGITS {
+        return Vec::new();
+    }
+    let free = |c: usize| given.get(c) != Some(&true);
+    let mut held = vec![false; shape.digits() + 1];
+    for (cell, &v) in read.cells.iter().enumerate() {
+        if shape.contains(cell) {
+            held[usize::from(v)] = true;
+        }
+    }
+    let mut symbols: Vec<u8> = read
+        .clashes()
+        .into_iter()
+        .filter(|&(a, b)| free(a) && free(b))
+        .map(|(a, _)| read.cells[a])
+        .collect();
+    symbols.sort_unstable();
+    symbols.dedup();
+    let mut pairs = Vec::new();
+    for s in symbols {
+        for t in (1..=shape.digits() as u8).filter(|&t| t != s) {
+            let absent = !held[usize::from(t)];
+            if absent || !absent_only {
+                pairs.push((s, t, absent));
+            }
+        }
+    }
+    pairs
+}
+
+/// `read` with `cells` emptied.
+fn relaxed(read: &Board, cells: &[usize]) -> Board {
+    let mut relaxed = read.clone();
+    for &c in cells {
+        relaxed.cells[c] = 0;
+    }
+    relaxed
+}
+
+/// The masks of [`solve_within`] holding `cells` to `s` or `t`.
+fn held(read: &Board, cells: &[usize], s: u8, t: u8) -> Vec<u64> {
+    let mut allowed = vec![u64::MAX; read.cells.len()];
+    for &c in cells {
+        allowed[c] = 1 << s | 1 << t;
+    }
+    allowed
+}
+
 /// The cells of the `clashes` whose symbol a symbol the reading never
 /// holds could stand in for: with every cell read as the clashing symbol
 /// (but those the person set, `given`) held to either ([`solve_within`]),
@@ -1038,48 +1257,24 @@ fn small_glyphs(
 /// wrong entry on a screen late in a game stays a clash, every symbol
 /// being there.
 fn stood_in(read: &Board, given: &[bool], clashes: &[(usize, usize)]) -> Vec<usize> {
-    let shape = read.shape;
-    if shape.digits() > STAND_IN_MAX_DIGITS {
-        return Vec::new();
-    }
-    let mut held = vec![false; shape.digits() + 1];
-    for (cell, &v) in read.cells.iter().enumerate() {
-        if shape.contains(cell) {
-            held[usize::from(v)] = true;
+    let mut stands_in: Vec<u8> = Vec::new();
+    for (s, t, _) in stand_in_pairs(read, given, true) {
+        if stands_in.contains(&s) {
+            continue;
         }
-    }
-    let absent: Vec<u8> = (1..=shape.digits() as u8)
-        .filter(|&t| !held[usize::from(t)])
-        .collect();
-    let mut symbols: Vec<u8> = clashes.iter().map(|&(a, _)| read.cells[a]).collect();
-    symbols.sort_unstable();
-    symbols.dedup();
-    let mut cells = Vec::new();
-    for s in symbols {
-        let as_s: Vec<usize> = (0..read.cells.len())
+        let cells: Vec<usize> = (0..read.cells.len())
             .filter(|&c| read.cells[c] == s && given.get(c) != Some(&true))
             .collect();
-        let mut relaxed = read.clone();
-        let mut allowed = vec![u64::MAX; read.cells.len()];
-        for &c in &as_s {
-            relaxed.cells[c] = 0;
-        }
-        let stands_in = absent.iter().any(|&t| {
-            for &c in &as_s {
-                allowed[c] = 1 << s | 1 << t;
-            }
-            matches!(solve_within(&relaxed, &allowed, 1), Ok(o) if o.count() > 0)
-        });
-        if stands_in {
-            cells.extend(
-                clashes
-                    .iter()
-                    .flat_map(|&(a, b)| [a, b])
-                    .filter(|&c| read.cells[c] == s),
-            );
+        let outcome = solve_within(&relaxed(read, &cells), &held(read, &cells, s, t), 1);
+        if matches!(outcome, Ok(o) if o.count() > 0) {
+            stands_in.push(s);
         }
     }
-    cells
+    clashes
+        .iter()
+        .flat_map(|&(a, b)| [a, b])
+        .filter(|&c| stands_in.contains(&read.cells[c]))
+        .collect()
 }
 
 /// The median ink height ([`glyph_height`]) of the grid's clues read
@@ -1353,6 +1548,84 @@ mod tests {
         read_a_second_four(&mut e);
         let d = decide(Shape::classic(), &e, &[], &[]);
         assert_eq!(d.verdict, fours_clash());
+    }
+
+    /// The test puzzle with `count` 9s added where its solution has them,
+    /// the first beside an 8 (see [`with_a_nine_beside_an_eight`]): the
+    /// puzzle, the 9s' cells and its solution.
+    fn with_nines(count: usize) -> (Board, Vec<usize>, Board) {
+        let Ok(Outcome::Unique(solution)) = solve(&board(PUZZLE), DEFAULT_LIMIT) else {
+            panic!("the test puzzle has one solution");
+        };
+        let (mut truth, beside) = with_a_nine_beside_an_eight();
+        let mut nines = vec![beside];
+        nines.extend(
+            (0..81)
+                .filter(|&c| solution.cells[c] == 9 && c != beside)
+                .take(count - 1),
+        );
+        for &c in &nines {
+            truth.cells[c] = 9;
+        }
+        (truth, nines, solution)
+    }
+
+    #[test]
+    fn a_symbol_read_as_another_throughout_is_placed_where_the_puzzle_has_it() {
+        // Four 9s, one beside an 8, all read as 8s with a 9 as the
+        // runner-up: more misreads than a repair makes, the 8s clash and
+        // no 9 is read.
+        let (truth, mut nines, solution) = with_nines(4);
+        let mut e = confident(&truth);
+        for &c in &nines {
+            set(&mut e[c], &[(8, 0.7), (9, 0.25), (0, 0.05)]);
+        }
+        let d = decide(Shape::classic(), &e, &[], &[]);
+        assert_eq!(d.givens, truth, "the 9s placed back");
+        assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
+        assert_eq!(d.solution(), Some(&solution));
+        let mut changed: Vec<usize> = d.changes.iter().map(|c| c.cell).collect();
+        changed.sort_unstable();
+        nines.sort_unstable();
+        assert_eq!(changed, nines);
+        // Where the real 8s might be 9s as well, the puzzle cannot tell
+        // the two symbols apart: no answer, the cells named.
+        for c in (0..81).filter(|&c| truth.cells[c] == 8) {
+            set(&mut e[c], &[(8, 0.7), (9, 0.25), (0, 0.05)]);
+        }
+        let d = decide(Shape::classic(), &e, &[], &[]);
+        assert!(matches!(d.verdict, Verdict::Unsure(_)), "{:?}", d.verdict);
+        assert!(d.solution().is_none() || d.confidence < SOLVED_CONFIDENCE);
+    }
+
+    #[test]
+    fn a_symbol_read_as_another_in_some_cells_is_weighed_as_misreads() {
+        // Five 9s: one read as 9, four read as 8 (one beside an 8). The 9
+        // is there, so the four are four misreads, weighed against a
+        // puzzle printed broken.
+        let (truth, nines, _) = with_nines(5);
+        let misread = &nines[..4];
+        let decided = |p8: f32, p9: f32| {
+            let mut e = confident(&truth);
+            for &c in misread {
+                set(&mut e[c], &[(8, p8), (9, p9), (0, 1.0 - p8 - p9)]);
+            }
+            decide(Shape::classic(), &e, &[], &[])
+        };
+        // Near coin flips: four of them cost less than a broken print.
+        let d = decided(0.5, 0.45);
+        assert_eq!(d.givens, truth);
+        assert_eq!(d.verdict, Verdict::Solved, "confidence {}", d.confidence);
+        assert_eq!(d.changes.len(), 4);
+        // Read as 8 at 0.7: four such misreads are no likelier than a
+        // broken print, and the answer is not called solved.
+        let d = decided(0.7, 0.25);
+        assert!(
+            d.confidence < SOLVED_CONFIDENCE,
+            "confidence {}",
+            d.confidence
+        );
+        assert!(matches!(d.verdict, Verdict::Unsure(_)), "{:?}", d.verdict);
     }
 
     #[test]
