@@ -457,8 +457,10 @@ def busy(ctx):
     lattice count was tuned on them), 12 held out (seeds 1000-1011, whose
     Samurai were looked at when the lattice was fitted to its outer lines),
     12 held out (seeds 3000-3011, whose one Samurai not found was looked
-    at when lost thin lines were looked for on the photo) and 12 never
-    looked at (seeds 6000-6011)."""
+    at when lost thin lines were looked for on the photo), 24 held out
+    (seeds 6000-6011 and 9000-9011, whose 16x16 photos with Bs read as 8s
+    were looked at when a symbol was placed back) and 12 never looked at
+    (seeds 12000-12011)."""
     if ctx.raw is None:
         ctx.need_binary()
     labels = {"16-blur": "16x16, blurred (sigma 4-14 % of a cell)",
@@ -467,7 +469,8 @@ def busy(ctx):
               "9-cloth": "9x9 on a cloth (control)"}
     rows = []
     sets = [(0, "seeds 0-11, tuned on"), (1000, "seeds 1000-1011, held out"),
-            (3000, "seeds 3000-3011, held out"), (6000, "seeds 6000-6011, never looked at")]
+            (3000, "seeds 3000-3011, held out"), (6000, "seeds 6000-6011, held out"),
+            (9000, "seeds 9000-9011, held out"), (12000, "seeds 12000-12011, never looked at")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -492,7 +495,11 @@ def busy(ctx):
     out += ("\nEvery photo's puzzle has one solution, so each `no_solution` verdict would be"
             " wrong. The blurred 16x16 photos are read poorly (a B read as 8 with confidence, E"
             " and F as empty): their clashes are named to check (`doubted_givens` in"
-            " crates/vision/src/decide.rs), never reported as a broken puzzle. A Samurai's"
+            " crates/vision/src/decide.rs), never reported as a broken puzzle. Where a font's"
+            " Bs are read as 8s with B as their runner-up, and exactly one way of putting"
+            " Bs back among those cells makes a puzzle of one solution, it is taken"
+            " (`stand_in` there), weighed as the repairs are."
+            " A Samurai's"
             " lattice is placed on its outer lines (crates/vision/src/locate/lattice.rs), and"
             " thin lines the downscaled search image lost are looked for on the photo"
             " (`finer_lattice_windows` in crates/vision/src/locate/mod.rs); one"
