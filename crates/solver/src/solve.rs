@@ -150,20 +150,21 @@ pub fn solve(puzzle: &Board, limit: usize) -> Result<Outcome, Clash> {
             let (count, first) = sat::solve(puzzle, limit);
             Outcome::of(count, first)
         }
-        // A Samurai's overlapping grids are the candidate engine's too: on
-        // readings of photographed Samurai (a clue or two missed or
-        // misread) Dancing Links took 0.06-9 s to count to two, the
-        // candidate engine 1-5 ms.
-        Shape::Samurai => {
-            let (count, first) = tables(puzzle.shape).solve(puzzle, limit);
-            Outcome::of(count, first)
-        }
-        Shape::Square { size, .. } if size >= 16 => {
-            let (count, first) = tables(puzzle.shape).solve(puzzle, limit);
+        shape if by_candidates(shape) => {
+            let (count, first) = tables(shape).solve(puzzle, limit);
             Outcome::of(count, first)
         }
         _ => solve_dlx(puzzle, limit),
     })
+}
+
+/// Whether `shape` goes to the candidate engine (once the SAT engine has
+/// taken the squares it is for): squares of 16x16 and up, and Samurai,
+/// whose overlapping grids it handles too (on readings of photographed
+/// Samurai, a clue or two missed or misread, Dancing Links took 0.06-9 s
+/// to count to two, the candidate engine 1-5 ms).
+fn by_candidates(shape: Shape) -> bool {
+    shape == Shape::Samurai || matches!(shape, Shape::Square { size, .. } if size >= 16)
 }
 
 /// The candidate engine's tables made so far, by shape.
@@ -209,16 +210,11 @@ pub fn for_each_solution(
             &mut |cells| each(&classic_board(cells)),
         ));
     }
-    if let Shape::Square { size, .. } = puzzle.shape {
-        #[cfg(feature = "sat")]
-        if size >= sat::MIN_SIZE {
-            return Ok(sat::for_each(puzzle, limit, each));
-        }
-        if size >= 16 {
-            return Ok(tables(puzzle.shape).for_each(puzzle, limit, each));
-        }
+    #[cfg(feature = "sat")]
+    if matches!(puzzle.shape, Shape::Square { size, .. } if size >= sat::MIN_SIZE) {
+        return Ok(sat::for_each(puzzle, limit, each));
     }
-    if puzzle.shape == Shape::Samurai {
+    if by_candidates(puzzle.shape) {
         return Ok(tables(puzzle.shape).for_each(puzzle, limit, each));
     }
     Ok(for_each_dlx(puzzle, &[], limit, each))

@@ -462,12 +462,13 @@ pub(crate) fn decide(
     // No reading within reach has one answer: a symbol may have been
     // read as another in more cells than the search changes (see
     // [`stand_in`]).
-    let (mut stood, mut font) = (Vec::new(), false);
-    if found.is_empty() {
-        if let Some(stand) = stand_in(&read, &evidence, &given) {
-            found = stand.readings(&evidence);
-            (stood, font) = (stand.cells, stand.absent);
-        }
+    let stand = if found.is_empty() {
+        stand_in(&read, &evidence, &given)
+    } else {
+        None
+    };
+    if let Some(stand) = &stand {
+        found = stand.readings(&evidence);
     }
 
     let read_is_valid = matches!(as_read, Ok(Outcome::Unique(_)));
@@ -490,7 +491,7 @@ pub(crate) fn decide(
     // symbol it lacks takes the place of a clashing one where the cells'
     // readings allow it. Cells misread one by one are, as the search's
     // readings are.
-    if !read_is_valid && !font {
+    if !read_is_valid && !stand.as_ref().is_some_and(|s| s.absent) {
         total += BROKEN_PRIOR / (-best.cost).exp();
     }
     let agreeing: f32 = found
@@ -506,7 +507,7 @@ pub(crate) fn decide(
     // The stand-in's cells are held to its two symbols, not to the reach
     // of the search.
     let mut beyond_search = neutral.clone();
-    for &c in &stood {
+    for &c in stand.iter().flat_map(|s| &s.cells) {
         beyond_search[c] = true;
     }
     let reach = within_reach(&evidence, &read, &beyond_search);
@@ -645,19 +646,25 @@ fn alternatives(evidence: &[CellEvidence], read: &Board) -> Vec<Alternative> {
         if p >= SURE || !read.shape.contains(cell) {
             continue;
         }
-        let base = p.max(ALTERNATIVE_MIN).ln();
         for (v, &q) in e.clue.iter().enumerate() {
             if v as u8 != value && q >= ALTERNATIVE_MIN {
                 out.push(Alternative {
                     cell,
                     value: v as u8,
-                    cost: (base - q.ln()).max(0.0),
+                    cost: change_cost(e, v as u8),
                 });
             }
         }
     }
     out.sort_by(|a, b| a.cost.total_cmp(&b.cost));
     out
+}
+
+/// What reading the cell of evidence `e` as `value` costs against its most
+/// likely value: `ln p(best) - ln p(value)`, the best's probability taken
+/// as at least [`ALTERNATIVE_MIN`].
+fn change_cost(e: &CellEvidence, value: u8) -> f32 {
+    (e.best().1.max(ALTERNATIVE_MIN).ln() - e.p(value).ln()).max(0.0)
 }
 
 /// Every valid reading within [`MARGIN`] of the best, cheapest first: the
@@ -1096,14 +1103,10 @@ fn stand_in(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Option<S
         }
         // Every placing of `t` among the cells: a clash costs a scan, a
         // solver call only the placings without one.
+        let mut givens = read.clone();
         for placing in 1u32..1 << cells.len() {
-            let to_t: Vec<usize> = (0..cells.len())
-                .filter(|&i| placing >> i & 1 == 1)
-                .map(|i| cells[i])
-                .collect();
-            let mut givens = read.clone();
-            for &c in &to_t {
-                givens.cells[c] = t;
+            for (i, &c) in cells.iter().enumerate() {
+                givens.cells[c] = if placing >> i & 1 == 1 { t } else { s };
             }
             if !givens.clashes().is_empty() {
                 continue;
@@ -1118,9 +1121,9 @@ fn stand_in(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Option<S
             if found.is_some() {
                 return None;
             }
+            let to_t = cells.iter().copied().filter(|&c| givens.cells[c] == t);
             let changes: Vec<Change> = to_t
-                .iter()
-                .map(|&c| Change {
+                .map(|c| Change {
                     cell: c,
                     from: s,
                     to: t,
@@ -1131,17 +1134,15 @@ fn stand_in(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Option<S
             let cost = if absent {
                 0.0
             } else {
-                to_t.iter()
-                    .map(|&c| {
-                        let e = &evidence[c];
-                        (e.p(s).max(ALTERNATIVE_MIN).ln() - e.p(t).ln()).max(0.0)
-                    })
+                changes
+                    .iter()
+                    .map(|c| change_cost(&evidence[c.cell], t))
                     .sum()
             };
             found = Some(StandIn {
                 split: Valid {
                     cost,
-                    givens,
+                    givens: givens.clone(),
                     changes,
                     outcome,
                 },
@@ -1244,24 +1245,6 @@ fn stand_in_pairs(read: &Board, given: &[bool], absent_only: bool) -> Vec<(u8, u
     pairs
 }
 
-/// `read` with `cells` emptied.
-fn relaxed(read: &Board, cells: &[usize]) -> Board {
-    let mut relaxed = read.clone();
-    for &c in cells {
-        relaxed.cells[c] = 0;
-    }
-    relaxed
-}
-
-/// The masks of [`solve_within`] holding `cells` to `s` or `t`.
-fn held(read: &Board, cells: &[usize], s: u8, t: u8) -> Vec<u64> {
-    let mut allowed = vec![u64::MAX; read.cells.len()];
-    for &c in cells {
-        allowed[c] = 1 << s | 1 << t;
-    }
-    allowed
-}
-
 /// The cells of the `clashes` whose symbol a symbol the reading never
 /// holds could stand in for: with every cell read as the clashing symbol
 /// (but those the person set, `given`) held to either ([`solve_within`]),
@@ -1278,7 +1261,13 @@ fn stood_in(read: &Board, given: &[bool], clashes: &[(usize, usize)]) -> Vec<usi
         let cells: Vec<usize> = (0..read.cells.len())
             .filter(|&c| read.cells[c] == s && given.get(c) != Some(&true))
             .collect();
-        let outcome = solve_within(&relaxed(read, &cells), &held(read, &cells, s, t), 1);
+        let mut relaxed = read.clone();
+        let mut allowed = vec![u64::MAX; read.cells.len()];
+        for &c in &cells {
+            relaxed.cells[c] = 0;
+            allowed[c] = 1 << s | 1 << t;
+        }
+        let outcome = solve_within(&relaxed, &allowed, 1);
         if matches!(outcome, Ok(o) if o.count() > 0) {
             stands_in.push(s);
         }
