@@ -130,7 +130,7 @@ fn a_blurred_16x16_whose_thin_lines_the_search_image_lost_is_one_16x16() {
     // loses among the letters. Its 16x16 comb failed there, with box lines
     // standing out as a 16x16's, and a 9x9 comb across the grid and the
     // paper around it was taken and read as nothing: "no Sudoku puzzle
-    // found". Looked at at full resolution, it is one 16x16.
+    // found". Looked at again on the photo, it is one 16x16.
     let v = &read_one("16x16-blurred-lines-lost.jpg");
     assert_eq!(v["shape"], "16x16", "{v}");
     assert!(v["status"] == "solved" || v["status"] == "unsure", "{v}");

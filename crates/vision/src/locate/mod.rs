@@ -152,7 +152,7 @@ const SAME_GRID_OVERLAP: f32 = 0.5;
 const SIZE_TIE: f32 = 0.05;
 
 /// A hull whose 16x16 comb failed with box lines standing out this much
-/// (`Verdict::boxes`) is looked at again at full resolution (see
+/// (`Verdict::boxes`) is looked at again on a crop of the photo (see
 /// [`closer_look`]): a blurred 16x16 downscaled for the search keeps its
 /// thick box lines and loses its thin ones among its letters. Measured
 /// on blurred 16x16 photos: 2.8-5.7 on the grid's own hull, under 0.7 on
@@ -803,7 +803,7 @@ impl<'a> PageSearch<'a> {
             }
             // A 16x16 whose thin lines the work image lost (a blurred photo
             // downscaled) but whose box lines stand out as a 16x16's is
-            // looked at at full resolution, where they may show.
+            // looked at again on the photo, where they may show.
             if !(ex.passed && ex.verdict.n == 16) {
                 if let Some(closer) = lost_lines
                     .and_then(|lost| closer_look(self.gray, &quad, &lost, dbg.scale, false))
