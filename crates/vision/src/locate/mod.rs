@@ -1358,12 +1358,17 @@ fn judge_sizes(
     (best, lost_lines)
 }
 
-/// Whether verdict `a` is to be taken before `b` of the same place: the
-/// one that passes with a Sudoku's box lines ([`BOX_PATTERN`]) before one
-/// whose box lines are no thicker than its others; else a better score,
-/// or a score lower by at most [`SIZE_TIE`] with box lines that stand out
-/// more.
+/// Whether verdict `a` is to be taken before `b` of the same place: of
+/// one size, the better score; of two sizes, the one that passes with a
+/// Sudoku's box lines ([`BOX_PATTERN`]) before one whose box lines are no
+/// thicker than its others, else the better score, or a score lower by at
+/// most [`SIZE_TIE`] with box lines that stand out more. Two combs of one
+/// size at one place (a grid's own hull and the page's around it) differ
+/// in their box evidence by chance.
 fn stands_before(a: &Verdict, b: &Verdict) -> bool {
+    if a.n == b.n {
+        return a.score > b.score;
+    }
     let boxed = |v: &Verdict| v.score >= MIN_SCORE && v.boxes >= BOX_PATTERN;
     let unboxed = |v: &Verdict| v.boxes <= 0.0;
     if boxed(a) && unboxed(b) {
@@ -1542,12 +1547,12 @@ fn could_be_inside(quad: &Quad, outer: &Quad) -> bool {
 }
 
 /// The grids found, one per place: of grids whose bounding boxes overlap
-/// by more than [`SAME_GRID_OVERLAP`], the best scored stays, or one
-/// scored within [`SIZE_TIE`] of it whose box lines stand out more (see
-/// [`stands_before`]): scores of different looks at a place (the work
-/// image, a closer look at full resolution) differ by a few hundredths,
-/// and a comb across a blurred 16x16 and the paper around it, its box
-/// lines no thicker than its others, outscored the 16x16 by 0.03.
+/// by more than [`SAME_GRID_OVERLAP`], the best scored stays, or one of
+/// another size that [`stands_before`] it: scores of different looks at a
+/// place (the work image, a closer look on the photo) differ by a few
+/// hundredths, and a 9x9 comb across a blurred 16x16 and the paper around
+/// it, its box lines no thicker than its others, outscored the 16x16 by
+/// 0.03.
 fn distinct(mut found: Vec<Examined>) -> Vec<Examined> {
     found.sort_by(|a, b| b.verdict.score.total_cmp(&a.verdict.score));
     let mut kept: Vec<Examined> = Vec::new();
@@ -2028,6 +2033,11 @@ mod tests {
         // comb across a 16x16 photographed on a cloth.
         assert_eq!(kept(vec![at(9, 0.46, -0.14), at(16, 0.41, 3.05)]), 16);
         assert_eq!(kept(vec![at(16, 0.7, -0.2), at(9, 0.35, 0.8)]), 9);
+        // Of one size, the score alone: a grid's own hull and the page's
+        // around it differ in box evidence by chance.
+        let one = distinct(vec![at(9, 0.687, 0.752), at(9, 0.703, 0.749)]);
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].verdict.score, 0.703);
         // Grids apart both stay.
         let mut beside = at(9, 0.5, 0.8);
         beside.verdict.quad = Quad::new([
