@@ -459,8 +459,11 @@ def busy(ctx):
     12 held out (seeds 3000-3011, whose one Samurai not found was looked
     at when lost thin lines were looked for on the photo), 24 held out
     (seeds 6000-6011 and 9000-9011, whose 16x16 photos with Bs read as 8s
-    were looked at when a symbol was placed back) and 12 never looked at
-    (seeds 12000-12011)."""
+    were looked at when a symbol was placed back), 12 held out (seeds
+    12000-12011, whose figures were seen), 12 held out (seeds 15000-15011,
+    whose one 16x16 on a cloth read as 9x9 windows was looked at) and 12
+    never looked at (seeds 18000-18011). The blurred 16x16 search was tuned
+    on seeds 20000-20023, made apart from these sets."""
     if ctx.raw is None:
         ctx.need_binary()
     labels = {"16-blur": "16x16, blurred (sigma 4-14 % of a cell)",
@@ -470,7 +473,9 @@ def busy(ctx):
     rows = []
     sets = [(0, "seeds 0-11, tuned on"), (1000, "seeds 1000-1011, held out"),
             (3000, "seeds 3000-3011, held out"), (6000, "seeds 6000-6011, held out"),
-            (9000, "seeds 9000-9011, held out"), (12000, "seeds 12000-12011, never looked at")]
+            (9000, "seeds 9000-9011, held out"), (12000, "seeds 12000-12011, held out"),
+            (15000, "seeds 15000-15011, held out"),
+            (18000, "seeds 18000-18011, never looked at")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -498,7 +503,9 @@ def busy(ctx):
             " crates/vision/src/decide.rs), never reported as a broken puzzle. Where a font's"
             " Bs are read as 8s with B as their runner-up, and exactly one way of putting"
             " Bs back among those cells makes a puzzle of one solution, it is taken"
-            " (`stand_in` there), weighed as the repairs are."
+            " (`stand_in` there), weighed as the repairs are. A 16x16 whose thin lines the"
+            " downscaled search image lost, its box lines standing out as a 16x16's, is looked"
+            " at again on the photo (`LOST_LINES_BOXES` in crates/vision/src/locate/mod.rs)."
             " A Samurai's"
             " lattice is placed on its outer lines (crates/vision/src/locate/lattice.rs), and"
             " thin lines the downscaled search image lost are looked for on the photo"
