@@ -846,7 +846,7 @@ fn hidden_doubts(
             (0..board.cells.len()).filter(|&c| board.shape.contains(c) && board.cells[c] == 0),
         );
     }
-    cells.retain(|&c| given.get(c) != Some(&true));
+    cells.retain(|&c| free(given, c));
     cells
 }
 
@@ -1023,11 +1023,10 @@ fn doubted_givens(
     tiles: &[Option<&Tile>],
     trusted: bool,
 ) -> Vec<usize> {
-    let free = |c: usize| given.get(c) != Some(&true);
     let clashes: Vec<(usize, usize)> = read
         .clashes()
         .into_iter()
-        .filter(|&(a, b)| free(a) && free(b))
+        .filter(|&(a, b)| free(given, a) && free(given, b))
         .collect();
     let mut cells: Vec<usize> = if trusted {
         let mut cells = small_glyphs(read, evidence, given, tiles, &clashes);
@@ -1056,7 +1055,7 @@ fn small_glyphs(
         return Vec::new();
     };
     (0..read.cells.len())
-        .filter(|&c| read.cells[c] != 0 && given.get(c) != Some(&true))
+        .filter(|&c| read.cells[c] != 0 && free(given, c))
         .filter(|&c| {
             tiles
                 .get(c)
@@ -1065,6 +1064,12 @@ fn small_glyphs(
                 .is_some_and(|t| (glyph_height(t) as f32) < SMALL_GLYPH * print)
         })
         .collect()
+}
+
+/// Whether `cell` is free to be read otherwise: not one the person set
+/// (`given`: the corrections given to [`decide`]).
+fn free(given: &[bool], cell: usize) -> bool {
+    given.get(cell) != Some(&true)
 }
 
 /// A symbol (`t`) standing in for a clashing one (`s`) in some of the
@@ -1087,12 +1092,11 @@ fn small_glyphs(
 /// when a pair has more than [`STAND_IN_MAX_CELLS`] cells to place among
 /// or there are more than [`STAND_IN_SOLVES`] placings to solve.
 fn stand_in(read: &Board, evidence: &[CellEvidence], given: &[bool]) -> Option<StandIn> {
-    let free = |c: usize| given.get(c) != Some(&true);
     let mut found: Option<StandIn> = None;
     let mut solved = 0;
     for (s, t, absent) in stand_in_pairs(read, given, false) {
         let cells: Vec<usize> = (0..read.cells.len())
-            .filter(|&c| read.shape.contains(c) && read.cells[c] == s && free(c))
+            .filter(|&c| read.shape.contains(c) && read.cells[c] == s && free(given, c))
             .filter(|&c| evidence[c].p(t) >= ALTERNATIVE_MIN)
             .collect();
         if cells.is_empty() {
@@ -1218,7 +1222,6 @@ fn stand_in_pairs(read: &Board, given: &[bool], absent_only: bool) -> Vec<(u8, u
     if shape.digits() > STAND_IN_MAX_DIGITS {
         return Vec::new();
     }
-    let free = |c: usize| given.get(c) != Some(&true);
     let mut held = vec![false; shape.digits() + 1];
     for (cell, &v) in read.cells.iter().enumerate() {
         if shape.contains(cell) {
@@ -1228,7 +1231,7 @@ fn stand_in_pairs(read: &Board, given: &[bool], absent_only: bool) -> Vec<(u8, u
     let mut symbols: Vec<u8> = read
         .clashes()
         .into_iter()
-        .filter(|&(a, b)| free(a) && free(b))
+        .filter(|&(a, b)| free(given, a) && free(given, b))
         .map(|(a, _)| read.cells[a])
         .collect();
     symbols.sort_unstable();
@@ -1259,7 +1262,7 @@ fn stood_in(read: &Board, given: &[bool], clashes: &[(usize, usize)]) -> Vec<usi
             continue;
         }
         let cells: Vec<usize> = (0..read.cells.len())
-            .filter(|&c| read.cells[c] == s && given.get(c) != Some(&true))
+            .filter(|&c| read.cells[c] == s && free(given, c))
             .collect();
         let mut relaxed = read.clone();
         let mut allowed = vec![u64::MAX; read.cells.len()];
