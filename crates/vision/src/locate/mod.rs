@@ -35,6 +35,7 @@ mod candidates;
 mod lattice;
 mod page;
 mod refine;
+mod samurai;
 mod screen;
 mod sides;
 mod threshold;
@@ -537,6 +538,9 @@ pub(crate) fn locate_all_early<T: Send>(
     let pointed_at = pointed_at(gray, &located, refused);
     located.extend(pointed_at);
     let located = with_lattice_grids(gray, cut_combs_dropped(located));
+    // Last: a Samurai's grids are placed by the grids of it found by any
+    // of the looks above.
+    let located = samurai::completed(gray, located);
     let quads: Vec<Quad> = located.iter().map(|l| l.quad).collect();
     dbg.unsearched = unsearched(&quads, &passed_over);
     let order = page::reading_order(&quads);
@@ -1921,8 +1925,21 @@ mod tests {
     /// 1 px of `thin` at theirs.
     fn draw_samurai(side: u32, x0: u32, y0: u32, cell: u32, thin: u8) -> GrayImage {
         let origins = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
+        draw_grids(side, (x0, y0), cell, thin, &origins)
+    }
+
+    /// A `side` x `side` page of 9x9 grids drawn as [`draw_samurai`]'s,
+    /// with their top-left cells at `origins` (column, row) of a lattice
+    /// of `cell` px starting at `(x0, y0)`.
+    pub(super) fn draw_grids(
+        side: u32,
+        (x0, y0): (u32, u32),
+        cell: u32,
+        thin: u8,
+        origins: &[(u32, u32)],
+    ) -> GrayImage {
         let mut img = GrayImage::from_pixel(side, side, Luma([235]));
-        for (gc, gr) in origins {
+        for &(gc, gr) in origins {
             let (gx, gy) = (x0 + gc * cell - 2, y0 + gr * cell - 2);
             for j in 0..=9 {
                 let (ink, width) = if j % 3 == 0 { (25, 4) } else { (thin, 1) };
