@@ -509,7 +509,10 @@ def busy(ctx):
             " A Samurai's"
             " lattice is placed on its outer lines (crates/vision/src/locate/lattice.rs), and"
             " thin lines the downscaled search image lost are looked for on the photo"
-            " (`finer_lattice_windows` in crates/vision/src/locate/mod.rs); one"
+            " (`finer_lattice_windows` in crates/vision/src/locate/mod.rs). Where its outline"
+            " is not one component (the cloth joins or cuts it) and its grids are found one"
+            " by one, two of them place the others, which are looked at where the Samurai"
+            " puts them (crates/vision/src/locate/samurai.rs). One"
             " of its grids found without the others and read with several answers alone is"
             " `partial`, never `multiple_solutions` (`SamuraiPart` in"
             " crates/vision/src/kind.rs).\n")
