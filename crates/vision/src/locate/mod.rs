@@ -143,6 +143,14 @@ pub(crate) const PAGE_MAX_CANDIDATES: usize = 40;
 /// their answers: a quarter of the size at least).
 const UNSEARCHED_SHARE: f32 = 0.25;
 
+/// ... and when its bounding box is no more elongated (longer side over
+/// shorter) than this many times the most elongated grid's found: the
+/// grids of one page are squares seen alike, while the pieces of a
+/// cloth's stripes that the paper and the frame cut off are boxes two to
+/// three times as tall as wide (a Samurai on stripes was told "13 more
+/// shapes ... were not searched; crop it into parts").
+const UNSEARCHED_ASPECT: f32 = 1.5;
+
 /// Two grids found are the same one when their bounding boxes overlap by
 /// more than this fraction of the smaller box (a Samurai's centre grid
 /// shares a ninth with each corner grid, well below).
@@ -620,15 +628,17 @@ fn shapes(boxes: &[(f32, f32, f32, f32)], scale: f32) -> Vec<Quad> {
 /// found, each counted once: a page of more grids than the search looks at
 /// (a mosaic of a hundred puzzles) says so instead of passing over the
 /// rest in silence. Smaller shapes (a newspaper page's text blocks) are no
-/// grid of this page's. Nor is a grid found at less than
+/// grid of this page's, nor are much more elongated ones
+/// ([`UNSEARCHED_ASPECT`]). Nor is a grid found at less than
 /// [`UNSEARCHED_SHARE`] of the largest one's size a size of the page's
 /// grids: an app's square icon found beside its puzzle would make every
 /// other icon a grid passed over.
 fn unsearched(grids: &[Quad], passed_over: &[Quad]) -> usize {
-    let area = |q: &Quad| {
+    let sides = |q: &Quad| {
         let b = q.bounds();
-        (b.2 - b.0) * (b.3 - b.1)
+        (b.2 - b.0, b.3 - b.1)
     };
+    let area = |q: &Quad| sides(q).0 * sides(q).1;
     let largest = grids.iter().map(area).fold(0.0, f32::max);
     let Some(smallest) = grids
         .iter()
@@ -638,9 +648,17 @@ fn unsearched(grids: &[Quad], passed_over: &[Quad]) -> usize {
     else {
         return 0;
     };
+    let aspect = |q: &Quad| {
+        let (w, h) = sides(q);
+        w.max(h) / w.min(h).max(1.0)
+    };
+    let most_elongated = grids.iter().map(aspect).fold(1.0, f32::max);
+    let grid_like = |q: &Quad| {
+        area(q) >= smallest * UNSEARCHED_SHARE && aspect(q) <= UNSEARCHED_ASPECT * most_elongated
+    };
     let mut counted: Vec<&Quad> = Vec::new();
     for shape in passed_over {
-        let new = area(shape) >= smallest * UNSEARCHED_SHARE
+        let new = grid_like(shape)
             && grids
                 .iter()
                 .chain(counted.iter().copied())
@@ -2248,6 +2266,23 @@ mod tests {
         assert!(inked(&g, &dark, &quad));
         let (_, dark) = adaptive_threshold(&negative, FINE_RADIUS_DIVISOR);
         assert!(!inked(&negative, &dark, &quad));
+    }
+
+    #[test]
+    fn shapes_passed_over_count_when_grid_like() {
+        let square = |x: f32, y: f32, w: f32, h: f32| {
+            Quad::new([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        };
+        let grids = [square(100.0, 100.0, 300.0, 310.0)];
+        // Another puzzle of the page, a stripe of the cloth cut off by
+        // the paper, a text block, and the grid found again.
+        let passed_over = [
+            square(500.0, 100.0, 290.0, 300.0),
+            square(0.0, 800.0, 110.0, 330.0),
+            square(500.0, 500.0, 100.0, 60.0),
+            square(102.0, 101.0, 300.0, 305.0),
+        ];
+        assert_eq!(unsearched(&grids, &passed_over), 1);
     }
 
     #[test]
