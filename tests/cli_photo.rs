@@ -622,3 +622,32 @@ fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
         answers[0]
     );
 }
+
+#[test]
+fn a_grid_that_reads_as_no_puzzle_is_said_seen_with_what_to_do() {
+    // An empty 9x9 grid (a notes table, or a puzzle whose digits the
+    // reader cannot make out): the grid is found, reads as no puzzle, and
+    // the user is told so and what to try, not only "no puzzle found".
+    let dir = scratch("cli_photo-empty-grid");
+    let (side, cell, x0) = (640u32, 60u32, 50u32);
+    let img = GrayImage::from_fn(side, side, |x, y| {
+        let on = |v: u32| {
+            v >= x0 && v <= x0 + 9 * cell && {
+                let k = (v - x0) % cell;
+                let width = if ((v - x0) / cell) % 3 == 0 { 3 } else { 1 };
+                k < width
+            }
+        };
+        let inside = |v: u32| v >= x0 && v <= x0 + 9 * cell + 2;
+        let ink = (on(x) && inside(y)) || (on(y) && inside(x));
+        Luma([if ink { 20 } else { 235 }])
+    });
+    let path = dir.join("empty-grid.png");
+    img.save(&path).unwrap();
+    let out = run_in(&["--json", "--no-image", p(&path)], &dir);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["status"], "no_grid", "{v}");
+    let error = v["error"].as_str().unwrap_or_default();
+    assert!(error.contains("the grids found read as empty or unreadable"), "{v}");
+    assert!(error.contains("photograph it again"), "{v}");
+}

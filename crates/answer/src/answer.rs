@@ -13,8 +13,14 @@ use crate::report::{round4, EntryReport, PhotoFields, Report, Status};
 use crate::shell_word;
 
 /// Why a page with grids has nothing to report: every grid found was empty
-/// or no puzzle (see [`numbered`]).
-pub const NO_PUZZLE: &str = "no Sudoku puzzle found (only empty or unreadable grids)";
+/// or no puzzle (see [`numbered`]), and what to do. Most often the grid is
+/// a puzzle photographed out of focus (a blurred 16x16's letters read as a
+/// row of 9s, as a ruled table's rules would): "no puzzle found" alone
+/// reads as if it was never seen. The grids are not named: where the
+/// puzzle itself was not found, the largest grid is some other lattice.
+pub const NO_PUZZLE: &str = "no Sudoku puzzle found: the grids found read as empty or \
+                             unreadable; if one holds a puzzle, photograph it again, sharp \
+                             and close";
 
 /// Most cells to check for which the advice lists one `--set` each; with
 /// more, correcting the grid as text is quicker (`read`, edit, `--givens`),
