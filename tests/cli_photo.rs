@@ -648,6 +648,9 @@ fn a_grid_that_reads_as_no_puzzle_is_said_seen_with_what_to_do() {
     let v = &json_lines(&out)[0];
     assert_eq!(v["status"], "no_grid", "{v}");
     let error = v["error"].as_str().unwrap_or_default();
-    assert!(error.contains("the grids found read as empty or unreadable"), "{v}");
+    assert!(
+        error.contains("the grids found read as empty or unreadable"),
+        "{v}"
+    );
     assert!(error.contains("photograph it again"), "{v}");
 }
