@@ -198,6 +198,18 @@ fn assert_solved(dir: &Path, stem: &str, crops: &[(String, image::DynamicImage)]
 }
 
 #[test]
+fn a_screen_cropped_at_its_grid_on_every_side_is_solved() {
+    // fixtures/screen-cropped-at-border.png: an app screen cropped at its
+    // grid's outer corners, every cell in the image. The comb found the
+    // grid on the frame on all four sides and took it for cut; its lattice
+    // of lines, every one seen, says it is whole.
+    let stem = "screen-cropped-at-border";
+    let v = &read_one(&format!("{stem}.png"));
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+}
+
+#[test]
 fn a_grid_cropped_at_its_border_is_solved() {
     // The Wikipedia example puzzle drawn by models/eval/wikipedia_grid.py,
     // cropped at the outside of its border and 1-2 px inside it (the 3 px

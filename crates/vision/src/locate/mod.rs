@@ -589,6 +589,16 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
             .iter()
             .any(|l| same(l) && (agrees(l) || holds(l) || !g.sure))
         {
+            // A grid found on the frame and taken for cut, which a sure
+            // lattice agrees with, is whole: that lattice's lines were
+            // all seen in the image, evenly spaced over a square, which a
+            // grid with cells cut off is not (a screen cropped at its
+            // grid's border on every side).
+            for l in located.iter_mut().filter(|l| g.sure && l.cut) {
+                if same(l) && agrees(l) {
+                    l.cut = false;
+                }
+            }
             continue;
         }
         located.retain(|l| !same(l));
