@@ -557,7 +557,9 @@ def tight(ctx):
             " no training photo, the Kubiesa photos of the five held-out puzzles (printed clues as"
             " truth), and app screens of the held-out seed whose truth has one solution. A grid is read"
             " whole when the border its lattice places lies in the image or at most `TIGHT_CROP_CELLS`"
-            " of a cell past it (crates/vision/src/locate/tight.rs), and is reported `partial`"
+            " of a cell past it (crates/vision/src/locate/tight.rs), or, on an image no larger than a"
+            " 4K video frame, when its lattice of lines is seen whole, every line in the image"
+            " (`with_lattice_grids` in crates/vision/src/locate/mod.rs), and is reported `partial`"
             " otherwise; a grid found at the frame whose reading has no single solution is `partial` too"
             " (crates/vision/src/kind.rs, `MaybeCut`: a crop can place its lattice a line off), so a"
             " false verdict counts a `no_solution` or `multiple` left for a puzzle with one solution.\n")
