@@ -141,9 +141,11 @@ fn box_lines_stand_out(ink: &[Option<f64>], n: usize) -> bool {
 /// `n` cells of `cell` bins, each found within [`SEARCH_CELLS`] of `j`
 /// cells; the outer lines on the frame (`open`: the near one, the far one)
 /// are not looked for; and each line's ink across it (the darkness above
-/// its window's floor, summed over the window's bins). `None` when a line
-/// is not found or lies off the fitted line by more than [`LINE_TOL`] of a
-/// cell.
+/// its window's floor, summed over the window's bins). A line whose
+/// window reaches past the image's edge (a border a pixel or two inside
+/// the frame of a tilted crop) is looked for in the part inside, when that
+/// is at least half of it. `None` when a line is not found or lies off the
+/// fitted line by more than [`LINE_TOL`] of a cell.
 fn lattice_line(
     dark: &GrayImage,
     g2p: &Homography,
@@ -180,11 +182,18 @@ fn lattice_line(
             continue;
         }
         let at = (j as f64 * cell).round() as isize;
-        let prof: Vec<f32> = (-win..=win)
+        // A line near the frame has part of its window outside the image:
+        // its profile is the part inside, at least half the window.
+        let samples: Vec<Option<f32>> = (-win..=win)
             .map(|k| line_at((at + k) as f64 + 0.5))
-            .collect::<Option<_>>()?;
+            .collect();
+        let first = samples.iter().position(Option::is_some)?;
+        let prof: Vec<f32> = samples[first..].iter().map_while(|&v| v).collect();
+        if prof.len() <= win as usize {
+            return None;
+        }
         let (pos, _) = tooth_centroid(&prof)?;
-        pts.push((j as f64, (at - win) as f64 + 0.5 + pos));
+        pts.push((j as f64, (at - win + first as isize) as f64 + 0.5 + pos));
         let floor = prof.iter().fold(f32::MAX, |m, &v| m.min(v));
         *ink = Some(prof.iter().map(|&v| (v - floor) as f64).sum());
     }
@@ -206,4 +215,40 @@ fn lattice_line(
     pts.iter()
         .all(|&(j, p)| (p - (a + b * j)).abs() <= tol)
         .then_some((a, b, ink))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// Darkness of a 9x9 grid of `cell` px with its left border at
+    /// column `x0`, cropped at its right border (the image ends there).
+    fn cropped_grid(x0: u32, cell: u32) -> (GrayImage, Quad) {
+        let (y0, side) = (10, 9 * cell);
+        let (w, h) = (x0 + side + 1, y0 + side + 10);
+        let on = |v: u32, o: u32| v >= o && v <= o + side && (v - o).is_multiple_of(cell);
+        let dark = GrayImage::from_fn(w, h, |x, y| {
+            let inside = |v: u32, o: u32| v >= o && v <= o + side;
+            let line = (on(x, x0) && inside(y, y0)) || (on(y, y0) && inside(x, x0));
+            Luma([if line { 255 } else { 0 }])
+        });
+        let (a, b) = (x0 as f32, (x0 + side) as f32);
+        let (c, d) = (y0 as f32, (y0 + side) as f32);
+        (dark, Quad::new([(a, c), (b, c), (b, d), (a, d)]))
+    }
+
+    #[test]
+    fn a_border_near_the_frame_is_found_in_the_part_of_its_window_inside() {
+        // The right border is on the frame; the left one two pixels in,
+        // its search window reaching past the image's edge.
+        let (dark, quad) = cropped_grid(2, 20);
+        let frame = [false, true, false, false];
+        let whole = whole_at_frame(&dark, &quad, 9, frame);
+        let whole = whole.expect("every cell is in the image");
+        assert!(
+            (whole.corners[1].0 - quad.corners[1].0).abs() < 2.0,
+            "{whole:?}"
+        );
+    }
 }
