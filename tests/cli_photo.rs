@@ -646,7 +646,11 @@ fn a_grid_that_reads_as_no_puzzle_is_said_seen_with_what_to_do() {
         let on = |v: u32| {
             v >= x0 && v <= x0 + 9 * cell && {
                 let k = (v - x0) % cell;
-                let width = if ((v - x0) / cell) % 3 == 0 { 3 } else { 1 };
+                let width = if ((v - x0) / cell).is_multiple_of(3) {
+                    3
+                } else {
+                    1
+                };
                 k < width
             }
         };
