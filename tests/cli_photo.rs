@@ -102,13 +102,7 @@ fn a_samurai_on_a_checked_cloth_is_solved() {
     // lattice of 21 cells, 19.7 work pixels each, was counted as 22 and
     // no window of it was a grid: one 9x9 comb across 18 cells was read,
     // and "no Sudoku puzzle found".
-    let stem = "samurai-on-checks";
-    let v = &read_one(&format!("{stem}.jpg"));
-    assert_eq!(v["shape"], "samurai", "{v}");
-    assert_eq!(v["status"], "solved", "{v}");
-    let want = truth(stem).replace('#', "");
-    let got = v["solution"].as_str().unwrap_or_default().replace('#', "");
-    assert_eq!(got, want, "{v}");
+    assert_samurai_solved("samurai-on-checks");
 }
 
 #[test]
@@ -119,7 +113,12 @@ fn a_samurai_found_grid_by_grid_is_one_samurai() {
     // cell off, and reported as five 9x9 parts of a Samurai not found.
     // Placed by the grids found, the others are looked at where the
     // Samurai puts them, and it is solved.
-    let stem = "samurai-found-in-parts";
+    assert_samurai_solved("samurai-found-in-parts");
+}
+
+/// Checks the photo `stem`.jpg is read as one Samurai, solved to the
+/// solution in `stem`.txt.
+fn assert_samurai_solved(stem: &str) {
     let v = &read_one(&format!("{stem}.jpg"));
     assert_eq!(v["shape"], "samurai", "{v}");
     assert_eq!(v["status"], "solved", "{v}");

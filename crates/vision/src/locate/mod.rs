@@ -986,23 +986,8 @@ fn closer_look(
     vouched: bool,
 ) -> Option<Examined> {
     let full = quad_to_full(hull, factor);
-    let margin = CLOSER_MARGIN * full.max_side();
-    let (x0, y0, x1, y1) = bounds_around(&full, margin, gray.dimensions());
-    if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
-        return None;
-    }
-    let (x0, y0) = (x0 as u32, y0 as u32);
-    let (cw, ch) = (x1 as u32 - x0, y1 as u32 - y0);
-    let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
-    // The crop: full-resolution pixels per pixel, and its origin.
-    let (kf, o) = (k as f32, (x0 as f32, y0 as f32));
-    // The crop is the grid and a margin: the first search's window, made
-    // for a grid that fills its image.
-    let mut dbg = search_image(
-        crate::geometry::downscale_region(gray, x0, y0, cw, ch, k),
-        kf,
-        RADIUS_DIVISOR,
-    );
+    let (mut dbg, o) = crop_search(gray, &full)?;
+    let kf = dbg.scale;
     let spec = Spec {
         n: ex.verdict.n,
         lone: true,
@@ -1039,6 +1024,27 @@ fn closer_look(
         at_frame: ex.at_frame,
         passed: true,
     })
+}
+
+/// The search image of a crop of `gray` around `full` (full-resolution
+/// pixels; [`CLOSER_MARGIN`] added each way), downscaled to at most
+/// [`CLOSER_MAX_SIDE`], with the crop's origin; `None` when the crop is
+/// too small to search. The crop is the grid and a margin: the first
+/// search's window, made for a grid that fills its image.
+fn crop_search(gray: &GrayImage, full: &Quad) -> Option<(LocateDebug, (f32, f32))> {
+    let margin = CLOSER_MARGIN * full.max_side();
+    let (x0, y0, x1, y1) = bounds_around(full, margin, gray.dimensions());
+    if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
+        return None;
+    }
+    let (x0, y0) = (x0 as u32, y0 as u32);
+    let (cw, ch) = (x1 as u32 - x0, y1 as u32 - y0);
+    let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
+    let crop = crate::geometry::downscale_region(gray, x0, y0, cw, ch, k);
+    Some((
+        search_image(crop, k as f32, RADIUS_DIVISOR),
+        (x0 as f32, y0 as f32),
+    ))
 }
 
 /// The failed candidate `ex` as a near miss the page may vouch for (see

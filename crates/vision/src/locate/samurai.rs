@@ -24,8 +24,7 @@ use image::GrayImage;
 use snap_solver::SAMURAI_GRIDS;
 
 use super::{
-    bbox_overlap, bounds_around, examine, finish, full_to_work, quad_to_full, search_image,
-    Located, Spec, Verdict, CLOSER_MARGIN, CLOSER_MAX_SIDE, MIN_IMAGE_SIDE, RADIUS_DIVISOR,
+    bbox_overlap, crop_search, examine, finish, full_to_work, quad_to_full, Located, Spec, Verdict,
     RECHECK_GROWTH, SAME_GRID_OVERLAP,
 };
 use crate::geometry::{dist, Homography, Quad};
@@ -229,20 +228,8 @@ fn look(gray: &GrayImage, predicted: &Quad) -> Option<Located> {
     if !inside {
         return None;
     }
-    let margin = CLOSER_MARGIN * predicted.max_side();
-    let (x0, y0, x1, y1) = bounds_around(predicted, margin, (w, h));
-    if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
-        return None;
-    }
-    let (x0, y0) = (x0 as u32, y0 as u32);
-    let (cw, ch) = (x1 as u32 - x0, y1 as u32 - y0);
-    let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
-    let (kf, origin) = (k as f32, (x0 as f32, y0 as f32));
-    let mut dbg = search_image(
-        crate::geometry::downscale_region(gray, x0, y0, cw, ch, k),
-        kf,
-        RADIUS_DIVISOR,
-    );
+    let (mut dbg, origin) = crop_search(gray, predicted)?;
+    let kf = dbg.scale;
     let window = full_to_work(&super::expand(predicted, RECHECK_GROWTH), kf, origin);
     let spec = Spec { n: 9, lone: false };
     let ex = examine(&mut dbg, &window, false, spec);
