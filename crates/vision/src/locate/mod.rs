@@ -502,10 +502,10 @@ pub(crate) fn locate_all_early<T: Send>(
         let added = fine.pass(&finer_known(&located), false);
         Some((fine, added))
     });
-    let mut passed_over = shapes(&beyond, dbg.scale);
+    let mut passed_over = shapes(&beyond, &dbg);
     let mut fine_search = None;
     if let Some((mut fine, added)) = fine {
-        passed_over.extend(shapes(&fine.beyond, fine.dbg.scale));
+        passed_over.extend(shapes(&fine.beyond, &fine.dbg));
         near.append(&mut fine.near);
         refused.append(&mut fine.refused);
         let fine = fine.dbg;
@@ -619,10 +619,21 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
     located
 }
 
-/// Bounding boxes (work pixels at `scale`) as full-resolution quads.
-fn shapes(boxes: &[(f32, f32, f32, f32)], scale: f32) -> Vec<Quad> {
+/// The bounding boxes `boxes` of a search's work image (`dbg`) that lie
+/// away from its frame (by more than [`FRAME_TOL`]), as full-resolution
+/// quads: the shapes a page search passed over that may be grids it could
+/// read (see [`unsearched`]). A shape on the frame is at best a grid cut by
+/// the edge, which no crop of the page reads; on a photographed puzzle
+/// they are the pieces of a cloth's pattern the paper and the frame cut
+/// off.
+fn shapes(boxes: &[(f32, f32, f32, f32)], dbg: &LocateDebug) -> Vec<Quad> {
+    let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
+    let scale = dbg.scale;
     boxes
         .iter()
+        .filter(|&&(x0, y0, x1, y1)| {
+            x0 > FRAME_TOL && y0 > FRAME_TOL && x1 < w - FRAME_TOL && y1 < h - FRAME_TOL
+        })
         .map(|&(x0, y0, x1, y1)| {
             Quad {
                 corners: [(x0, y0), (x1, y0), (x1, y1), (x0, y1)],
@@ -2282,6 +2293,20 @@ mod tests {
         assert!(inked(&g, &dark, &quad));
         let (_, dark) = adaptive_threshold(&negative, FINE_RADIUS_DIVISOR);
         assert!(!inked(&negative, &dark, &quad));
+    }
+
+    #[test]
+    fn shapes_on_the_frame_are_no_grids_passed_over() {
+        let dbg = search_image(GrayImage::new(100, 80), 2.0, RADIUS_DIVISOR);
+        // On the left edge, inside, on the bottom and right edges.
+        let boxes = [
+            (0.0, 10.0, 20.0, 30.0),
+            (10.0, 10.0, 30.0, 30.0),
+            (50.0, 60.0, 100.0, 80.0),
+        ];
+        let kept = shapes(&boxes, &dbg);
+        assert_eq!(kept.len(), 1, "{kept:?}");
+        assert_eq!(kept[0].bounds(), (20.0, 20.0, 60.0, 60.0));
     }
 
     #[test]
