@@ -628,17 +628,24 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
 /// off.
 fn shapes(boxes: &[(f32, f32, f32, f32)], dbg: &LocateDebug) -> Vec<Quad> {
     let (w, h) = (dbg.work.width() as f32, dbg.work.height() as f32);
-    let scale = dbg.scale;
+    // The box's last pixels (its ends are exclusive) against the frame.
+    let on_frame = |&&(x0, y0, x1, y1): &&(f32, f32, f32, f32)| {
+        let pixels = Quad::new([
+            (x0, y0),
+            (x1 - 1.0, y0),
+            (x1 - 1.0, y1 - 1.0),
+            (x0, y1 - 1.0),
+        ]);
+        frame_sides(&pixels, w, h, FRAME_TOL).iter().any(|&f| f)
+    };
     boxes
         .iter()
-        .filter(|&&(x0, y0, x1, y1)| {
-            x0 > FRAME_TOL && y0 > FRAME_TOL && x1 < w - FRAME_TOL && y1 < h - FRAME_TOL
-        })
+        .filter(|b| !on_frame(b))
         .map(|&(x0, y0, x1, y1)| {
             Quad {
                 corners: [(x0, y0), (x1, y0), (x1, y1), (x0, y1)],
             }
-            .scaled(scale)
+            .scaled(dbg.scale)
         })
         .collect()
 }

@@ -27,7 +27,7 @@ use super::{
     bbox_overlap, crop_search, examine, finish, full_to_work, quad_to_full, Located, Spec, Verdict,
     RECHECK_GROWTH, SAME_GRID_OVERLAP,
 };
-use crate::geometry::{dist, Homography, Quad};
+use crate::geometry::{corner_error, Homography, Quad};
 
 /// Cells per side of a Samurai's grids.
 const GRID_CELLS: f64 = 9.0;
@@ -209,10 +209,7 @@ fn same_placement(a: &Homography, b: &Homography) -> bool {
 
 /// Whether each corner of `a` lies within `reach` pixels of `b`'s.
 fn near(a: &Quad, b: &Quad, reach: f32) -> bool {
-    a.corners
-        .iter()
-        .zip(&b.corners)
-        .all(|(&p, &q)| dist(p, q) <= reach)
+    corner_error(a, b) <= reach
 }
 
 /// The 9x9 grid at `predicted` (photo pixels), looked at on a crop of the
@@ -255,7 +252,6 @@ fn look(gray: &GrayImage, predicted: &Quad) -> Option<Located> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::corner_error;
     use crate::locate::tests::draw_grids;
 
     const CELL: u32 = 30;
