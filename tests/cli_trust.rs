@@ -463,6 +463,49 @@ fn a_right_entry_read_surely_as_another_digit_is_not_called_wrong() {
     );
 }
 
+#[test]
+fn pen_entries_read_as_print_are_told_apart_by_their_lighter_ink() {
+    // A simulated worked photo (models/eval/pen_photos.py seed 6): 24 of
+    // its blue pen entries are read as printed digits, four of them
+    // wrong, so the puzzle as read has no solution. The glyphs part into
+    // two inks; the lighter ones are the pen's.
+    let dir = scratch("cli_trust-check-second-ink");
+    let photo = fixture("pen-blue-read-as-print.jpg");
+    let out = run_in(&["--check", "--json", "--no-image", p(&photo)], &dir);
+    let v = &json_lines(&out)[0];
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(
+        v["givens"],
+        "....6..51.....2.3..45...2........4.5..6..5...2.3.7.1.....5..6....781....3.17...28",
+        "the printed clues, and nothing written: {v}"
+    );
+    assert_eq!(
+        v["solution"],
+        "932467851618952734745381296179238465486195372253674189894523617527816943361749528"
+    );
+    // The person's four wrong entries are called wrong or named to check;
+    // every other entry is right.
+    let wrong = ["r3c1", "r3c5", "r5c8", "r8c7"];
+    let entries = v["entries"].as_array().unwrap();
+    assert_eq!(entries.len(), 28, "{v}");
+    for e in entries {
+        let cell = e["cell"].as_str().unwrap();
+        if wrong.contains(&cell) {
+            assert_ne!(e["correct"], true, "{cell}: {v}");
+        } else {
+            assert_eq!(e["correct"], true, "{cell}: {v}");
+        }
+    }
+    let mut check: Vec<&str> = v["check"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    check.sort_unstable();
+    assert_eq!(check, wrong, "{v}");
+}
+
 /// The photo point at cell coordinates (u, v) of cell `index` (0..1 across
 /// and down the cell) of the grid with outline `quad`.
 fn cell_point(quad: &Quad, index: usize, (u, v): (f32, f32)) -> (f32, f32) {

@@ -424,6 +424,35 @@ pub(crate) fn decide(
     overrides: &[(usize, u8)],
     tiles: &[Option<&Tile>],
 ) -> Decision {
+    let as_read = decide_reading(shape, cells, overrides, tiles);
+    if as_read.verdict == Verdict::Solved || shape != Shape::classic() {
+        return as_read;
+    }
+    // A grid a person has written in, read with pen entries taken for
+    // print: where its glyphs part into two inks, the lighter ones are
+    // the pen's. That reading is taken when it is solved; it can only
+    // lose clues of the print, and a puzzle that is unique on part of its
+    // clues has their solution.
+    let mut fixed = vec![false; cells.len()];
+    for &(cell, _) in overrides {
+        if let Some(f) = fixed.get_mut(cell) {
+            *f = true;
+        }
+    }
+    evidence::lighter_inks_as_pen(cells, &fixed, as_read.entries.len(), MIN_CLASSIC_CLUES)
+        .iter()
+        .map(|split| decide_reading(shape, split, overrides, tiles))
+        .find(|d| d.verdict == Verdict::Solved)
+        .unwrap_or(as_read)
+}
+
+/// [`decide`] on the cells as read.
+fn decide_reading(
+    shape: Shape,
+    cells: &[CellEvidence],
+    overrides: &[(usize, u8)],
+    tiles: &[Option<&Tile>],
+) -> Decision {
     let digits = shape.digits();
     let mut evidence: Vec<CellEvidence> = (0..shape.cell_count())
         .map(|i| match cells.get(i) {
@@ -2104,6 +2133,81 @@ mod tests {
     /// PUZZLE read surely, with pen ink in `cells`: (cell, pen digit
     /// odds); each is read as an entry of its likeliest digit when the pen
     /// mass is enough.
+    /// PUZZLE worked in pen: its clues in the print's ink (1), three
+    /// entries of its solution read as pen, two more and a wrong 4 in
+    /// r1c2 (which r1c1 prints) read surely as print, all in the pen's
+    /// ink (`pen_ink`); with the cells holding the five entries read as
+    /// print.
+    fn worked_in_a_second_ink(pen_ink: f32) -> (Vec<CellEvidence>, Vec<usize>) {
+        let puzzle = board(PUZZLE);
+        let sol = solution();
+        let mut e = confident(&puzzle);
+        for (c, &v) in e.iter_mut().zip(&puzzle.cells) {
+            if v != 0 {
+                c.ink = 1.0;
+            }
+        }
+        let blanks: Vec<usize> = (2..81).filter(|&i| puzzle.cells[i] == 0).take(5).collect();
+        for &i in &blanks[..3] {
+            let d = sol.cells[i];
+            set(&mut e[i], &[(0, 1.0)]);
+            e[i].pen[usize::from(d)] = 0.95;
+            e[i].entry = Some((d, 0.95));
+            e[i].ink = pen_ink;
+        }
+        let mut as_print = blanks[3..].to_vec();
+        for &i in &as_print {
+            set(&mut e[i], &[(sol.cells[i], 0.97), (0, 0.03)]);
+        }
+        read_a_second_four(&mut e);
+        as_print.push(1);
+        for &i in &as_print {
+            e[i].ink = pen_ink;
+        }
+        (e, as_print)
+    }
+
+    #[test]
+    fn a_worked_grids_glyphs_in_a_lighter_ink_than_its_print_are_pen() {
+        let (e, as_print) = worked_in_a_second_ink(0.75);
+        assert_eq!(
+            decide_reading(Shape::classic(), &e, &[], &[]).verdict,
+            fours_clash()
+        );
+        let d = decide(Shape::classic(), &e, &[], &[]);
+        assert_eq!(d.verdict, Verdict::Solved);
+        assert_eq!(d.outcome, Outcome::Unique(solution()));
+        assert_eq!(d.givens, board(PUZZLE));
+        // The glyphs of the pen's ink are entries, the wrong 4 among them.
+        for &i in &as_print {
+            assert!(d.entries.iter().any(|&(c, _)| c == i), "{i}");
+        }
+        assert!(d.entries.contains(&(1, 4)));
+    }
+
+    #[test]
+    fn glyphs_in_the_prints_own_ink_stay_print() {
+        // The same grid with its entries as dark as the print: nothing
+        // tells them from it, and the clash stands.
+        let (e, _) = worked_in_a_second_ink(0.98);
+        assert_eq!(
+            decide(Shape::classic(), &e, &[], &[]).verdict,
+            fours_clash()
+        );
+        // A grid nobody wrote in is not parted by ink: a lighter printed
+        // glyph is still a clue.
+        let (mut e, _) = worked_in_a_second_ink(0.75);
+        for c in &mut e {
+            if c.best().0 == 0 {
+                *c = CellEvidence::certain(0, 9);
+            }
+        }
+        assert_ne!(
+            decide(Shape::classic(), &e, &[], &[]).verdict,
+            Verdict::Solved
+        );
+    }
+
     fn with_pen(cells: &[(usize, &[(u8, f32)])]) -> Decision {
         let mut e = confident(&board(PUZZLE));
         for &(cell, odds) in cells {

@@ -32,7 +32,21 @@ pub(crate) const PRINT_DARK: f32 = 0.5;
 /// person has written in, where a faint glyph read as a printed digit is
 /// taken for a pen digit written lightly (see [`sum_evidence`]): a stray
 /// pen reading or two of print or smudges is no person's hand.
-const WORKED_ENTRIES: usize = 3;
+pub(crate) const WORKED_ENTRIES: usize = 3;
+
+/// A gap at least this wide (in shares of the print's ink, [`Tile::ink`])
+/// between the inks of a worked grid's glyphs read as print parts two
+/// inks: the press's, which prints every clue of a grid alike, and a
+/// pen's (blue and red ballpoint are lighter than black print in gray, a
+/// gel or felt pen's stroke is thinner). Neighbouring clues of one grid
+/// differ by 0.01-0.03 in ink (30 of them spread over 0.85-1.1 in the
+/// simulated worked photos of seeds 0-59); 0.05 is beyond those steps.
+const INK_GAP: f32 = 0.05;
+
+/// Most ways of parting a grid's glyphs by ink that are tried (widest gap
+/// first, see [`lighter_inks_as_pen`]): faint pen entries make a gap of
+/// their own below the pen's ink, besides the one below the print's.
+const MAX_INK_SPLITS: usize = 3;
 
 /// Clues read surely as print that a grid needs before its print's ink
 /// is known: fewer gives a median that one odd cell can move.
@@ -42,6 +56,63 @@ const MIN_PRINT_SAMPLES: usize = 5;
 /// the grid's ink is measured; under it, a printed reading is in doubt
 /// and worth a second look ([`hidden_by_faint_ink`]).
 pub(crate) const SURE_PRINT: f32 = 0.9;
+
+/// The evidence of a worked grid with the glyphs of a lighter ink than its
+/// print's taken for pen entries, one version per way of parting the
+/// glyphs read as print into a darker and a lighter ink (gaps of at least
+/// [`INK_GAP`], widest first, at most [`MAX_INK_SPLITS`]), each leaving at
+/// least `min_clues` glyphs as print. A glyph taken for pen keeps its
+/// digit: its printed reading becomes a pen reading of the same digit.
+/// Cells in `fixed` (the user's `--set`) are left as they are. Nothing is
+/// returned for a grid without [`WORKED_ENTRIES`] pen entries: only where a
+/// person has written is a second ink a pen's.
+pub(crate) fn lighter_inks_as_pen(
+    cells: &[CellEvidence],
+    fixed: &[bool],
+    entries: usize,
+    min_clues: usize,
+) -> Vec<Vec<CellEvidence>> {
+    if entries < WORKED_ENTRIES {
+        return Vec::new();
+    }
+    let mut print: Vec<(f32, usize)> = cells
+        .iter()
+        .enumerate()
+        .filter(|&(i, e)| !fixed.get(i).copied().unwrap_or(false) && e.best().0 > 0)
+        .map(|(i, e)| (e.ink, i))
+        .collect();
+    print.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut gaps: Vec<(f32, usize)> = (min_clues.max(1)..print.len())
+        .map(|k| (print[k - 1].0 - print[k].0, k))
+        .filter(|&(gap, _)| gap >= INK_GAP)
+        .collect();
+    gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
+    gaps.iter()
+        .take(MAX_INK_SPLITS)
+        .map(|&(_, k)| {
+            let mut split = cells.to_vec();
+            for &(_, i) in &print[k..] {
+                let e = &mut split[i];
+                for (pen, &clue) in e.pen.iter_mut().zip(&e.clue).skip(1) {
+                    *pen += clue;
+                }
+                let (digit, _) =
+                    e.pen
+                        .iter()
+                        .enumerate()
+                        .skip(1)
+                        .fold(
+                            (0, f32::MIN),
+                            |acc, (d, &p)| if p > acc.1 { (d, p) } else { acc },
+                        );
+                let total: f32 = e.pen.iter().sum();
+                e.entry = Some((digit as u8, total.min(1.0)));
+                e.clue = CellEvidence::certain(0, e.clue.len() - 1).clue;
+            }
+            split
+        })
+        .collect()
+}
 
 /// The median ink ([`Tile::ink`]) of a grid's cells read surely as
 /// printed values, or `None` when too few are.
@@ -707,6 +778,46 @@ mod tests {
 
     fn best_values(cells: &[CellEvidence]) -> Vec<u8> {
         cells.iter().map(|e| e.best().0).collect()
+    }
+
+    #[test]
+    fn glyphs_part_into_inks_at_the_widest_gaps_keeping_enough_print() {
+        // Twenty glyphs read as print: eighteen in the print's ink, two
+        // in a pen's; four pen entries besides.
+        let mut cells: Vec<CellEvidence> = (0..30)
+            .map(|i| {
+                let mut e = CellEvidence::certain(if i < 20 { 1 + (i % 9) as u8 } else { 0 }, 9);
+                e.ink = match i {
+                    0..18 => 1.0 - 0.01 * i as f32,
+                    18 | 19 => 0.7,
+                    _ => 0.0,
+                };
+                e
+            })
+            .collect();
+        let fixed = vec![false; cells.len()];
+        let splits = lighter_inks_as_pen(&cells, &fixed, 4, 17);
+        assert_eq!(splits.len(), 1);
+        for (i, e) in splits[0].iter().enumerate() {
+            let pen = i == 18 || i == 19;
+            assert_eq!(e.best().0 == 0, pen || i >= 20, "{i}");
+            if pen {
+                assert_eq!(e.entry, Some((1 + (i % 9) as u8, 1.0)));
+            }
+        }
+        // Too few pen entries for a worked grid; too few glyphs left as
+        // print; a glyph the user set stays.
+        assert!(lighter_inks_as_pen(&cells, &fixed, 2, 17).is_empty());
+        assert!(lighter_inks_as_pen(&cells, &fixed, 4, 19).is_empty());
+        let mut set = fixed.clone();
+        set[18] = true;
+        assert_eq!(lighter_inks_as_pen(&cells, &set, 4, 17)[0][18], cells[18]);
+        // A third ink lower still: the widest gap comes first.
+        cells[19].ink = 0.3;
+        let splits = lighter_inks_as_pen(&cells, &fixed, 4, 17);
+        assert_eq!(splits.len(), 2);
+        assert_eq!(splits[0][18].best().0, 1 + 18 % 9);
+        assert_eq!(splits[1][18].best().0, 0);
     }
 
     #[test]
