@@ -439,7 +439,8 @@ pub(crate) fn decide(
             *f = true;
         }
     }
-    evidence::lighter_inks_as_pen(cells, &fixed, as_read.entries.len(), MIN_CLASSIC_CLUES)
+    let entries: Vec<usize> = as_read.entries.iter().map(|&(cell, _)| cell).collect();
+    evidence::lighter_inks_as_pen(cells, tiles, &fixed, &entries, MIN_CLASSIC_CLUES)
         .iter()
         .map(|split| decide_reading(shape, split, overrides, tiles))
         .find(|d| d.verdict == Verdict::Solved)

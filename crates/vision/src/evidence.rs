@@ -48,6 +48,12 @@ const INK_GAP: f32 = 0.05;
 /// their own below the pen's ink, besides the one below the print's.
 const MAX_INK_SPLITS: usize = 3;
 
+/// Glyphs of the lighter ink that copy the darker ink's (see
+/// [`lighter_inks_as_pen`]) from which the two inks are one font's: pen
+/// digits match their grid's print at 0.85 at most ([`SAME_GLYPH`]), so
+/// two copies are no chance.
+const FONT_COPIES: usize = 2;
+
 /// Clues read surely as print that a grid needs before its print's ink
 /// is known: fewer gives a median that one odd cell can move.
 const MIN_PRINT_SAMPLES: usize = 5;
@@ -63,18 +69,34 @@ pub(crate) const SURE_PRINT: f32 = 0.9;
 /// [`INK_GAP`], widest first, at most [`MAX_INK_SPLITS`]), each leaving at
 /// least `min_clues` glyphs as print. A glyph taken for pen keeps its
 /// digit: its printed reading becomes a pen reading of the same digit.
-/// Cells in `fixed` (the user's `--set`) are left as they are. Nothing is
-/// returned for a grid without [`WORKED_ENTRIES`] pen entries: only where a
-/// person has written is a second ink a pen's.
+/// Cells in `fixed` (the user's `--set`) are left as they are. A way of
+/// parting whose lighter glyphs copy the darker ink's (the same digit, the
+/// tiles in `tiles` matching at [`SAME_GLYPH`]) in [`FONT_COPIES`] cells is
+/// one font printed in two inks (an answer grid's clues in black and its
+/// answers in grey), which a hand does not copy: it is not tried.
+///
+/// The pen's ink is the one of the cells read as pen `entries`: nothing is
+/// returned for a grid with fewer than [`WORKED_ENTRIES`] of them (only
+/// where a person has written is a second ink a pen's), and a way of
+/// parting is tried only when their median ink lies below its gap. A
+/// printed answer grid whose digits the model reads as pen in a few cells
+/// has those in the print's ink, and its print is not parted.
 pub(crate) fn lighter_inks_as_pen(
     cells: &[CellEvidence],
+    tiles: &[Option<&Tile>],
     fixed: &[bool],
-    entries: usize,
+    entries: &[usize],
     min_clues: usize,
 ) -> Vec<Vec<CellEvidence>> {
-    if entries < WORKED_ENTRIES {
+    if entries.len() < WORKED_ENTRIES {
         return Vec::new();
     }
+    let mut pen_inks: Vec<f32> = entries
+        .iter()
+        .filter_map(|&i| cells.get(i).map(|e| e.ink))
+        .collect();
+    pen_inks.sort_by(f32::total_cmp);
+    let pen_ink = pen_inks[pen_inks.len() / 2];
     let mut print: Vec<(f32, usize)> = cells
         .iter()
         .enumerate()
@@ -84,34 +106,49 @@ pub(crate) fn lighter_inks_as_pen(
     print.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut gaps: Vec<(f32, usize)> = (min_clues.max(1)..print.len())
         .map(|k| (print[k - 1].0 - print[k].0, k))
-        .filter(|&(gap, _)| gap >= INK_GAP)
+        .filter(|&(gap, k)| gap >= INK_GAP && pen_ink < print[k - 1].0 - gap / 2.0)
         .collect();
     gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let tile = |i: usize| tiles.get(i).copied().flatten();
     gaps.iter()
         .take(MAX_INK_SPLITS)
-        .map(|&(_, k)| {
-            let mut split = cells.to_vec();
-            for &(_, i) in &print[k..] {
-                let e = &mut split[i];
-                for (pen, &clue) in e.pen.iter_mut().zip(&e.clue).skip(1) {
-                    *pen += clue;
-                }
-                let (digit, _) =
-                    e.pen
-                        .iter()
-                        .enumerate()
-                        .skip(1)
-                        .fold(
-                            (0, f32::MIN),
-                            |acc, (d, &p)| if p > acc.1 { (d, p) } else { acc },
-                        );
-                let total: f32 = e.pen.iter().sum();
-                e.entry = Some((digit as u8, total.min(1.0)));
-                e.clue = CellEvidence::certain(0, e.clue.len() - 1).clue;
+        .filter_map(|&(_, k)| {
+            let (darker, lighter) = print.split_at(k);
+            let copies_print = |i: usize| {
+                tile(i).is_some_and(|t| {
+                    darker.iter().any(|&(_, j)| {
+                        cells[j].best().0 == cells[i].best().0
+                            && tile(j).is_some_and(|o| same_glyph(t, o, SAME_GLYPH))
+                    })
+                })
+            };
+            if lighter.iter().filter(|&&(_, i)| copies_print(i)).count() >= FONT_COPIES {
+                return None;
             }
-            split
+            let mut split = cells.to_vec();
+            for &(_, i) in lighter {
+                taken_for_pen(&mut split[i]);
+            }
+            Some(split)
         })
         .collect()
+}
+
+/// A glyph read as print made a pen entry of the same digit: its printed
+/// readings are added to its pen readings, and it holds no clue.
+fn taken_for_pen(e: &mut CellEvidence) {
+    for (pen, &clue) in e.pen.iter_mut().zip(&e.clue).skip(1) {
+        *pen += clue;
+    }
+    let mut digit = 0;
+    for d in 1..e.pen.len() {
+        if e.pen[d] > e.pen[digit] {
+            digit = d;
+        }
+    }
+    let total: f32 = e.pen.iter().sum();
+    e.entry = Some((digit as u8, total.min(1.0)));
+    e.clue = CellEvidence::certain(0, e.clue.len() - 1).clue;
 }
 
 /// The median ink ([`Tile::ink`]) of a grid's cells read surely as
@@ -783,10 +820,11 @@ mod tests {
     #[test]
     fn glyphs_part_into_inks_at_the_widest_gaps_keeping_enough_print() {
         // Twenty glyphs read as print: eighteen in the print's ink, two
-        // in a pen's; four pen entries besides.
+        // in a pen's; four pen entries in the pen's ink besides.
+        let digit = |i: usize| 1 + (i % 9) as u8;
         let mut cells: Vec<CellEvidence> = (0..30)
             .map(|i| {
-                let mut e = CellEvidence::certain(if i < 20 { 1 + (i % 9) as u8 } else { 0 }, 9);
+                let mut e = CellEvidence::certain(if i < 20 { digit(i) } else { 0 }, 9);
                 e.ink = match i {
                     0..18 => 1.0 - 0.01 * i as f32,
                     18 | 19 => 0.7,
@@ -796,27 +834,45 @@ mod tests {
             })
             .collect();
         let fixed = vec![false; cells.len()];
-        let splits = lighter_inks_as_pen(&cells, &fixed, 4, 17);
+        let entries = [20, 21, 22, 23];
+        for &i in &entries {
+            cells[i].ink = 0.72;
+        }
+        let splits = lighter_inks_as_pen(&cells, &[], &fixed, &entries, 17);
         assert_eq!(splits.len(), 1);
         for (i, e) in splits[0].iter().enumerate() {
             let pen = i == 18 || i == 19;
             assert_eq!(e.best().0 == 0, pen || i >= 20, "{i}");
             if pen {
-                assert_eq!(e.entry, Some((1 + (i % 9) as u8, 1.0)));
+                assert_eq!(e.entry, Some((digit(i), 1.0)));
             }
         }
         // Too few pen entries for a worked grid; too few glyphs left as
         // print; a glyph the user set stays.
-        assert!(lighter_inks_as_pen(&cells, &fixed, 2, 17).is_empty());
-        assert!(lighter_inks_as_pen(&cells, &fixed, 4, 19).is_empty());
+        assert!(lighter_inks_as_pen(&cells, &[], &fixed, &entries[..2], 17).is_empty());
+        assert!(lighter_inks_as_pen(&cells, &[], &fixed, &entries, 19).is_empty());
         let mut set = fixed.clone();
         set[18] = true;
-        assert_eq!(lighter_inks_as_pen(&cells, &set, 4, 17)[0][18], cells[18]);
-        // A third ink lower still: the widest gap comes first.
+        assert_eq!(
+            lighter_inks_as_pen(&cells, &[], &set, &entries, 17)[0][18],
+            cells[18]
+        );
+        // Entries in the print's own ink (a printed answer grid's digits
+        // read as pen): the print is not parted.
+        let mut answers = cells.clone();
+        for &i in &entries {
+            answers[i].ink = 0.95;
+        }
+        assert!(lighter_inks_as_pen(&answers, &[], &fixed, &entries, 17).is_empty());
+        // A third ink lower still, the entries' own: the widest gap comes
+        // first.
         cells[19].ink = 0.3;
-        let splits = lighter_inks_as_pen(&cells, &fixed, 4, 17);
+        for &i in &entries {
+            cells[i].ink = 0.25;
+        }
+        let splits = lighter_inks_as_pen(&cells, &[], &fixed, &entries, 17);
         assert_eq!(splits.len(), 2);
-        assert_eq!(splits[0][18].best().0, 1 + 18 % 9);
+        assert_eq!(splits[0][18].best().0, digit(18));
         assert_eq!(splits[1][18].best().0, 0);
     }
 
