@@ -182,6 +182,10 @@ pub struct CellEvidence {
     /// pixels, apart from what the classifier makes of them, it tells a
     /// cell with ink in it from a blank one.
     pub ink: f32,
+    /// How coloured the cell's ink is against its paper (`tint`: 0 for
+    /// black or grey, 0.3-0.6 for a blue or red ballpoint), measured only
+    /// in a worked 9x9 grid not solved as read (0 elsewhere).
+    pub tint: f32,
 }
 
 impl CellEvidence {
@@ -197,6 +201,7 @@ impl CellEvidence {
             pen: [0.0; 10],
             glyph: None,
             ink: 0.0,
+            tint: 0.0,
         }
     }
 

@@ -154,6 +154,7 @@ pub(crate) fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence 
         pen: kinds.handwritten,
         glyph: None,
         ink: 0.0,
+        tint: 0.0,
     }
 }
 
@@ -429,8 +430,8 @@ pub(crate) fn decide(
         return as_read;
     }
     // A grid a person has written in, read with pen entries taken for
-    // print: where its glyphs part into two inks, the lighter ones are
-    // the pen's. That reading is taken when it is solved; it can only
+    // print: where its glyphs part into two inks, the one apart from the
+    // print's is the pen's. That reading is taken when it is solved; it can only
     // lose clues of the print, and a puzzle that is unique on part of its
     // clues has their solution.
     let mut fixed = vec![false; cells.len()];
@@ -440,7 +441,7 @@ pub(crate) fn decide(
         }
     }
     let entries: Vec<usize> = as_read.entries.iter().map(|&(cell, _)| cell).collect();
-    evidence::lighter_inks_as_pen(cells, tiles, &fixed, &entries, MIN_CLASSIC_CLUES)
+    evidence::other_inks_as_pen(cells, tiles, &fixed, &entries, MIN_CLASSIC_CLUES)
         .iter()
         .map(|split| decide_reading(shape, split, overrides, tiles))
         .find(|d| d.verdict == Verdict::Solved)
@@ -1446,6 +1447,7 @@ mod tests {
                     pen: [0.0; 10],
                     glyph: None,
                     ink: 0.0,
+                    tint: 0.0,
                 }
             })
             .collect()
@@ -2131,15 +2133,12 @@ mod tests {
         assert_eq!(d.verdict, Verdict::Solved);
     }
 
-    /// PUZZLE read surely, with pen ink in `cells`: (cell, pen digit
-    /// odds); each is read as an entry of its likeliest digit when the pen
-    /// mass is enough.
     /// PUZZLE worked in pen: its clues in the print's ink (1), three
     /// entries of its solution read as pen, two more and a wrong 4 in
     /// r1c2 (which r1c1 prints) read surely as print, all in the pen's
-    /// ink (`pen_ink`); with the cells holding the five entries read as
-    /// print.
-    fn worked_in_a_second_ink(pen_ink: f32) -> (Vec<CellEvidence>, Vec<usize>) {
+    /// ink (`pen_ink` dark, `pen_tint` coloured; the print is black); with
+    /// the cells holding the five entries read as print.
+    fn worked_in_a_second_ink(pen_ink: f32, pen_tint: f32) -> (Vec<CellEvidence>, Vec<usize>) {
         let puzzle = board(PUZZLE);
         let sol = solution();
         let mut e = confident(&puzzle);
@@ -2155,6 +2154,7 @@ mod tests {
             e[i].pen[usize::from(d)] = 0.95;
             e[i].entry = Some((d, 0.95));
             e[i].ink = pen_ink;
+            e[i].tint = pen_tint;
         }
         let mut as_print = blanks[3..].to_vec();
         for &i in &as_print {
@@ -2164,13 +2164,14 @@ mod tests {
         as_print.push(1);
         for &i in &as_print {
             e[i].ink = pen_ink;
+            e[i].tint = pen_tint;
         }
         (e, as_print)
     }
 
     #[test]
     fn a_worked_grids_glyphs_in_a_lighter_ink_than_its_print_are_pen() {
-        let (e, as_print) = worked_in_a_second_ink(0.75);
+        let (e, as_print) = worked_in_a_second_ink(0.75, 0.0);
         assert_eq!(
             decide_reading(Shape::classic(), &e, &[], &[]).verdict,
             fours_clash()
@@ -2187,17 +2188,29 @@ mod tests {
     }
 
     #[test]
+    fn a_worked_grids_glyphs_in_a_coloured_ink_are_pen() {
+        // A blue pen as dark as the print: its colour tells it.
+        let (e, as_print) = worked_in_a_second_ink(0.98, 0.45);
+        let d = decide(Shape::classic(), &e, &[], &[]);
+        assert_eq!(d.verdict, Verdict::Solved);
+        assert_eq!(d.givens, board(PUZZLE));
+        for &i in &as_print {
+            assert!(d.entries.iter().any(|&(c, _)| c == i), "{i}");
+        }
+    }
+
+    #[test]
     fn glyphs_in_the_prints_own_ink_stay_print() {
         // The same grid with its entries as dark as the print: nothing
         // tells them from it, and the clash stands.
-        let (e, _) = worked_in_a_second_ink(0.98);
+        let (e, _) = worked_in_a_second_ink(0.98, 0.0);
         assert_eq!(
             decide(Shape::classic(), &e, &[], &[]).verdict,
             fours_clash()
         );
         // A grid nobody wrote in is not parted by ink: a lighter printed
         // glyph is still a clue.
-        let (mut e, _) = worked_in_a_second_ink(0.75);
+        let (mut e, _) = worked_in_a_second_ink(0.75, 0.0);
         for c in &mut e {
             if c.best().0 == 0 {
                 *c = CellEvidence::certain(0, 9);
@@ -2209,6 +2222,9 @@ mod tests {
         );
     }
 
+    /// PUZZLE read surely, with pen ink in `cells`: (cell, pen digit
+    /// odds); each is read as an entry of its likeliest digit when the pen
+    /// mass is enough.
     fn with_pen(cells: &[(usize, &[(u8, f32)])]) -> Decision {
         let mut e = confident(&board(PUZZLE));
         for &(cell, odds) in cells {

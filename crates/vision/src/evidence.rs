@@ -32,7 +32,7 @@ pub(crate) const PRINT_DARK: f32 = 0.5;
 /// person has written in, where a faint glyph read as a printed digit is
 /// taken for a pen digit written lightly (see [`sum_evidence`]): a stray
 /// pen reading or two of print or smudges is no person's hand.
-pub(crate) const WORKED_ENTRIES: usize = 3;
+const WORKED_ENTRIES: usize = 3;
 
 /// A gap at least this wide (in shares of the print's ink, [`Tile::ink`])
 /// between the inks of a worked grid's glyphs read as print parts two
@@ -43,13 +43,22 @@ pub(crate) const WORKED_ENTRIES: usize = 3;
 /// simulated worked photos of seeds 0-59); 0.05 is beyond those steps.
 const INK_GAP: f32 = 0.05;
 
-/// Most ways of parting a grid's glyphs by ink that are tried (widest gap
-/// first, see [`lighter_inks_as_pen`]): faint pen entries make a gap of
-/// their own below the pen's ink, besides the one below the print's.
+/// A gap at least this wide in tint ([`CellEvidence::tint`], the spread of
+/// the ink's colour channels as shares of the paper's) between a worked
+/// grid's glyphs read as print parts a coloured ink from the print's:
+/// black print measures 0-0.05 under any light, a blue or red ballpoint
+/// 0.3-0.6 on the simulated worked photos of seeds 0-59 (thin or blurred
+/// strokes, mixed with their paper, the least).
+const TINT_GAP: f32 = 0.1;
+
+/// Most ways of parting a grid's glyphs by one measure that are tried
+/// (widest gap first, see [`other_inks_as_pen`]): faint pen entries make a
+/// gap of their own below the pen's ink, besides the one below the
+/// print's.
 const MAX_INK_SPLITS: usize = 3;
 
-/// Glyphs of the lighter ink that copy the darker ink's (see
-/// [`lighter_inks_as_pen`]) from which the two inks are one font's: pen
+/// Glyphs of the other ink that copy the print's (see
+/// [`other_inks_as_pen`]) from which the two inks are one font's: pen
 /// digits match their grid's print at 0.85 at most ([`SAME_GLYPH`]), so
 /// two copies are no chance.
 const FONT_COPIES: usize = 2;
@@ -63,25 +72,27 @@ const MIN_PRINT_SAMPLES: usize = 5;
 /// and worth a second look ([`hidden_by_faint_ink`]).
 pub(crate) const SURE_PRINT: f32 = 0.9;
 
-/// The evidence of a worked grid with the glyphs of a lighter ink than its
-/// print's taken for pen entries, one version per way of parting the
-/// glyphs read as print into a darker and a lighter ink (gaps of at least
-/// [`INK_GAP`], widest first, at most [`MAX_INK_SPLITS`]), each leaving at
-/// least `min_clues` glyphs as print. A glyph taken for pen keeps its
-/// digit: its printed reading becomes a pen reading of the same digit.
-/// Cells in `fixed` (the user's `--set`) are left as they are. A way of
-/// parting whose lighter glyphs copy the darker ink's (the same digit, the
-/// tiles in `tiles` matching at [`SAME_GLYPH`]) in [`FONT_COPIES`] cells is
-/// one font printed in two inks (an answer grid's clues in black and its
-/// answers in grey), which a hand does not copy: it is not tried.
+/// The evidence of a worked grid with the glyphs of another ink than its
+/// print's taken for pen entries: one version per way of parting the
+/// glyphs read as print by their ink, first by darkness (lighter than the
+/// print's, gaps of at least [`INK_GAP`]), then by colour (more coloured,
+/// gaps of at least [`TINT_GAP`]); by each, widest gap first, at most
+/// [`MAX_INK_SPLITS`], each leaving at least `min_clues` glyphs as print.
+/// Every glyph on the pen's side of the gap, read as print or as pen,
+/// holds no clue: its printed readings become pen readings of the same
+/// digits. Cells in `fixed` (the user's `--set`) are left as they are. A way of parting whose other glyphs copy the
+/// print's (the same digit, the tiles in `tiles` matching at
+/// [`SAME_GLYPH`]) in [`FONT_COPIES`] cells is one font printed in two
+/// inks (an answer grid's clues in black and its answers in grey), which
+/// a hand does not copy: it is not tried.
 ///
 /// The pen's ink is the one of the cells read as pen `entries`: nothing is
 /// returned for a grid with fewer than [`WORKED_ENTRIES`] of them (only
 /// where a person has written is a second ink a pen's), and a way of
-/// parting is tried only when their median ink lies below its gap. A
-/// printed answer grid whose digits the model reads as pen in a few cells
-/// has those in the print's ink, and its print is not parted.
-pub(crate) fn lighter_inks_as_pen(
+/// parting is tried only when their median lies beyond its gap. A printed
+/// answer grid whose digits the model reads as pen in a few cells has
+/// those in the print's ink, and its print is not parted.
+pub(crate) fn other_inks_as_pen(
     cells: &[CellEvidence],
     tiles: &[Option<&Tile>],
     fixed: &[bool],
@@ -91,28 +102,52 @@ pub(crate) fn lighter_inks_as_pen(
     if entries.len() < WORKED_ENTRIES {
         return Vec::new();
     }
-    let mut pen_inks: Vec<f32> = entries
+    // Each measure as "print-like": higher is more like the print.
+    let darkness = |e: &CellEvidence| e.ink;
+    let colour = |e: &CellEvidence| -e.tint;
+    let mut out = parted(cells, tiles, fixed, entries, min_clues, darkness, INK_GAP);
+    out.extend(parted(
+        cells, tiles, fixed, entries, min_clues, colour, TINT_GAP,
+    ));
+    out
+}
+
+/// [`other_inks_as_pen`] by one measure, `like_print` (higher is more like
+/// the print), with gaps of at least `min_gap`.
+fn parted(
+    cells: &[CellEvidence],
+    tiles: &[Option<&Tile>],
+    fixed: &[bool],
+    entries: &[usize],
+    min_clues: usize,
+    like_print: impl Fn(&CellEvidence) -> f32,
+    min_gap: f32,
+) -> Vec<Vec<CellEvidence>> {
+    let mut pen_side: Vec<f32> = entries
         .iter()
-        .filter_map(|&i| cells.get(i).map(|e| e.ink))
+        .filter_map(|&i| cells.get(i).map(&like_print))
         .collect();
-    pen_inks.sort_by(f32::total_cmp);
-    let pen_ink = pen_inks[pen_inks.len() / 2];
+    if pen_side.is_empty() {
+        return Vec::new();
+    }
+    pen_side.sort_by(f32::total_cmp);
+    let pen = pen_side[pen_side.len() / 2];
     let mut print: Vec<(f32, usize)> = cells
         .iter()
         .enumerate()
         .filter(|&(i, e)| !fixed.get(i).copied().unwrap_or(false) && e.best().0 > 0)
-        .map(|(i, e)| (e.ink, i))
+        .map(|(i, e)| (like_print(e), i))
         .collect();
     print.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut gaps: Vec<(f32, usize)> = (min_clues.max(1)..print.len())
         .map(|k| (print[k - 1].0 - print[k].0, k))
-        .filter(|&(gap, k)| gap >= INK_GAP && pen_ink < print[k - 1].0 - gap / 2.0)
+        .filter(|&(gap, k)| gap >= min_gap && pen < print[k - 1].0 - gap / 2.0)
         .collect();
     gaps.sort_by(|a, b| b.0.total_cmp(&a.0));
     let tile = |i: usize| tiles.get(i).copied().flatten();
     gaps.iter()
         .take(MAX_INK_SPLITS)
-        .filter_map(|&(_, k)| {
+        .filter_map(|&(gap, k)| {
             let (darker, lighter) = print.split_at(k);
             let copies_print = |i: usize| {
                 tile(i).is_some_and(|t| {
@@ -125,13 +160,30 @@ pub(crate) fn lighter_inks_as_pen(
             if lighter.iter().filter(|&&(_, i)| copies_print(i)).count() >= FONT_COPIES {
                 return None;
             }
+            // Every glyph in the pen's ink is the pen's, those read as
+            // pen too: their share of print is no clue either.
+            let bar = darker[k - 1].0 - gap / 2.0;
             let mut split = cells.to_vec();
-            for &(_, i) in lighter {
-                taken_for_pen(&mut split[i]);
+            for (i, e) in split.iter_mut().enumerate() {
+                let glyph = e.best().0 > 0 || e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN);
+                if glyph && !fixed.get(i).copied().unwrap_or(false) && like_print(&cells[i]) < bar {
+                    taken_for_pen(e);
+                }
             }
             Some(split)
         })
         .collect()
+}
+
+/// Whether a grid's cells hold [`WORKED_ENTRIES`] pen entries or more
+/// (read at [`decide::ENTRY_MIN`] in cells read without a clue): a grid a
+/// person has written in.
+pub(crate) fn worked(cells: &[CellEvidence]) -> bool {
+    cells
+        .iter()
+        .filter(|e| e.best().0 == 0 && e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN))
+        .count()
+        >= WORKED_ENTRIES
 }
 
 /// A glyph read as print made a pen entry of the same digit: its printed
@@ -750,6 +802,7 @@ fn sum_evidence(
                 pen: sum.pen,
                 glyph: sum.glyph,
                 ink: sum.ink,
+                tint: 0.0,
             }
         })
         .collect()
@@ -838,7 +891,7 @@ mod tests {
         for &i in &entries {
             cells[i].ink = 0.72;
         }
-        let splits = lighter_inks_as_pen(&cells, &[], &fixed, &entries, 17);
+        let splits = other_inks_as_pen(&cells, &[], &fixed, &entries, 17);
         assert_eq!(splits.len(), 1);
         for (i, e) in splits[0].iter().enumerate() {
             let pen = i == 18 || i == 19;
@@ -849,12 +902,12 @@ mod tests {
         }
         // Too few pen entries for a worked grid; too few glyphs left as
         // print; a glyph the user set stays.
-        assert!(lighter_inks_as_pen(&cells, &[], &fixed, &entries[..2], 17).is_empty());
-        assert!(lighter_inks_as_pen(&cells, &[], &fixed, &entries, 19).is_empty());
+        assert!(other_inks_as_pen(&cells, &[], &fixed, &entries[..2], 17).is_empty());
+        assert!(other_inks_as_pen(&cells, &[], &fixed, &entries, 19).is_empty());
         let mut set = fixed.clone();
         set[18] = true;
         assert_eq!(
-            lighter_inks_as_pen(&cells, &[], &set, &entries, 17)[0][18],
+            other_inks_as_pen(&cells, &[], &set, &entries, 17)[0][18],
             cells[18]
         );
         // Entries in the print's own ink (a printed answer grid's digits
@@ -863,14 +916,14 @@ mod tests {
         for &i in &entries {
             answers[i].ink = 0.95;
         }
-        assert!(lighter_inks_as_pen(&answers, &[], &fixed, &entries, 17).is_empty());
+        assert!(other_inks_as_pen(&answers, &[], &fixed, &entries, 17).is_empty());
         // A third ink lower still, the entries' own: the widest gap comes
         // first.
         cells[19].ink = 0.3;
         for &i in &entries {
             cells[i].ink = 0.25;
         }
-        let splits = lighter_inks_as_pen(&cells, &[], &fixed, &entries, 17);
+        let splits = other_inks_as_pen(&cells, &[], &fixed, &entries, 17);
         assert_eq!(splits.len(), 2);
         assert_eq!(splits[0][18].best().0, digit(18));
         assert_eq!(splits[1][18].best().0, 0);

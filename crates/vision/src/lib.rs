@@ -102,6 +102,7 @@ mod pdf;
 mod pdf_answers;
 mod pipeline;
 mod rectify;
+mod tint;
 #[cfg(feature = "pdf")]
 mod vector;
 

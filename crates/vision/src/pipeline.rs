@@ -18,10 +18,11 @@ use std::time::Instant;
 use web_time::Instant;
 
 use image::GrayImage;
+use snap_solver::Shape;
 
 use crate::cells::{self, rotate_tiles, Cells};
 use crate::classify::{kind_probs, Classifier, OcrError};
-use crate::data::{Decision, Found, GridReading, Layout, PartReading, Tile, CLASSES};
+use crate::data::{Decision, Found, GridReading, Layout, PartReading, Tile, Verdict, CLASSES};
 use crate::debug;
 use crate::decide;
 use crate::decode::{self, DecodeError, Decoded};
@@ -33,6 +34,7 @@ use crate::locate;
 #[cfg(feature = "pdf")]
 use crate::pdf::{PageImage, PdfDoc};
 use crate::rectify;
+use crate::tint;
 #[cfg(feature = "pdf")]
 use crate::vector;
 #[cfg(feature = "pdf")]
@@ -531,13 +533,29 @@ impl Reader {
         parts.sort_by_key(|p| p.origin);
         *t = timings.lap("classify", *t);
         let cells = evidence::merge(upright.shape, &parts, &[]);
-        Ok(Some(GridReading {
+        let mut grid = GridReading {
             layout: upright,
             quarter_turns,
             orientations_tried,
             parts,
             cells,
-        }))
+        };
+        // The colour of a worked grid's ink, which tells a coloured pen
+        // from the print where gray does not (see `decide`), costs a
+        // colour decode of its cells: only where the grid is not solved
+        // as read.
+        if let [part] = grid.parts.as_slice() {
+            if grid.shape() == Shape::classic()
+                && !part.negative
+                && evidence::worked(&grid.cells)
+                && decide_grid(&grid, &[]).verdict != Verdict::Solved
+            {
+                tint::measure(photo, part, &mut grid.cells, |e| {
+                    e.best().0 > 0 || e.entry.is_some()
+                });
+            }
+        }
+        Ok(Some(grid))
     }
 
     /// Reads again, with their faint ink taken away, the cells that may

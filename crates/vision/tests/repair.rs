@@ -39,6 +39,7 @@ fn cell(probs: &[(u8, f32)]) -> CellEvidence {
         pen: [0.0; 10],
         glyph: None,
         ink: 0.0,
+        tint: 0.0,
     }
 }
 
