@@ -368,7 +368,9 @@ def check(ctx):
     """models/eval/check_verdicts.py on the Kubiesa photos (tuned on the 15
     training puzzles, held out: 5) and on simulated worked photos
     (models/eval/pen_photos.py: seeds 0-59 tuned on, 1000-1059 held out,
-    2000-2059 held out and looked at only once the rules were set)."""
+    2000-2059 held out and looked at only once the rules were set, 3000-3059
+    made after the parting of inks by darkness was written, 4000-4059 after
+    the parting by colour, and run once)."""
     if ctx.raw is None:
         ctx.need_binary()
         ctx.need_shared("fixtures", "kubiesa", "train")
@@ -377,7 +379,9 @@ def check(ctx):
             ("kubiesa", "held", "Kubiesa phone photos, 5 puzzles held out"),
             ("pen", (0, 60), "simulated worked photos, seeds 0-59 (tuned on)"),
             ("pen", (1000, 60), "simulated worked photos, seeds 1000-1059, held out"),
-            ("pen", (2000, 60), "simulated worked photos, seeds 2000-2059, held out and never looked at")]
+            ("pen", (2000, 60), "simulated worked photos, seeds 2000-2059, held out and never looked at"),
+            ("pen", (3000, 60), "simulated worked photos, seeds 3000-3059, made after the parting by darkness"),
+            ("pen", (4000, 60), "simulated worked photos, seeds 4000-4059, made after the parting by colour, run once")]
     rows = []
     for kind, which, label in sets:
         if kind == "kubiesa":
@@ -410,6 +414,11 @@ def check(ctx):
             " never drawn over when its pen mass is at least `FAINT_PEN`, or when it holds a glyph"
             " read as a clue that the decision takes out and its ink, measured on the pixels apart"
             " from the classifier, is darker than show-through (`FAINT_SHARE` of the grid's print)."
+            " A worked grid not solved as read (pen entries taken for print) is read again with the"
+            " glyphs of another ink than its print's taken for pen: lighter (a gap of `INK_GAP` in"
+            " crates/vision/src/evidence.rs) or more coloured (`TINT_GAP`, the ink's colour against"
+            " its paper, crates/vision/src/tint.rs), unless those glyphs copy the print's font;"
+            " that reading is kept when it is solved."
             " The constants were set on the rows marked \"tuned on\" only; seeds 2000-2059 were"
             " run once, after. Counts are over the photos solved right; the Kubiesa"
             " labels give the digit in each cell, printed or written, so their truly wrong entries"
