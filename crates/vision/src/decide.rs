@@ -2169,6 +2169,20 @@ mod tests {
         (e, as_print)
     }
 
+    /// `e` (see [`worked_in_a_second_ink`]) decided: PUZZLE solved from
+    /// its printed clues alone, the glyphs `as_print` (the wrong 4 among
+    /// them) entries.
+    fn assert_solved_with_pen(e: &[CellEvidence], as_print: &[usize]) {
+        let d = decide(Shape::classic(), e, &[], &[]);
+        assert_eq!(d.verdict, Verdict::Solved);
+        assert_eq!(d.outcome, Outcome::Unique(solution()));
+        assert_eq!(d.givens, board(PUZZLE));
+        for &i in as_print {
+            assert!(d.entries.iter().any(|&(c, _)| c == i), "{i}");
+        }
+        assert!(d.entries.contains(&(1, 4)));
+    }
+
     #[test]
     fn a_worked_grids_glyphs_in_a_lighter_ink_than_its_print_are_pen() {
         let (e, as_print) = worked_in_a_second_ink(0.75, 0.0);
@@ -2176,27 +2190,14 @@ mod tests {
             decide_reading(Shape::classic(), &e, &[], &[]).verdict,
             fours_clash()
         );
-        let d = decide(Shape::classic(), &e, &[], &[]);
-        assert_eq!(d.verdict, Verdict::Solved);
-        assert_eq!(d.outcome, Outcome::Unique(solution()));
-        assert_eq!(d.givens, board(PUZZLE));
-        // The glyphs of the pen's ink are entries, the wrong 4 among them.
-        for &i in &as_print {
-            assert!(d.entries.iter().any(|&(c, _)| c == i), "{i}");
-        }
-        assert!(d.entries.contains(&(1, 4)));
+        assert_solved_with_pen(&e, &as_print);
     }
 
     #[test]
     fn a_worked_grids_glyphs_in_a_coloured_ink_are_pen() {
         // A blue pen as dark as the print: its colour tells it.
         let (e, as_print) = worked_in_a_second_ink(0.98, 0.45);
-        let d = decide(Shape::classic(), &e, &[], &[]);
-        assert_eq!(d.verdict, Verdict::Solved);
-        assert_eq!(d.givens, board(PUZZLE));
-        for &i in &as_print {
-            assert!(d.entries.iter().any(|&(c, _)| c == i), "{i}");
-        }
+        assert_solved_with_pen(&e, &as_print);
     }
 
     #[test]
