@@ -182,9 +182,9 @@ pub struct CellEvidence {
     /// pixels, apart from what the classifier makes of them, it tells a
     /// cell with ink in it from a blank one.
     pub ink: f32,
-    /// How coloured the cell's ink is against its paper (`tint`: 0 for
-    /// black or grey, 0.3-0.6 for a blue or red ballpoint), measured only
-    /// in a worked 9x9 grid not solved as read (0 elsewhere).
+    /// How coloured the cell's ink is against its paper (`tint`: near 0
+    /// for black or grey, 0.4-0.55 for a blue or red ballpoint), measured
+    /// only in a worked 9x9 grid not solved as read (0 elsewhere).
     pub tint: f32,
 }
 

@@ -431,9 +431,9 @@ pub(crate) fn decide(
     }
     // A grid a person has written in, read with pen entries taken for
     // print: where its glyphs part into two inks, the one apart from the
-    // print's is the pen's. That reading is taken when it is solved; it can only
-    // lose clues of the print, and a puzzle that is unique on part of its
-    // clues has their solution.
+    // print's is the pen's. That reading is taken when it is solved: it
+    // can only lose clues of the print, and a puzzle that is unique on
+    // part of its clues has their solution.
     let mut fixed = vec![false; cells.len()];
     for &(cell, _) in overrides {
         if let Some(f) = fixed.get_mut(cell) {

@@ -45,10 +45,11 @@ const INK_GAP: f32 = 0.05;
 
 /// A gap at least this wide in tint ([`CellEvidence::tint`], the spread of
 /// the ink's colour channels as shares of the paper's) between a worked
-/// grid's glyphs read as print parts a coloured ink from the print's:
-/// black print measures 0-0.05 under any light, a blue or red ballpoint
-/// 0.3-0.6 on the simulated worked photos of seeds 0-59 (thin or blurred
-/// strokes, mixed with their paper, the least).
+/// grid's glyphs read as print parts a coloured ink from the print's: on
+/// a simulated worked photo in blue pen (seed 11) the print measures
+/// 0.011-0.023 and the pen 0.40-0.54, and black ink under coloured light
+/// stays under 0.02 (`tint`'s tests); thin or blurred strokes, mixed with
+/// their paper, measure less than their ink.
 const TINT_GAP: f32 = 0.1;
 
 /// Most ways of parting a grid's glyphs by one measure that are tried
@@ -80,11 +81,11 @@ pub(crate) const SURE_PRINT: f32 = 0.9;
 /// [`MAX_INK_SPLITS`], each leaving at least `min_clues` glyphs as print.
 /// Every glyph on the pen's side of the gap, read as print or as pen,
 /// holds no clue: its printed readings become pen readings of the same
-/// digits. Cells in `fixed` (the user's `--set`) are left as they are. A way of parting whose other glyphs copy the
-/// print's (the same digit, the tiles in `tiles` matching at
-/// [`SAME_GLYPH`]) in [`FONT_COPIES`] cells is one font printed in two
-/// inks (an answer grid's clues in black and its answers in grey), which
-/// a hand does not copy: it is not tried.
+/// digits. Cells in `fixed` (the user's `--set`) are left as they are. A
+/// way of parting whose other glyphs copy the print's (the same digit,
+/// the tiles in `tiles` matching at [`SAME_GLYPH`]) in [`FONT_COPIES`]
+/// cells is one font printed in two inks (an answer grid's clues in black
+/// and its answers in grey), which a hand does not copy: it is not tried.
 ///
 /// The pen's ink is the one of the cells read as pen `entries`: nothing is
 /// returned for a grid with fewer than [`WORKED_ENTRIES`] of them (only
@@ -148,21 +149,21 @@ fn parted(
     gaps.iter()
         .take(MAX_INK_SPLITS)
         .filter_map(|&(gap, k)| {
-            let (darker, lighter) = print.split_at(k);
+            let (print_side, other_side) = print.split_at(k);
             let copies_print = |i: usize| {
                 tile(i).is_some_and(|t| {
-                    darker.iter().any(|&(_, j)| {
+                    print_side.iter().any(|&(_, j)| {
                         cells[j].best().0 == cells[i].best().0
                             && tile(j).is_some_and(|o| same_glyph(t, o, SAME_GLYPH))
                     })
                 })
             };
-            if lighter.iter().filter(|&&(_, i)| copies_print(i)).count() >= FONT_COPIES {
+            if other_side.iter().filter(|&&(_, i)| copies_print(i)).count() >= FONT_COPIES {
                 return None;
             }
             // Every glyph in the pen's ink is the pen's, those read as
             // pen too: their share of print is no clue either.
-            let bar = darker[k - 1].0 - gap / 2.0;
+            let bar = print_side[k - 1].0 - gap / 2.0;
             let mut split = cells.to_vec();
             for (i, e) in split.iter_mut().enumerate() {
                 let glyph = e.best().0 > 0 || e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN);
@@ -186,8 +187,9 @@ pub(crate) fn worked(cells: &[CellEvidence]) -> bool {
         >= WORKED_ENTRIES
 }
 
-/// A glyph read as print made a pen entry of the same digit: its printed
-/// readings are added to its pen readings, and it holds no clue.
+/// A glyph made a pen entry: its printed readings are added to its pen
+/// readings of the same digits, its entry is the likeliest of those, and
+/// it holds no clue.
 fn taken_for_pen(e: &mut CellEvidence) {
     for (pen, &clue) in e.pen.iter_mut().zip(&e.clue).skip(1) {
         *pen += clue;

@@ -6,8 +6,8 @@
 //! paper around it, which takes out the colour of the light and of the
 //! paper: black or grey ink keeps one share in every channel, a coloured
 //! ink keeps more of some than of others. The spread of the three shares
-//! (largest less smallest) is the cell's *tint*: near 0 for print, 0.3-0.6
-//! for a blue or red ballpoint.
+//! (largest less smallest) is the cell's *tint*: near 0 for print, about
+//! 0.4-0.55 for a blue or red ballpoint.
 
 use image::RgbImage;
 
