@@ -166,14 +166,22 @@ fn parted(
             let bar = print_side[k - 1].0 - gap / 2.0;
             let mut split = cells.to_vec();
             for (i, e) in split.iter_mut().enumerate() {
-                let glyph = e.best().0 > 0 || e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN);
-                if glyph && !fixed.get(i).copied().unwrap_or(false) && like_print(&cells[i]) < bar {
+                if holds_glyph(e)
+                    && !fixed.get(i).copied().unwrap_or(false)
+                    && like_print(&cells[i]) < bar
+                {
                     taken_for_pen(e);
                 }
             }
             Some(split)
         })
         .collect()
+}
+
+/// Whether a cell holds a glyph a parting of inks may take for pen (see
+/// [`other_inks_as_pen`]): one read as print, or as a pen entry.
+pub(crate) fn holds_glyph(e: &CellEvidence) -> bool {
+    e.best().0 > 0 || e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN)
 }
 
 /// Whether a grid's cells hold [`WORKED_ENTRIES`] pen entries or more

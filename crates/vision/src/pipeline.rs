@@ -550,11 +550,7 @@ impl Reader {
                 && evidence::worked(&grid.cells)
                 && decide_grid(&grid, &[]).verdict != Verdict::Solved
             {
-                // The glyphs a parting of inks moves (see
-                // `evidence::other_inks_as_pen`).
-                tint::measure(photo, part, &mut grid.cells, |e| {
-                    e.best().0 > 0 || e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN)
-                });
+                tint::measure(photo, part, &mut grid.cells, evidence::holds_glyph);
             }
         }
         Ok(Some(grid))
