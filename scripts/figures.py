@@ -431,10 +431,12 @@ def crowded(ctx):
     """models/eval/crowded_pages.py: photographed newspaper pages with the
     day's puzzle beside yesterday's smaller solution grid (cut by the photo's
     edge on about a third), a crossword and a number table; seeds 0-39 tuned
-    on, 1000-1039 held out (each page's puzzles its own, by seed)."""
+    on, 1000-1039 held out, 7200-7239 held out and made after the reader
+    was last changed (each page's puzzles its own, by seed)."""
     if ctx.raw is None:
         ctx.need_binary()
-    sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out")]
+    sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
+            (7200, "seeds 7200-7239, held out, made after the reader's last change")]
     rows = []
     for first, label in sets:
         folder = ROOT / "target" / "figures" / f"crowded-{first}"
@@ -445,18 +447,22 @@ def crowded(ctx):
                                 "--bin", str(ctx.bin)], key=f"score-{first}"))
         rows.append([label, t["pages"], f"{t['puzzle_found']}/{t['pages']}",
                      f"{t['solved_right']}/{t['pages']}", t["unsure"], t["other"],
+                     f"**{t['false_verdicts']}**",
                      f"{t['solution_complete']} / {t['solution_partial']} "
                      f"(of {t['pages'] - t['cut_pages']} whole / {t['cut_pages']} cut)",
                      f"**{t['wrong_answers']}**", f"**{t['crossword_or_table_answered']}**"])
     out = ctx.header("scripts/figures.py accuracy --section crowded",
                      "runs `models/eval/crowded_pages.py make` and `score`", timed=False)
     out += table(["pages", "count", "large puzzle found", "solved right", "unsure",
-                  "other (no solution, several)", "solution grid reported: complete / partial",
+                  "other (no solution, several)", "false verdicts",
+                  "solution grid reported: complete / partial",
                   "wrong answers", "crossword or table answered"], rows)
     out += ("\nA page's grids are matched to the truth by the centre of each outline reported."
             " A wrong answer is a puzzle solved to another solution, a solution grid reported"
-            " `complete` with other digits or solved as a puzzle; a crossword or table"
-            " answered is one reported with any verdict but `partial`.\n")
+            " `complete` with other digits or solved as a puzzle; a false verdict is the"
+            " puzzle reported with no solution or several (each page's has one); a"
+            " crossword or table answered is one reported with any verdict but"
+            " `partial`.\n")
     return out
 
 

@@ -24,8 +24,9 @@ and the outline of each object in photo pixels). `score` reads every photo
 with `sudoku-snap --json --no-image` and counts, per page: the large
 puzzle found and solved right, the solution grid reported (complete, or
 partial when cut), unsure, wrong answers (a grid whose solution or
-reported digits disagree with the truth), and answers given on the
-crossword or the table (never right).
+reported digits disagree with the truth), false verdicts (the puzzle
+reported with no solution or several: each page's has one), and answers
+given on the crossword or the table (never right).
 """
 import argparse
 import json
@@ -316,6 +317,7 @@ def score(args):
         v = json.loads(line)
         by_file.setdefault(os.path.basename(v.get("path") or "").split(".")[0], []).append(v)
     t = dict(pages=0, cut_pages=0, puzzle_found=0, solved_right=0, unsure=0, other=0,
+             false_verdicts=0,
              solution_complete=0, solution_partial=0, solution_missed=0,
              wrong_answers=0, crossword_or_table_answered=0)
     rows = []
@@ -356,6 +358,10 @@ def score(args):
                 t["unsure"] += 1
             elif got["puzzle"] != "solved":
                 t["other"] += 1
+            # Every page's puzzle has one solution: saying it has none or
+            # several is a false verdict.
+            if got["puzzle"] in ("no_solution", "multiple_solutions"):
+                t["false_verdicts"] += 1
         s = got["solution"]
         if s == "complete":
             t["solution_complete"] += 1
