@@ -431,12 +431,14 @@ def crowded(ctx):
     """models/eval/crowded_pages.py: photographed newspaper pages with the
     day's puzzle beside yesterday's smaller solution grid (cut by the photo's
     edge on about a third), a crossword and a number table; seeds 0-39 tuned
-    on, 1000-1039 held out, 7200-7239 held out and made after the reader
-    was last changed (each page's puzzles its own, by seed)."""
+    on, 1000-1039 held out, 7200-7239 held out (the page whose puzzle was
+    found a row off was looked at, and the comb a line off refused) and
+    7300-7339 never looked at (each page's puzzles its own, by seed)."""
     if ctx.raw is None:
         ctx.need_binary()
     sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
-            (7200, "seeds 7200-7239, held out, made after the reader's last change")]
+            (7200, "seeds 7200-7239, held out, page 7202 looked at"),
+            (7300, "seeds 7300-7339, never looked at")]
     rows = []
     for first, label in sets:
         folder = ROOT / "target" / "figures" / f"crowded-{first}"

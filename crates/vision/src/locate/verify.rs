@@ -12,8 +12,10 @@
 //! small peaks where they belong ([`box_comb`]). Between sizes, the better
 //! score wins; the box lines (every 3rd of a 9x9, every 4th of a 16x16)
 //! are printed thicker, which [`Verdict::boxes`] measures and a near tie
-//! is decided by. A comb that nearly passed is looked for once more with
-//! each axis's lines followed where a curled page bends them ([`bent`]).
+//! is decided by; a 9x9 comb that has them a line off its own box teeth
+//! lies a line off its grid and does not pass ([`off_by_lines`]). A comb
+//! that nearly passed is looked for once more with each axis's lines
+//! followed where a curled page bends them ([`bent`]).
 
 use image::GrayImage;
 
@@ -96,6 +98,18 @@ const MAX_BAND_SHIFT: f32 = 0.3;
 /// its level comb (see [`verify`]): the frame may cut the side, and the
 /// level check's sub-pixel fit puts a cut side a few pixels inside it.
 const TILT_FRAME_CELLS: f32 = 0.5;
+
+/// Share by which the lines a third of the way round from a 9x9 comb's
+/// own box lines (its lines 1, 4, 7 or 2, 5, 8) may stand out from its
+/// other lines, as [`box_evidence`] measures its box lines, while its own
+/// box lines are fainter than its cell lines, before the comb is taken
+/// for one a line off its grid (see [`off_by_lines`]). Printed puzzles'
+/// box lines measure 0.3-2 at their own teeth; a lattice without thicker
+/// box lines (a screen's, a table's) shows no such pattern at any third.
+/// On a crowded newspaper page a hull that took in the puzzle's frame and
+/// caption placed a comb a row low, its box rows at its lines 2, 5 and 8
+/// (0.82 there, -0.47 at its own), and the puzzle read as a clash.
+const OFF_BOX_LINES: f32 = 0.5;
 
 /// A comb scoring at least this, short of a pass, is checked again with
 /// its lines' bends followed (see [`bent`]); weaker ones are text,
@@ -392,7 +406,16 @@ fn judge(
     let (smin, smax) = sides
         .iter()
         .fold((f32::MAX, 0.0f32), |(a, b), &v| (a.min(v), b.max(v)));
-    let score = if smax > MAX_SIDE_RATIO * smin {
+    // A passing 9x9 comb a line off its grid is no pass (see
+    // [`off_by_lines`]); one short of a pass is left to the bend and the
+    // closer looks as before.
+    let passing = cx.score.min(cy.score) >= MIN_SCORE;
+    let off = passing
+        && n == 9
+        && [(fx, cx), (fy, cy)]
+            .iter()
+            .any(|&(f, c)| off_by_lines(f, c, tol, n));
+    let score = if smax > MAX_SIDE_RATIO * smin || off {
         0.0
     } else {
         cx.score.min(cy.score)
@@ -562,6 +585,12 @@ fn box_side(n: usize) -> usize {
 /// summed over each tooth's window is its width; returns the box teeth's
 /// mean over the others' mean, minus 1 (0 when there is no thin tooth).
 fn box_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize) -> f32 {
+    teeth_evidence(prof, comb, tol, n, 0)
+}
+
+/// [`box_evidence`] with the teeth `j` where `j % box side == phase` taken
+/// as the box lines: at phase 0 the comb's own.
+fn teeth_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize, phase: usize) -> f32 {
     let b = box_side(n);
     let (mut wide, mut nw, mut thin, mut nt) = (0.0f32, 0usize, 0.0f32, 0usize);
     for j in 0..=n {
@@ -569,7 +598,7 @@ fn box_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize) -> f32 {
         let lo = c.saturating_sub(tol);
         let hi = (c + tol + 1).min(prof.len());
         let width: f32 = prof[lo.min(hi)..hi].iter().sum();
-        if j % b == 0 {
+        if j % b == phase {
             wide += width;
             nw += 1;
         } else {
@@ -581,6 +610,19 @@ fn box_evidence(prof: &[f32], comb: Comb, tol: usize, n: usize) -> f32 {
         return 0.0;
     }
     (wide / nw as f32) / (thin / nt as f32) - 1.0
+}
+
+/// Whether the comb lies a line (or two) off its grid along this axis:
+/// its own box lines are fainter than its cell lines, and the lines a
+/// third of the way round stand out by [`OFF_BOX_LINES`] as box lines do.
+/// One comb of a grid whose box lines are printed thicker puts them at its
+/// every third tooth; a comb slid along by a line puts its box teeth on
+/// cell lines and the grid's box lines among its cell teeth.
+fn off_by_lines(prof: &[f32], comb: Comb, tol: usize, n: usize) -> bool {
+    let off = (1..box_side(n))
+        .map(|phase| teeth_evidence(prof, comb, tol, n, phase))
+        .fold(f32::MIN, f32::max);
+    box_evidence(prof, comb, tol, n) < 0.0 && off >= OFF_BOX_LINES
 }
 
 /// Column and row profiles of ink fraction of the quad mapped onto a
@@ -1371,6 +1413,34 @@ mod tests {
         for (c, t) in v.quad.corners.iter().zip(right) {
             assert!((c.0 - t.0).abs() < tol && (c.1 - t.1).abs() < tol, "{v:?}");
         }
+    }
+
+    #[test]
+    fn a_comb_a_row_off_its_grid_is_no_grid() {
+        // A grid in a frame whose bottom rule runs a cell under the grid
+        // (a newspaper's boxed puzzle and its caption): a candidate from
+        // the second row line to the rule holds ten lines a cell apart
+        // down, a comb of them all, with the box rows at its lines 2, 5
+        // and 8.
+        let (x0, s) = (30.0, 252.0);
+        let cell = s / 9.0;
+        let mut dark = grid_darkness(340, x0, x0, s);
+        let rule = (x0 + s + cell).round() as u32;
+        for x in x0 as u32..=(x0 + s) as u32 {
+            dark.put_pixel(x, rule, Luma([255]));
+        }
+        let spec = Spec { n: 9, lone: true };
+        let low = Quad::new([
+            (x0, x0 + cell),
+            (x0 + s, x0 + cell),
+            (x0 + s, x0 + s + cell),
+            (x0, x0 + s + cell),
+        ]);
+        let v = verify(&dark, &low, spec);
+        assert!(v.score < MIN_SCORE, "{v:?}");
+        let right = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
+        let v = verify(&dark, &right, spec);
+        assert!(v.score >= MIN_SCORE, "{v:?}");
     }
 
     #[test]
