@@ -370,7 +370,7 @@ def check(ctx):
     (models/eval/pen_photos.py: seeds 0-59 tuned on, 1000-1059 held out,
     2000-2059 held out and looked at only once the rules were set, 3000-3059
     made after the parting of inks by darkness was written, 4000-4059 after
-    the parting by colour, and run once, 7500-7559 a stop later, run once)."""
+    the parting by colour, and run once, 7500-7559 made last and run once)."""
     if ctx.raw is None:
         ctx.need_binary()
         ctx.need_shared("fixtures", "kubiesa", "train")
@@ -382,7 +382,7 @@ def check(ctx):
             ("pen", (2000, 60), "simulated worked photos, seeds 2000-2059, held out and never looked at"),
             ("pen", (3000, 60), "simulated worked photos, seeds 3000-3059, made after the parting by darkness"),
             ("pen", (4000, 60), "simulated worked photos, seeds 4000-4059, made after the parting by colour, run once"),
-            ("pen", (7500, 60), "simulated worked photos, seeds 7500-7559, made a stop later, run once")]
+            ("pen", (7500, 60), "simulated worked photos, seeds 7500-7559, made last, run once")]
     rows = []
     for kind, which, label in sets:
         if kind == "kubiesa":
