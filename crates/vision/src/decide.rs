@@ -117,6 +117,15 @@ const STAND_IN_MAX_DIGITS: usize = 16;
 /// one (and never as a clue).
 pub(crate) const ENTRY_MIN: f32 = 0.5;
 
+/// The digit of the pen entry read in a cell: one read at [`ENTRY_MIN`]
+/// or more where no clue is read.
+pub(crate) fn entry_read(e: &CellEvidence) -> Option<u8> {
+    match e.entry {
+        Some((d, p)) if p >= ENTRY_MIN && e.best().0 == 0 => Some(d),
+        _ => None,
+    }
+}
+
 /// Probability of pen ink from which a cell read without an entry may
 /// still hold one (a faint or hurried pen digit the model half takes for
 /// an empty cell): it is never drawn over, and `--check` names it. On the
@@ -476,10 +485,7 @@ fn decide_reading(
     let entries: Vec<(usize, u8)> = evidence
         .iter()
         .enumerate()
-        .filter_map(|(i, e)| match e.entry {
-            Some((d, p)) if p >= ENTRY_MIN && read.cells[i] == 0 => Some((i, d)),
-            _ => None,
-        })
+        .filter_map(|(i, e)| entry_read(e).map(|d| (i, d)))
         .collect();
     let as_read = solve(&read, DEFAULT_LIMIT);
     let alternatives = alternatives(&evidence, &read);

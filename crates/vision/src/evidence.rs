@@ -181,18 +181,13 @@ fn parted(
 /// Whether a cell holds a glyph a parting of inks may take for pen (see
 /// [`other_inks_as_pen`]): one read as print, or as a pen entry.
 pub(crate) fn holds_glyph(e: &CellEvidence) -> bool {
-    e.best().0 > 0 || e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN)
+    e.best().0 > 0 || decide::entry_read(e).is_some()
 }
 
 /// Whether a grid's cells hold [`WORKED_ENTRIES`] pen entries or more
-/// (read at [`decide::ENTRY_MIN`] in cells read without a clue): a grid a
-/// person has written in.
+/// ([`decide::entry_read`]): a grid a person has written in.
 pub(crate) fn worked(cells: &[CellEvidence]) -> bool {
-    cells
-        .iter()
-        .filter(|e| e.best().0 == 0 && e.entry.is_some_and(|(_, p)| p >= decide::ENTRY_MIN))
-        .count()
-        >= WORKED_ENTRIES
+    cells.iter().filter_map(decide::entry_read).count() >= WORKED_ENTRIES
 }
 
 /// A glyph made a pen entry: its printed readings are added to its pen
