@@ -426,6 +426,9 @@ impl Reader {
         if grids.is_empty() {
             return Err(ReadError::NoGrid);
         }
+        for grid in &mut grids {
+            mark_lone_samurai_grid(&photo.gray, grid);
+        }
         evidence::merge_page(&mut grids);
         Ok((grids, timings, dbg.unsearched))
     }
@@ -647,6 +650,32 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             samurai_part: false,
         })
         .collect()
+}
+
+/// Marks `grid` as one grid of a Samurai (see `Found::samurai_part`) when
+/// it is a lone 9x9 grid read with several solutions and the Samurai it
+/// belongs to shows past one of its corners (see
+/// [`locate::continues_as_samurai`]): the search missed the Samurai's
+/// other grids, and the several solutions of one of its grids alone are no
+/// verdict on the puzzle. Only such a reading is looked at, so a photo
+/// that solves costs nothing more.
+fn mark_lone_samurai_grid(gray: &GrayImage, grid: &mut GridReading) {
+    let [part] = grid.layout.parts.as_slice() else {
+        return;
+    };
+    let found = part.found;
+    if grid.layout.shape != Shape::classic() || found.cut || found.samurai_part {
+        return;
+    }
+    if !matches!(
+        snap_solver::solve(&grid.as_read(), 2),
+        Ok(snap_solver::Outcome::Multiple { .. })
+    ) {
+        return;
+    }
+    if locate::continues_as_samurai(gray, &found.quad) {
+        grid.layout.parts[0].found.samurai_part = true;
+    }
 }
 
 /// The puzzles read while the finer page search was prepared: the layouts

@@ -20,7 +20,7 @@
 //! apart are no Samurai either: the centre window between them has two
 //! columns of blank paper, and no comb passes without those teeth.
 
-use image::GrayImage;
+use image::{GrayImage, Luma};
 use snap_solver::SAMURAI_GRIDS;
 
 use super::{
@@ -38,6 +38,27 @@ const GRID_CELLS: f64 = 9.0;
 /// through one grid's perspective that grows to a third of a cell; a pair
 /// a cell off is no Samurai's.
 const PAIR_CELLS: f64 = 0.5;
+
+/// Cells a Samurai's corner grid shares with the centre grid along each
+/// side: one 3x3 box.
+const SAMURAI_SHARED: f64 = 3.0;
+
+/// The crop a window is looked at on (see [`window_without`]) reaches
+/// this fraction of the window's side past it: twice the look's own
+/// margin (`CLOSER_MARGIN`), so that the look's crop lies inside it.
+const WINDOW_MARGIN: f32 = 0.3;
+
+/// Cells each corner box painted over (see [`continues_as_samurai`])
+/// reaches past its lines: a grid's line is drawn across its box's edge,
+/// and the half left outside would make the window's box lines on their
+/// own; a quarter of a cell clears a thick line in any photo the search
+/// reads.
+const COVER_GROWTH: f64 = 0.25;
+
+/// Share of a crop's pixels at or under its paper grey (see
+/// [`paper_grey`]): a Samurai's window is mostly paper, its lines and
+/// digits a fifth of it or less.
+const PAPER_SHARE: f32 = 0.8;
 
 /// The centre grid's place in [`SAMURAI_GRIDS`].
 const CENTRE: usize = 2;
@@ -82,6 +103,114 @@ pub(super) fn completed(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Loca
         }
     }
     located
+}
+
+/// Whether a Samurai's centre grid (or, for a centre grid, a corner grid)
+/// lies six cells off one corner of the 9x9 grid at `quad` (photo
+/// pixels), where the grid's own perspective puts it: the grid is one of a
+/// Samurai whose other grids the search missed. The window there is looked
+/// at with its four corner boxes painted over (see [`window_without`]):
+/// each is a box of another grid of the Samurai, and a comb passes on a
+/// window whose corner boxes hold grids and the rest blank paper (puzzles
+/// printed three cells apart); what is left, the cross of boxes through
+/// the window's middle, holds lines only where the window is a grid of its
+/// own.
+///
+/// Only a verdict rests on this (a lone grid with several solutions is
+/// reported as a part, not as a puzzle with several answers); no grid is
+/// added, because a page of grids a cell apart can pass a comb there too.
+pub(crate) fn continues_as_samurai(gray: &GrayImage, quad: &Quad) -> bool {
+    let Some(to_photo) = Homography::square_to_quad(GRID_CELLS, quad) else {
+        return false;
+    };
+    let reach = GRID_CELLS - SAMURAI_SHARED;
+    [
+        (-reach, -reach),
+        (reach, -reach),
+        (-reach, reach),
+        (reach, reach),
+    ]
+    .iter()
+    .any(|&(dx, dy)| {
+        let on_photo = |(x, y): (f64, f64)| {
+            let (u, v) = to_photo.map64(x + dx, y + dy);
+            (u as f32, v as f32)
+        };
+        let window = Quad::new(square(0.0, 0.0).map(on_photo));
+        let corner_boxes =
+            [(0.0, 0.0), (reach, 0.0), (0.0, reach), (reach, reach)].map(|(x, y)| {
+                let (lo, hi) = (-COVER_GROWTH, SAMURAI_SHARED + COVER_GROWTH);
+                Quad::new(
+                    [
+                        (x + lo, y + lo),
+                        (x + hi, y + lo),
+                        (x + hi, y + hi),
+                        (x + lo, y + hi),
+                    ]
+                    .map(on_photo),
+                )
+            });
+        let Some((crop, origin)) = window_without(gray, &window, &corner_boxes) else {
+            return false;
+        };
+        look(&crop, &window.translated((-origin.0, -origin.1))).is_some()
+    })
+}
+
+/// A crop of `gray` around `window` (with room for the look's own margin)
+/// where each of `covered` (photo pixels) is painted over in the crop's
+/// paper grey, and the crop's origin.
+fn window_without(
+    gray: &GrayImage,
+    window: &Quad,
+    covered: &[Quad],
+) -> Option<(GrayImage, (f32, f32))> {
+    let margin = WINDOW_MARGIN * window.max_side();
+    let (x0, y0, x1, y1) = super::bounds_around(window, margin, gray.dimensions());
+    let (x0, y0) = (x0 as u32, y0 as u32);
+    let (w, h) = (
+        (x1 as u32).saturating_sub(x0),
+        (y1 as u32).saturating_sub(y0),
+    );
+    if w == 0 || h == 0 {
+        return None;
+    }
+    let mut crop = image::imageops::crop_imm(gray, x0, y0, w, h).to_image();
+    let paper = Luma([paper_grey(&crop)]);
+    let origin = (x0 as f32, y0 as f32);
+    for quad in covered {
+        let quad = quad.translated((-origin.0, -origin.1));
+        let (qx0, qy0, qx1, qy1) = quad.bounds();
+        let span =
+            |lo: f32, hi: f32, end: u32| (lo.max(0.0) as u32, (hi.ceil().max(0.0) as u32).min(end));
+        let ((cx0, cx1), (cy0, cy1)) = (span(qx0, qx1, w), span(qy0, qy1, h));
+        for y in cy0..cy1 {
+            for x in cx0..cx1 {
+                if quad.contains((x as f32 + 0.5, y as f32 + 0.5)) {
+                    crop.put_pixel(x, y, paper);
+                }
+            }
+        }
+    }
+    Some((crop, origin))
+}
+
+/// The grey of `img`'s paper: the level [`PAPER_SHARE`] of its pixels are
+/// at or under (ink, lines and the background around a sheet are darker).
+fn paper_grey(img: &GrayImage) -> u8 {
+    let mut histogram = [0usize; 256];
+    for p in img.pixels() {
+        histogram[usize::from(p.0[0])] += 1;
+    }
+    let wanted = (img.pixels().len() as f32 * PAPER_SHARE) as usize;
+    let mut seen = 0;
+    for (level, &count) in histogram.iter().enumerate() {
+        seen += count;
+        if seen > wanted {
+            return level as u8;
+        }
+    }
+    u8::MAX
 }
 
 /// Whether the Samurai grid at row and column `(r, c)` of `placement`
@@ -303,6 +432,23 @@ mod tests {
         let located = completed(&page, vec![found(0, 0), found(6, 6), off]);
         assert_eq!(located.len(), 5, "{located:?}");
         assert!(at(&located, &samurai).iter().all(|&a| a), "{located:?}");
+    }
+
+    #[test]
+    fn a_lone_grid_of_a_samurai_shows_its_samurai() {
+        let samurai = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
+        let page = draw_grids(900, ORIGIN, CELL, 90, &samurai);
+        for &(c, r) in &samurai {
+            assert!(continues_as_samurai(&page, &truth(c, r)), "({c}, {r})");
+        }
+        // Puzzles printed apart, three cells or more, and a puzzle alone.
+        let four = [(0, 0), (12, 0), (0, 12), (12, 12)];
+        let apart = draw_grids(900, ORIGIN, CELL, 90, &four);
+        for &(c, r) in &four {
+            assert!(!continues_as_samurai(&apart, &truth(c, r)), "({c}, {r})");
+        }
+        let alone = draw_grids(900, ORIGIN, CELL, 90, &[(6, 6)]);
+        assert!(!continues_as_samurai(&alone, &truth(6, 6)));
     }
 
     #[test]
