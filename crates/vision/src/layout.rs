@@ -17,7 +17,20 @@ use crate::geometry::Homography;
 
 /// Cells a Samurai's corner grid shares with the centre grid along each
 /// side: one 3x3 box.
-const SAMURAI_OVERLAP: f64 = 3.0;
+pub(crate) const SAMURAI_OVERLAP: f64 = 3.0;
+
+/// Where the grids that share a corner box with one 9x9 grid of a Samurai
+/// lie, in that grid's cells (across, down): six cells off diagonally, one
+/// way each.
+pub(crate) const SAMURAI_NEIGHBOURS: [(f64, f64); 4] = {
+    const REACH: f64 = 9.0 - SAMURAI_OVERLAP;
+    [
+        (-REACH, -REACH),
+        (REACH, -REACH),
+        (-REACH, REACH),
+        (REACH, REACH),
+    ]
+};
 
 /// How far (in cells of the centre grid) a corner grid's corner may be from
 /// where a Samurai puts it: the corners are located to a pixel or two, so a
@@ -90,16 +103,8 @@ fn shares_corner_box(a: &Found, b: &Found) -> bool {
     let Some(to_cells) = Homography::square_to_quad(9.0, &a.quad).and_then(|h| h.inverse()) else {
         return false;
     };
-    let reach = 9.0 - SAMURAI_OVERLAP;
     let square = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 9.0)];
-    [
-        (-reach, -reach),
-        (reach, -reach),
-        (-reach, reach),
-        (reach, reach),
-    ]
-    .iter()
-    .any(|&(dx, dy)| {
+    SAMURAI_NEIGHBOURS.iter().any(|&(dx, dy)| {
         b.quad.corners.iter().zip(square).all(|(&(x, y), (u, v))| {
             let (bu, bv) = to_cells.map64(x as f64, y as f64);
             (bu - u - dx).abs() < SAMURAI_TOLERANCE && (bv - v - dy).abs() < SAMURAI_TOLERANCE

@@ -28,6 +28,7 @@ use super::{
     RECHECK_GROWTH, SAME_GRID_OVERLAP,
 };
 use crate::geometry::{corner_error, Homography, Quad};
+use crate::layout::{SAMURAI_NEIGHBOURS, SAMURAI_OVERLAP};
 
 /// Cells per side of a Samurai's grids.
 const GRID_CELLS: f64 = 9.0;
@@ -38,10 +39,6 @@ const GRID_CELLS: f64 = 9.0;
 /// through one grid's perspective that grows to a third of a cell; a pair
 /// a cell off is no Samurai's.
 const PAIR_CELLS: f64 = 0.5;
-
-/// Cells a Samurai's corner grid shares with the centre grid along each
-/// side: one 3x3 box.
-const SAMURAI_SHARED: f64 = 3.0;
 
 /// The crop a window is looked at on (see [`window_without`]) reaches
 /// this fraction of the window's side past it: twice the look's own
@@ -123,15 +120,8 @@ pub(crate) fn continues_as_samurai(gray: &GrayImage, quad: &Quad) -> bool {
     let Some(to_photo) = Homography::square_to_quad(GRID_CELLS, quad) else {
         return false;
     };
-    let reach = GRID_CELLS - SAMURAI_SHARED;
-    [
-        (-reach, -reach),
-        (reach, -reach),
-        (-reach, reach),
-        (reach, reach),
-    ]
-    .iter()
-    .any(|&(dx, dy)| {
+    let reach = GRID_CELLS - SAMURAI_OVERLAP;
+    SAMURAI_NEIGHBOURS.iter().any(|&(dx, dy)| {
         let on_photo = |(x, y): (f64, f64)| {
             let (u, v) = to_photo.map64(x + dx, y + dy);
             (u as f32, v as f32)
@@ -139,7 +129,7 @@ pub(crate) fn continues_as_samurai(gray: &GrayImage, quad: &Quad) -> bool {
         let window = Quad::new(square(0.0, 0.0).map(on_photo));
         let corner_boxes =
             [(0.0, 0.0), (reach, 0.0), (0.0, reach), (reach, reach)].map(|(x, y)| {
-                let (lo, hi) = (-COVER_GROWTH, SAMURAI_SHARED + COVER_GROWTH);
+                let (lo, hi) = (-COVER_GROWTH, SAMURAI_OVERLAP + COVER_GROWTH);
                 Quad::new(
                     [
                         (x + lo, y + lo),
