@@ -540,8 +540,10 @@ def busy(ctx):
             " puts them (crates/vision/src/locate/samurai.rs). One"
             " of its grids found without the others and read with several answers alone is"
             " `partial`, never `multiple_solutions` (`SamuraiPart` in"
-            " crates/vision/src/kind.rs), also when no other grid of it was found and its"
-            " Samurai shows past one of its corners (`continues_as_samurai` in"
+            " crates/vision/src/kind.rs). A lone grid read with several answers whose"
+            " Samurai shows past one of its corners places the Samurai with the grid found"
+            " there, and the Samurai is read in its place when all five grids stand and it"
+            " has one solution, else the grid is `partial` (`samurai_of_lone` in"
             " crates/vision/src/locate/samurai.rs).\n")
     return out
 

@@ -32,9 +32,9 @@ pub(crate) struct Found {
     /// A 9x9 grid sharing one corner box with another 9x9 found on the
     /// page, as a Samurai's grids do, whose Samurai was not found whole
     /// (see `layout::compose`), or a lone 9x9 read with several solutions
-    /// whose Samurai shows past one of its corners (see
-    /// `locate::continues_as_samurai`): alone it may have several answers
-    /// that the Samurai's other grids settle.
+    /// whose Samurai shows past one of its corners but could not be read
+    /// whole (see `locate::samurai_of_lone`): alone it may have several
+    /// answers that the Samurai's other grids settle.
     pub samurai_part: bool,
 }
 

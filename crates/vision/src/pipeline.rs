@@ -426,9 +426,10 @@ impl Reader {
         if grids.is_empty() {
             return Err(ReadError::NoGrid);
         }
-        for grid in &mut grids {
-            mark_lone_samurai_grid(&photo.gray, grid);
-        }
+        let mut grids: Vec<GridReading> = grids
+            .into_iter()
+            .map(|grid| self.lone_samurai_grid(photo, grid, &mut timings, &mut t))
+            .collect::<Result<_, _>>()?;
         evidence::merge_page(&mut grids);
         Ok((grids, timings, dbg.unsearched))
     }
@@ -466,6 +467,66 @@ impl Reader {
                 end: t,
             }
         })
+    }
+
+    /// A lone 9x9 `grid` read with several solutions, looked at as one grid
+    /// of a Samurai whose other grids the search missed (see
+    /// [`locate::samurai_of_lone`]): the Samurai, read in its place, when
+    /// all five of its grids stand and it reads with one solution; else the
+    /// grid marked as a Samurai's part (see `Found::samurai_part`) when its
+    /// Samurai shows, so that its several solutions, which the Samurai's
+    /// other grids settle, are no verdict on the puzzle; else the grid as
+    /// it is. Only such a reading is looked at, so a photo that solves
+    /// costs nothing more.
+    fn lone_samurai_grid(
+        &self,
+        photo: &Decoded,
+        mut grid: GridReading,
+        timings: &mut Timings,
+        t: &mut Instant,
+    ) -> Result<GridReading, ReadError> {
+        let [part] = grid.layout.parts.as_slice() else {
+            return Ok(grid);
+        };
+        let found = part.found;
+        let several = |board: &snap_solver::Board| {
+            matches!(
+                snap_solver::solve(board, 2),
+                Ok(snap_solver::Outcome::Multiple { .. })
+            )
+        };
+        if grid.layout.shape != Shape::classic()
+            || found.cut
+            || found.samurai_part
+            || !several(&grid.as_read())
+        {
+            return Ok(grid);
+        }
+        let lone = locate::Located {
+            quad: found.quad,
+            score: 0.0,
+            n: found.n,
+            cut: false,
+            at_frame: found.at_frame,
+        };
+        let (shows, grids) = locate::samurai_of_lone(&photo.gray, &lone);
+        let layouts = grids.map(|g| layout::compose(&found_of(&g)));
+        if let Some([samurai]) = layouts.as_deref() {
+            if samurai.shape == Shape::Samurai {
+                if let Some(read) = self.read_layout(photo, samurai, None, timings, t)? {
+                    if matches!(
+                        snap_solver::solve(&read.as_read(), 2),
+                        Ok(snap_solver::Outcome::Unique(_))
+                    ) {
+                        return Ok(read);
+                    }
+                }
+            }
+        }
+        if shows {
+            grid.layout.parts[0].found.samurai_part = true;
+        }
+        Ok(grid)
     }
 
     /// Reads one puzzle: every part rectified and cut into tiles, the
@@ -650,32 +711,6 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             samurai_part: false,
         })
         .collect()
-}
-
-/// Marks `grid` as one grid of a Samurai (see `Found::samurai_part`) when
-/// it is a lone 9x9 grid read with several solutions and the Samurai it
-/// belongs to shows past one of its corners (see
-/// [`locate::continues_as_samurai`]): the search missed the Samurai's
-/// other grids, and the several solutions of one of its grids alone are no
-/// verdict on the puzzle. Only such a reading is looked at, so a photo
-/// that solves costs nothing more.
-fn mark_lone_samurai_grid(gray: &GrayImage, grid: &mut GridReading) {
-    let [part] = grid.layout.parts.as_slice() else {
-        return;
-    };
-    let found = part.found;
-    if grid.layout.shape != Shape::classic() || found.cut || found.samurai_part {
-        return;
-    }
-    if !matches!(
-        snap_solver::solve(&grid.as_read(), 2),
-        Ok(snap_solver::Outcome::Multiple { .. })
-    ) {
-        return;
-    }
-    if locate::continues_as_samurai(gray, &found.quad) {
-        grid.layout.parts[0].found.samurai_part = true;
-    }
 }
 
 /// The puzzles read while the finer page search was prepared: the layouts

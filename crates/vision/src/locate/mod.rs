@@ -59,7 +59,7 @@ use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 /// page's drawing) to be numbered as the search numbers them.
 #[cfg(feature = "pdf")]
 pub(crate) use page::reading_order;
-pub(crate) use samurai::continues_as_samurai;
+pub(crate) use samurai::samurai_of_lone;
 
 /// Longest side of the image the search runs on.
 pub(crate) const WORK_MAX_SIDE: u32 = 800;

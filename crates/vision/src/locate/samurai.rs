@@ -45,7 +45,7 @@ const PAIR_CELLS: f64 = 0.5;
 /// margin (`CLOSER_MARGIN`), so that the look's crop lies inside it.
 const WINDOW_MARGIN: f32 = 0.3;
 
-/// Cells each corner box painted over (see [`continues_as_samurai`])
+/// Cells each corner box painted over (see [`samurai_windows`])
 /// reaches past its lines: a grid's line is drawn across its box's edge,
 /// and the half left outside would make the window's box lines on their
 /// own; a quarter of a cell clears a thick line in any photo the search
@@ -102,49 +102,72 @@ pub(super) fn completed(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Loca
     located
 }
 
-/// Whether a Samurai's centre grid (or, for a centre grid, a corner grid)
-/// lies six cells off one corner of the 9x9 grid at `quad` (photo
-/// pixels), where the grid's own perspective puts it: the grid is one of a
-/// Samurai whose other grids the search missed. The window there is looked
-/// at with its four corner boxes painted over (see [`window_without`]):
-/// each is a box of another grid of the Samurai, and a comb passes on a
-/// window whose corner boxes hold grids and the rest blank paper (puzzles
-/// printed three cells apart); what is left, the cross of boxes through
-/// the window's middle, holds lines only where the window is a grid of its
-/// own.
-///
-/// Only a verdict rests on this (a lone grid with several solutions is
-/// reported as a part, not as a puzzle with several answers); no grid is
-/// added, because a page of grids a cell apart can pass a comb there too.
-pub(crate) fn continues_as_samurai(gray: &GrayImage, quad: &Quad) -> bool {
+/// The windows six cells off the corners of the 9x9 grid at `quad` (photo
+/// pixels), where the grid's own perspective puts them, in which a 9x9
+/// grid of the Samurai it belongs to shows: a Samurai's centre grid past
+/// a corner grid's inner corner, its four corner grids past the centre
+/// grid's corners. Each window is looked at with its four corner boxes
+/// painted over (see [`window_without`]): each is a box of another grid
+/// of the Samurai, and a comb passes on a window whose corner boxes hold
+/// grids over blank paper (puzzles printed three cells apart); what is
+/// left, the cross of boxes through the window's middle, holds lines only
+/// where the window is a grid of its own.
+fn samurai_windows(gray: &GrayImage, quad: &Quad) -> Vec<Quad> {
     let Some(to_photo) = Homography::square_to_quad(GRID_CELLS, quad) else {
-        return false;
+        return Vec::new();
     };
     let reach = GRID_CELLS - SAMURAI_OVERLAP;
-    SAMURAI_NEIGHBOURS.iter().any(|&(dx, dy)| {
-        let on_photo = |(x, y): (f64, f64)| {
-            let (u, v) = to_photo.map64(x + dx, y + dy);
-            (u as f32, v as f32)
-        };
-        let window = Quad::new(square(0.0, 0.0).map(on_photo));
-        let corner_boxes =
-            [(0.0, 0.0), (reach, 0.0), (0.0, reach), (reach, reach)].map(|(x, y)| {
-                let (lo, hi) = (-COVER_GROWTH, SAMURAI_OVERLAP + COVER_GROWTH);
-                Quad::new(
-                    [
-                        (x + lo, y + lo),
-                        (x + hi, y + lo),
-                        (x + hi, y + hi),
-                        (x + lo, y + hi),
-                    ]
-                    .map(on_photo),
-                )
-            });
-        let Some((crop, origin)) = window_without(gray, &window, &corner_boxes) else {
-            return false;
-        };
-        look(&crop, &window.translated((-origin.0, -origin.1))).is_some()
-    })
+    SAMURAI_NEIGHBOURS
+        .iter()
+        .filter_map(|&(dx, dy)| {
+            let on_photo = |(x, y): (f64, f64)| {
+                let (u, v) = to_photo.map64(x + dx, y + dy);
+                (u as f32, v as f32)
+            };
+            let window = Quad::new(square(0.0, 0.0).map(on_photo));
+            let corner_boxes =
+                [(0.0, 0.0), (reach, 0.0), (0.0, reach), (reach, reach)].map(|(x, y)| {
+                    let (lo, hi) = (-COVER_GROWTH, SAMURAI_OVERLAP + COVER_GROWTH);
+                    Quad::new(
+                        [
+                            (x + lo, y + lo),
+                            (x + hi, y + lo),
+                            (x + hi, y + hi),
+                            (x + lo, y + hi),
+                        ]
+                        .map(on_photo),
+                    )
+                });
+            let (crop, origin) = window_without(gray, &window, &corner_boxes)?;
+            look(&crop, &window.translated((-origin.0, -origin.1)))?;
+            Some(window)
+        })
+        .collect()
+}
+
+/// Whether the lone 9x9 grid `lone` is one of a Samurai whose other grids
+/// the search missed (see [`samurai_windows`]), and that Samurai's five
+/// grids when they can be placed: a corner grid shows one window, the
+/// centre grid; a centre grid shows four. The grid found in one of those
+/// windows (looked at as it is) and `lone` place the Samurai as two grids
+/// found do (see [`completed`]); `None` in the second place unless all
+/// five then stand.
+///
+/// Not part of the page search: only a lone grid read with several
+/// solutions, which a Samurai's grid alone has, is looked at so. Where
+/// every grid is looked at, a page of puzzles a cell apart gains grids
+/// between them.
+pub(crate) fn samurai_of_lone(gray: &GrayImage, lone: &Located) -> (bool, Option<Vec<Located>>) {
+    let windows = samurai_windows(gray, &lone.quad);
+    if windows.is_empty() {
+        return (false, None);
+    }
+    let grids = windows
+        .iter()
+        .find_map(|window| look(gray, window))
+        .map(|neighbour| completed(gray, vec![*lone, neighbour]))
+        .filter(|grids| grids.len() == SAMURAI_GRIDS.len());
+    (true, grids)
 }
 
 /// A crop of `gray` around `window` (with room for the look's own margin)
@@ -429,16 +452,40 @@ mod tests {
         let samurai = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
         let page = draw_grids(900, ORIGIN, CELL, 90, &samurai);
         for &(c, r) in &samurai {
-            assert!(continues_as_samurai(&page, &truth(c, r)), "({c}, {r})");
+            assert!(
+                !samurai_windows(&page, &truth(c, r)).is_empty(),
+                "({c}, {r})"
+            );
         }
         // Puzzles printed apart, three cells or more, and a puzzle alone.
         let four = [(0, 0), (12, 0), (0, 12), (12, 12)];
         let apart = draw_grids(900, ORIGIN, CELL, 90, &four);
         for &(c, r) in &four {
-            assert!(!continues_as_samurai(&apart, &truth(c, r)), "({c}, {r})");
+            assert!(
+                samurai_windows(&apart, &truth(c, r)).is_empty(),
+                "({c}, {r})"
+            );
         }
         let alone = draw_grids(900, ORIGIN, CELL, 90, &[(6, 6)]);
-        assert!(!continues_as_samurai(&alone, &truth(6, 6)));
+        assert!(samurai_windows(&alone, &truth(6, 6)).is_empty());
+    }
+
+    #[test]
+    fn one_grid_of_a_samurai_places_the_samurai() {
+        let samurai = [(0, 0), (12, 0), (6, 6), (0, 12), (12, 12)];
+        let page = draw_grids(900, ORIGIN, CELL, 90, &samurai);
+        // A corner grid and the centre grid, each found alone.
+        for (c, r) in [(12, 12), (6, 6)] {
+            let (shows, grids) = samurai_of_lone(&page, &found(c, r));
+            assert!(shows, "({c}, {r})");
+            let grids = grids.unwrap_or_default();
+            assert_eq!(grids.len(), 5, "({c}, {r}): {grids:?}");
+            assert!(at(&grids, &samurai).iter().all(|&a| a), "{grids:?}");
+        }
+        // Puzzles printed three cells apart place nothing.
+        let four = [(0, 0), (12, 0), (0, 12), (12, 12)];
+        let apart = draw_grids(900, ORIGIN, CELL, 90, &four);
+        assert_eq!(samurai_of_lone(&apart, &found(12, 12)), (false, None));
     }
 
     #[test]
