@@ -211,19 +211,10 @@ fn window_without(
 /// The grey of `img`'s paper: the level [`PAPER_SHARE`] of its pixels are
 /// at or under (ink, lines and the background around a sheet are darker).
 fn paper_grey(img: &GrayImage) -> u8 {
-    let mut histogram = [0usize; 256];
-    for p in img.pixels() {
-        histogram[usize::from(p.0[0])] += 1;
-    }
-    let wanted = (img.pixels().len() as f32 * PAPER_SHARE) as usize;
-    let mut seen = 0;
-    for (level, &count) in histogram.iter().enumerate() {
-        seen += count;
-        if seen > wanted {
-            return level as u8;
-        }
-    }
-    u8::MAX
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let px = super::histogram(img, &Quad::new([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]));
+    px.sorted_at((px.len as f32 * PAPER_SHARE) as usize)
+        .unwrap_or(u8::MAX)
 }
 
 /// Whether the Samurai grid at row and column `(r, c)` of `placement`
