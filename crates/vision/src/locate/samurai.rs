@@ -103,7 +103,8 @@ pub(super) fn completed(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Loca
 }
 
 /// The windows six cells off the corners of the 9x9 grid at `quad` (photo
-/// pixels), where the grid's own perspective puts them, in which a 9x9
+/// pixels; looked at lazily, in the order of `SAMURAI_NEIGHBOURS`), where
+/// the grid's own perspective puts them, in which a 9x9
 /// grid of the Samurai it belongs to shows: a Samurai's centre grid past
 /// a corner grid's inner corner, its four corner grids past the centre
 /// grid's corners. Each window is looked at with its four corner boxes
@@ -112,14 +113,11 @@ pub(super) fn completed(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Loca
 /// grids over blank paper (puzzles printed three cells apart); what is
 /// left, the cross of boxes through the window's middle, holds lines only
 /// where the window is a grid of its own.
-fn samurai_windows(gray: &GrayImage, quad: &Quad) -> Vec<Quad> {
-    let Some(to_photo) = Homography::square_to_quad(GRID_CELLS, quad) else {
-        return Vec::new();
-    };
+fn samurai_windows<'a>(gray: &'a GrayImage, quad: &Quad) -> impl Iterator<Item = Quad> + 'a {
     let reach = GRID_CELLS - SAMURAI_OVERLAP;
-    SAMURAI_NEIGHBOURS
-        .iter()
-        .filter_map(|&(dx, dy)| {
+    let to_photo = Homography::square_to_quad(GRID_CELLS, quad);
+    to_photo.into_iter().flat_map(move |to_photo| {
+        SAMURAI_NEIGHBOURS.iter().filter_map(move |&(dx, dy)| {
             let on_photo = |(x, y): (f64, f64)| {
                 let (u, v) = to_photo.map64(x + dx, y + dy);
                 (u as f32, v as f32)
@@ -142,7 +140,7 @@ fn samurai_windows(gray: &GrayImage, quad: &Quad) -> Vec<Quad> {
             look(&crop, &window.translated((-origin.0, -origin.1)))?;
             Some(window)
         })
-        .collect()
+    })
 }
 
 /// Whether the lone 9x9 grid `lone` is one of a Samurai whose other grids
@@ -158,16 +156,17 @@ fn samurai_windows(gray: &GrayImage, quad: &Quad) -> Vec<Quad> {
 /// every grid is looked at, a page of puzzles a cell apart gains grids
 /// between them.
 pub(crate) fn samurai_of_lone(gray: &GrayImage, lone: &Located) -> (bool, Option<Vec<Located>>) {
-    let windows = samurai_windows(gray, &lone.quad);
-    if windows.is_empty() {
-        return (false, None);
-    }
-    let grids = windows
-        .iter()
-        .find_map(|window| look(gray, window))
+    // Windows are looked at one by one, up to the first whose grid is found
+    // as it is: a centre grid's four windows all show, and one places it.
+    let mut shows = false;
+    let grids = samurai_windows(gray, &lone.quad)
+        .find_map(|window| {
+            shows = true;
+            look(gray, &window)
+        })
         .map(|neighbour| completed(gray, vec![*lone, neighbour]))
         .filter(|grids| grids.len() == SAMURAI_GRIDS.len());
-    (true, grids)
+    (shows, grids)
 }
 
 /// A crop of `gray` around `window` (with room for the look's own margin)
@@ -444,7 +443,7 @@ mod tests {
         let page = draw_grids(900, ORIGIN, CELL, 90, &samurai);
         for &(c, r) in &samurai {
             assert!(
-                !samurai_windows(&page, &truth(c, r)).is_empty(),
+                samurai_windows(&page, &truth(c, r)).next().is_some(),
                 "({c}, {r})"
             );
         }
@@ -453,12 +452,12 @@ mod tests {
         let apart = draw_grids(900, ORIGIN, CELL, 90, &four);
         for &(c, r) in &four {
             assert!(
-                samurai_windows(&apart, &truth(c, r)).is_empty(),
+                samurai_windows(&apart, &truth(c, r)).next().is_none(),
                 "({c}, {r})"
             );
         }
         let alone = draw_grids(900, ORIGIN, CELL, 90, &[(6, 6)]);
-        assert!(samurai_windows(&alone, &truth(6, 6)).is_empty());
+        assert!(samurai_windows(&alone, &truth(6, 6)).next().is_none());
     }
 
     #[test]
