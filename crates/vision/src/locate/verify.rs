@@ -409,8 +409,8 @@ fn judge(
     // A passing 9x9 comb a line off its grid is no pass (see
     // [`off_by_lines`]); one short of a pass is left to the bend and the
     // closer looks as before.
-    let passing = cx.score.min(cy.score) >= MIN_SCORE;
-    let off = passing
+    let combed = cx.score.min(cy.score);
+    let off = combed >= MIN_SCORE
         && n == 9
         && [(fx, cx), (fy, cy)]
             .iter()
@@ -418,7 +418,7 @@ fn judge(
     let score = if smax > MAX_SIDE_RATIO * smin || off {
         0.0
     } else {
-        cx.score.min(cy.score)
+        combed
     };
     // Placed by the box lines alone, seen or not the thin lines, when
     // nothing between them is a line of their kind (see
