@@ -29,9 +29,9 @@ Writes, per photo, STEM.jpg and STEM.json (`{"shape", "givens",
 
 `eval` runs the main job (`--json --no-image`) on every photo and counts
 per class: grids found, solved right, unsure, partial, other verdicts,
-wrong answers (an answer that is not the puzzle's solution),
-no_solution verdicts, and false verdicts: `no_solution` or
-`multiple_solutions` (every puzzle drawn has one, so each is wrong).
+wrong answers (an answer that is not the puzzle's solution) and false
+verdicts: `no_solution` or `multiple_solutions` (every puzzle drawn has
+one, so each is wrong).
 """
 import argparse
 import glob
@@ -296,8 +296,7 @@ def evaluate(folder, binary):
         truth = json.load(open(p[:-4] + ".json"))
         sol = truth["solution"].replace("#", "")
         r = rows.setdefault(truth["kind"], {"images": 0, "found": 0, "solved": 0, "unsure": 0,
-                                            "partial": 0, "no_solution": 0,
-                                            "false_verdicts": 0, "other": 0,
+                                            "partial": 0, "false_verdicts": 0, "other": 0,
                                             "wrong": 0})
         r["images"] += 1
         grids = [g for g in by_path.get(p, []) if g.get("quad") or g.get("status") != "no_grid"]
@@ -311,7 +310,6 @@ def evaluate(folder, binary):
         wrong = [g for g in grids if g.get("solution") and g["status"] == "solved"
                  and g["solution"].replace("#", "") != sol]
         r["wrong"] += len(wrong)
-        r["no_solution"] += statuses.count("no_solution")
         # Every photo's puzzle has one solution: a grid of it reported with
         # none or several (a Samurai's grid read alone) is a false verdict.
         r["false_verdicts"] += statuses.count("no_solution") + statuses.count("multiple_solutions")
