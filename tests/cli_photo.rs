@@ -371,14 +371,32 @@ fn images_without_a_sudoku_say_no_grid() {
     });
     noise.save(dir.join("noise.png")).unwrap();
     text_page().save(dir.join("text.png")).unwrap();
+    // A grid with its last two rows out of the frame: too much is missing
+    // for it to be found, and the message says what to try.
+    let photo = image::open(fixture("image18.jpg")).unwrap();
+    let (w, h) = (photo.width(), photo.height());
+    photo
+        .crop_imm(0, 0, w, h * 4 / 5)
+        .save(dir.join("cut.png"))
+        .unwrap();
     let out = run_in(
-        &["--json", "--no-image", "blank.png", "noise.png", "text.png"],
+        &[
+            "--json",
+            "--no-image",
+            "blank.png",
+            "noise.png",
+            "text.png",
+            "cut.png",
+        ],
         &dir,
     );
     let objects = json_lines(&out);
-    assert_eq!(objects.len(), 3);
+    assert_eq!(objects.len(), 4);
     for v in &objects {
         assert_eq!(v["status"], "no_grid", "{v}");
+        let error = v["error"].as_str().unwrap_or_default();
+        assert!(error.contains("all of the grid inside the frame"), "{v}");
+        assert!(error.contains("--corners"), "{v}");
     }
     assert_eq!(out.status.code(), Some(1));
 }

@@ -163,7 +163,7 @@ fn run_photo(
     let page = match reader.read_bytes(bytes, debug.as_deref()) {
         Ok(page) => page,
         Err(ReadError::NoGrid) => {
-            let why = super::no_grid_message(&args.grid);
+            let why = super::no_grid_message(&args.grid, true);
             return no_hint(args, path, name, &why, Status::NoGrid, out);
         }
         Err(ReadError::Model(e)) => return Err(Error::Model(e)),

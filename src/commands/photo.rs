@@ -608,7 +608,7 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
             return (skipped, None);
         }
         Err((dpi, ReadError::NoGrid)) => {
-            let message = super::no_grid_message(&args.grid);
+            let message = super::no_grid_message(&args.grid, unit.page().is_none());
             return (Outcome::failed(unit, dpi, Status::NoGrid, message), None);
         }
         Err((dpi, e)) => {

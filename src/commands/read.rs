@@ -175,7 +175,7 @@ pub fn run(args: &ReadArgs) -> Result<ExitCode, Error> {
                     .collect()
             }
             Err((_, ReadError::NoGrid)) => {
-                let message = super::no_grid_message(&args.grid);
+                let message = super::no_grid_message(&args.grid, unit.page().is_none());
                 vec![(
                     Status::NoGrid,
                     format!("# {label}: {message}\n"),
