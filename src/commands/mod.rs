@@ -241,11 +241,9 @@ fn check_one_page_guide(args: &GridArgs, pages: usize) -> Result<(), Error> {
 }
 
 /// What to say when no grid was found, with what a person can tell the
-/// reader to find it. On a photo (`photo`; not a PDF page, where a page
-/// without a grid is normal) it says what to try: a grid that runs off the
-/// edge of the photo is found neither whole nor as cut when too much of it
-/// is missing (a 9x9 with its last rows out of the frame, a Samurai with a
-/// corner grid cut away), and `--corners` places one the search missed.
+/// reader to find it. On a photo (`photo`; not a PDF page) it says what
+/// to try ([`snap_answer::answer::NO_GRID`]), and that `--corners` places a grid the
+/// search missed.
 fn no_grid_message(args: &GridArgs, photo: bool) -> String {
     match (args.shape, args.corners) {
         (_, Some(_)) => "no Sudoku grid found at the corners given".to_string(),
@@ -254,10 +252,10 @@ fn no_grid_message(args: &GridArgs, photo: bool) -> String {
              (or full for the whole image)",
             shape.name()
         ),
-        (None, None) if photo => "no Sudoku grid found; if the photo shows one, photograph it \
-            again with all of the grid inside the frame, or give its corners with \
-            --corners x,y;x,y;x,y;x,y"
-            .to_string(),
+        (None, None) if photo => format!(
+            "{}, or give its corners with --corners x,y;x,y;x,y;x,y",
+            snap_answer::answer::NO_GRID
+        ),
         (None, None) => "no Sudoku grid found".to_string(),
     }
 }

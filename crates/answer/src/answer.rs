@@ -22,6 +22,14 @@ pub const NO_PUZZLE: &str = "no Sudoku puzzle found: the grids found read as emp
                              unreadable; if one holds a puzzle, photograph it again, sharp \
                              and close";
 
+/// Why a photo has nothing to report when no grid was found on it, and
+/// what to try (not said of a PDF page, where a page without a grid is
+/// normal): a grid that runs off the edge of the photo is found neither
+/// whole nor as cut when too much of it is missing (a 9x9 with its last
+/// rows out of the frame, a Samurai with a corner grid cut away).
+pub const NO_GRID: &str = "no Sudoku grid found; if the photo shows one, photograph it again \
+                           with all of the grid inside the frame";
+
 /// Most cells to check for which the advice lists one `--set` each; with
 /// more, correcting the grid as text is quicker (`read`, edit, `--givens`),
 /// and the advice says so (the JSON `set` still lists them all).

@@ -155,7 +155,7 @@ impl Session {
         match self.reader.read_bytes(bytes, None) {
             Ok(page) => self.page = Some(page),
             Err(ReadError::NoGrid) => {
-                self.failure = Some((Status::NoGrid, ReadError::NoGrid.to_string()));
+                self.failure = Some((Status::NoGrid, answer::NO_GRID.to_string()));
             }
             Err(e) => self.failure = Some((Status::Error, e.to_string())),
         }
@@ -569,6 +569,12 @@ mod tests {
         let view = session.read("blank.png", &blank);
         assert_eq!(view.status, Some(Status::NoGrid));
         assert!(view.grids.is_empty());
+        // It says what to try.
+        let error = view.error.unwrap_or_default();
+        assert!(
+            error.contains("all of the grid inside the frame"),
+            "{error}"
+        );
         let view = session.read("junk.jpg", b"not a photo");
         assert_eq!(view.status, Some(Status::Error));
         assert!(session.answer_image().is_none());
