@@ -435,26 +435,69 @@ pub(crate) fn decide(
     tiles: &[Option<&Tile>],
 ) -> Decision {
     let as_read = decide_reading(shape, cells, overrides, tiles);
-    if as_read.verdict == Verdict::Solved || shape != Shape::classic() {
+    if as_read.verdict == Verdict::Solved {
         return as_read;
     }
-    // A grid a person has written in, read with pen entries taken for
-    // print: where its glyphs part into two inks, the one apart from the
-    // print's is the pen's. That reading is taken when it is solved: it
-    // can only lose clues of the print, and a puzzle that is unique on
-    // part of its clues has their solution.
     let mut fixed = vec![false; cells.len()];
     for &(cell, _) in overrides {
         if let Some(f) = fixed.get_mut(cell) {
             *f = true;
         }
     }
+    // Glyphs too small for the grid's print, read as clues: an app's
+    // pencil note, a lone 5 in the middle of its cell that the model reads
+    // surely as a printed 5, leaves a puzzle without a solution that no
+    // search of the unsure cells mends. Read with those cells holding no
+    // clue, the reading is taken when it is solved: it can only lose
+    // clues, and a puzzle that is unique on part of its clues has their
+    // solution.
+    if let Some(split) = without_small_glyphs(&as_read, cells, &fixed, tiles) {
+        let decision = decide_reading(shape, &split, overrides, tiles);
+        if decision.verdict == Verdict::Solved {
+            return decision;
+        }
+    }
+    if shape != Shape::classic() {
+        return as_read;
+    }
+    // A grid a person has written in, read with pen entries taken for
+    // print: where its glyphs part into two inks, the one apart from the
+    // print's is the pen's. That reading is taken when it is solved, as
+    // above.
     let entries: Vec<usize> = as_read.entries.iter().map(|&(cell, _)| cell).collect();
     evidence::other_inks_as_pen(cells, tiles, &fixed, &entries, MIN_CLASSIC_CLUES)
         .iter()
         .map(|split| decide_reading(shape, split, overrides, tiles))
         .find(|d| d.verdict == Verdict::Solved)
         .unwrap_or(as_read)
+}
+
+/// `cells` with the clues of `decision`'s reading whose glyphs are too
+/// small for the grid's print ([`small_glyphs`]) holding no clue; `None`
+/// when there are none, or when the reading has several solutions (taking
+/// clues out leaves as many or more). The person's cells (`fixed`) stay.
+fn without_small_glyphs(
+    decision: &Decision,
+    cells: &[CellEvidence],
+    fixed: &[bool],
+    tiles: &[Option<&Tile>],
+) -> Option<Vec<CellEvidence>> {
+    if decision.several_as_read {
+        return None;
+    }
+    let read = &decision.read;
+    let small = small_glyphs(read, cells, fixed, tiles, &read.clashes());
+    if small.is_empty() {
+        return None;
+    }
+    let no_clue = CellEvidence::certain(0, read.shape.digits()).clue;
+    let mut split = cells.to_vec();
+    for cell in small {
+        if let Some(e) = split.get_mut(cell) {
+            e.clue.clone_from(&no_clue);
+        }
+    }
+    Some(split)
 }
 
 /// [`decide`] on the cells as read.
@@ -1703,7 +1746,7 @@ mod tests {
     }
 
     #[test]
-    fn a_small_glyph_in_a_clash_is_named_and_a_clash_of_print_stands() {
+    fn a_small_glyph_in_a_clash_is_no_clue_and_a_clash_of_print_stands() {
         // A lone pencil mark read surely as a printed 8 where the 9 is
         // (clashing with an 8): its glyph is a third of the print's height.
         let (g, nine) = with_a_nine_beside_an_eight();
@@ -1729,10 +1772,17 @@ mod tests {
             })
             .collect();
         let d = decide(Shape::classic(), &e, &[], &tiles);
-        let Verdict::Unsure(checks) = &d.verdict else {
-            panic!("{:?}", d.verdict);
-        };
-        assert_eq!(checks.iter().map(|c| c.cell).collect::<Vec<_>>(), [nine]);
+        // Read without it, the puzzle is solved, its own.
+        assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
+        assert_eq!(d.givens.cells[nine], 0);
+        assert_eq!(d.solution(), Some(&solution));
+        // At the print's height the same 8 is a clue, and the clash is
+        // named to check.
+        let tiles_print: Vec<Option<&Tile>> = (0..81)
+            .map(|c| (read.cells[c] != 0).then_some(&print))
+            .collect();
+        let d = decide(Shape::classic(), &e, &[], &tiles_print);
+        assert_ne!(d.verdict, Verdict::Solved);
         // A player's wrong 4 at print size beside it: that clash stands
         // whatever the small glyph is, and it alone is named.
         let mut e = e;
@@ -1744,9 +1794,10 @@ mod tests {
     }
 
     #[test]
-    fn a_small_glyph_that_leaves_no_solution_without_a_clash_is_named() {
+    fn a_small_glyph_that_leaves_no_solution_without_a_clash_is_no_clue() {
         // A pencil mark read surely as a printed digit that clashes with
-        // nothing but leaves the puzzle without a solution.
+        // nothing but leaves the puzzle without a solution (an app's lone
+        // pencil 5 in the middle of its cell).
         let g = board(PUZZLE);
         let (cell, digit) = (0..81)
             .filter(|&c| g.cells[c] == 0)
@@ -1773,10 +1824,15 @@ mod tests {
         );
         tiles[cell] = Some(&pencil);
         let d = decide(Shape::classic(), &e, &[], &tiles);
-        let Verdict::Unsure(checks) = &d.verdict else {
-            panic!("{:?}", d.verdict);
-        };
-        assert_eq!(checks.iter().map(|c| c.cell).collect::<Vec<_>>(), [cell]);
+        assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
+        assert_eq!(d.givens, g);
+        // Set by the person, the same digit is theirs: never taken out.
+        let d = decide(Shape::classic(), &e, &[(cell, digit)], &tiles);
+        assert!(
+            matches!(d.verdict, Verdict::NoSolution(_)),
+            "{:?}",
+            d.verdict
+        );
     }
 
     #[test]
