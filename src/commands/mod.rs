@@ -242,8 +242,8 @@ fn check_one_page_guide(args: &GridArgs, pages: usize) -> Result<(), Error> {
 
 /// What to say when no grid was found, with what a person can tell the
 /// reader to find it. On a photo (`photo`; not a PDF page) it says what
-/// to try ([`snap_answer::answer::NO_GRID`]), and that `--corners` places a grid the
-/// search missed.
+/// to try ([`snap_answer::answer::NO_GRID`]), and that `--corners`
+/// places a grid the search missed.
 fn no_grid_message(args: &GridArgs, photo: bool) -> String {
     match (args.shape, args.corners) {
         (_, Some(_)) => "no Sudoku grid found at the corners given".to_string(),

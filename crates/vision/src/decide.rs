@@ -1772,7 +1772,7 @@ mod tests {
             })
             .collect();
         let d = decide(Shape::classic(), &e, &[], &tiles);
-        // Read without it, the puzzle is solved, its own.
+        // Read without it, the puzzle is solved, with its own solution.
         assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
         assert_eq!(d.givens.cells[nine], 0);
         assert_eq!(d.solution(), Some(&solution));
