@@ -439,12 +439,14 @@ def crowded(ctx):
     edge on about a third), a crossword and a number table; seeds 0-39 tuned
     on, 1000-1039 held out, 7200-7239 held out (the page whose puzzle was
     found a row off was looked at, and the comb a line off refused) and
-    7300-7339 never looked at (each page's puzzles its own, by seed)."""
+    7300-7339 never looked at, 7900-7939 made last and run once (each
+    page's puzzles its own, by seed)."""
     if ctx.raw is None:
         ctx.need_binary()
     sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
             (7200, "seeds 7200-7239, held out, page 7202 looked at"),
-            (7300, "seeds 7300-7339, never looked at")]
+            (7300, "seeds 7300-7339, never looked at"),
+            (7900, "seeds 7900-7939, made last, run once")]
     rows = []
     for first, label in sets:
         folder = ROOT / "target" / "figures" / f"crowded-{first}"
@@ -488,7 +490,8 @@ def busy(ctx):
     never looked at (seeds 18000-18011), two sets made last (seeds
     7100-7111, run once, and 7700-7711, whose one false verdict, a
     Samurai's grid found alone, was looked at) and one made after that
-    (seeds 7900-7911, run once). The blurred 16x16 search was
+    (seeds 7900-7911, run once), and one made last (seeds 8800-8811, run
+    once). The blurred 16x16 search was
     tuned on seeds 20000-20023, made apart from these sets."""
     if ctx.raw is None:
         ctx.need_binary()
@@ -504,7 +507,8 @@ def busy(ctx):
             (18000, "seeds 18000-18011, never looked at"),
             (7100, "seeds 7100-7111, made last, run once"),
             (7700, "seeds 7700-7711, made last, looked at"),
-            (7900, "seeds 7900-7911, made after, run once")]
+            (7900, "seeds 7900-7911, made after, run once"),
+            (8800, "seeds 8800-8811, made last, run once")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -605,12 +609,13 @@ def screens(ctx):
     """models/eval/screenshots.py, every kind of screen, 20 each: seed 2031
     (never looked at while the reader was tuned on seeds 1 and 5; a few of
     its screens were looked at while the lattice search was built) and seed
-    2041 (never looked at)."""
+    2041 (never looked at), and seed 7351 (made last, run once)."""
     kinds = "classic,android,console,finished,video"
     order = ["classic phone", "classic tablet", "classic desktop", "android", "console", "finished",
              "video"]
     rows = []
-    for seed, note in [(2031, "held out, a few looked at"), (2041, "never looked at")]:
+    for seed, note in [(2031, "held out, a few looked at"), (2041, "never looked at"),
+                       (7351, "made last, run once")]:
         folder = ctx.out_dir / f"screens-{seed}"
         if ctx.raw is None:
             ctx.need_binary()
@@ -637,7 +642,7 @@ def screens(ctx):
                      f"**{t['wrong_answers']}**"])
     out = ctx.header("scripts/figures.py accuracy --section screens",
                      f"runs `models/eval/screenshots.py make target/figures/screens-SEED --seed SEED "
-                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031 and 2041",
+                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041 and 7351",
                      timed=False)
     out += table(["seed", "kind of screen", "screens", "grid found", "right outcome", "unsure",
                   "no grid", "other", "false verdicts", "wrong answers"], rows)
