@@ -84,6 +84,16 @@ pub(crate) const BROKEN_PRIOR: f32 = 0.01;
 /// how often answers at or above it are right on held-out photos.
 pub const SOLVED_CONFIDENCE: f32 = 0.9;
 
+/// A cell read as empty whose ink ([`CellEvidence::ink`], a share of the
+/// grid's print) is under this is blank, so no printed digit was missed
+/// there: the empty cells of app screens late in a game measure 0, while
+/// the digits missed in printed answer grids (grey answers, blurred or in
+/// shadow; fixtures `answers-grey-blurred.jpg`, `eight-answers-shadowed.jpg`)
+/// measure 0.77-1.9, and show-through on paper at most 0.3. Cells of a
+/// drawing (a PDF page's vector grid) have no tile and no ink measured,
+/// and are never taken for blank.
+const BLANK_INK: f32 = 0.1;
+
 /// Least confidence at which an unsure answer is still shown (drawn, and
 /// given in JSON) with its cells to check: the answer is at least three
 /// times as likely right as wrong. Below it only the cells to check are
@@ -592,11 +602,14 @@ fn decide_reading(
     }
     let reach = within_reach(&evidence, &read, &beyond_search);
     let confidence = (agreeing / total * reach).clamp(0.0, 1.0);
-    // A cell the person set empty is empty: the grid is a puzzle nearly
-    // filled in, not an answer grid with a digit missed.
+    // A cell the person set empty is empty, and so is one whose pixels
+    // hold no ink ([`BLANK_INK`]): the grid is a puzzle nearly filled in
+    // (an app's board late in a game), not an answer grid with a digit
+    // missed.
+    let blank = |c: usize| tiles.get(c).copied().flatten().is_some() && evidence[c].ink < BLANK_INK;
     let empty_in_answer_grid: Vec<usize> = if answer_grid {
         (0..best.givens.cells.len())
-            .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0 && !given[c])
+            .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0 && !given[c] && !blank(c))
             .collect()
     } else {
         Vec::new()
@@ -2143,6 +2156,38 @@ mod tests {
             problem.contains("printed answer grid") && problem.contains("r5c5"),
             "{problem}"
         );
+    }
+
+    #[test]
+    fn a_board_late_in_a_game_is_solved_where_its_empty_cells_are_blank() {
+        // An app's board with 18 cells left, its typed entries read like
+        // givens: three quarters of it printed, as a printed answer grid.
+        let s = solution();
+        let left: Vec<usize> = (0..81).step_by(9).chain((4..81).step_by(9)).collect();
+        assert_eq!(left.len(), 18);
+        let mut board = s.clone();
+        for &c in &left {
+            board.cells[c] = 0;
+        }
+        let mut e = confident(&board);
+        let tile = Tile::default();
+        let tiles: Vec<Option<&Tile>> = vec![Some(&tile); 81];
+        // Blank on the pixels: a puzzle nearly filled in, solved.
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
+        assert_eq!(d.solution(), Some(&s));
+        // Ink in one of them, as dark as the print: a digit of an answer
+        // grid missed, never solved.
+        e[left[3]].ink = 0.9;
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        let Verdict::Unsure(checks) = &d.verdict else {
+            panic!("{:?}", d.verdict);
+        };
+        assert!(checks.iter().any(|c| c.cell == left[3]), "{checks:?}");
+        // A drawing's cells have no tiles and no ink measured: in doubt.
+        e[left[3]].ink = 0.0;
+        let d = decide(Shape::classic(), &e, &[], &[]);
+        assert_ne!(d.verdict, Verdict::Solved);
     }
 
     #[test]
