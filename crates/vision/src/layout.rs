@@ -19,18 +19,20 @@ use crate::geometry::Homography;
 /// side: one 3x3 box.
 pub(crate) const SAMURAI_OVERLAP: f64 = 3.0;
 
+/// How far, in cells, a grid that shares a corner box with one 9x9 grid of
+/// a Samurai lies from it along each side: its nine cells less the box.
+pub(crate) const SAMURAI_REACH: f64 = 9.0 - SAMURAI_OVERLAP;
+
 /// Where the grids that share a corner box with one 9x9 grid of a Samurai
-/// lie, in that grid's cells (across, down): six cells off diagonally, one
-/// way each.
-pub(crate) const SAMURAI_NEIGHBOURS: [(f64, f64); 4] = {
-    const REACH: f64 = 9.0 - SAMURAI_OVERLAP;
-    [
-        (-REACH, -REACH),
-        (REACH, -REACH),
-        (-REACH, REACH),
-        (REACH, REACH),
-    ]
-};
+/// lie, in that grid's cells (across, down): [`SAMURAI_REACH`] off
+/// diagonally, one way each, in the order a Samurai stores its corner
+/// grids (top-left, top-right, bottom-left, bottom-right).
+pub(crate) const SAMURAI_NEIGHBOURS: [(f64, f64); 4] = [
+    (-SAMURAI_REACH, -SAMURAI_REACH),
+    (SAMURAI_REACH, -SAMURAI_REACH),
+    (-SAMURAI_REACH, SAMURAI_REACH),
+    (SAMURAI_REACH, SAMURAI_REACH),
+];
 
 /// How far (in cells of the centre grid) a corner grid's corner may be from
 /// where a Samurai puts it: the corners are located to a pixel or two, so a
@@ -117,15 +119,8 @@ fn shares_corner_box(a: &Found, b: &Found) -> bool {
 fn samurai_corners(found: &[Found], centre: usize, used: &[bool]) -> Option<[usize; 4]> {
     let to_cells = Homography::square_to_quad(9.0, &found[centre].quad)?.inverse()?;
     // Where each corner grid's four corners sit in centre-grid cells.
-    let reach = 9.0 - SAMURAI_OVERLAP;
-    let expected: [(f64, f64); 4] = [
-        (-reach, -reach),
-        (reach, -reach),
-        (-reach, reach),
-        (reach, reach),
-    ];
     let mut out = [usize::MAX; 4];
-    for (slot, &(dx, dy)) in expected.iter().enumerate() {
+    for (slot, &(dx, dy)) in SAMURAI_NEIGHBOURS.iter().enumerate() {
         let want = [(0.0, 0.0), (9.0, 0.0), (9.0, 9.0), (0.0, 9.0)].map(|(x, y)| (x + dx, y + dy));
         out[slot] = (0..found.len()).find(|&i| {
             i != centre

@@ -28,7 +28,7 @@ use super::{
     RECHECK_GROWTH, SAME_GRID_OVERLAP,
 };
 use crate::geometry::{corner_error, Homography, Quad};
-use crate::layout::{SAMURAI_NEIGHBOURS, SAMURAI_OVERLAP};
+use crate::layout::{SAMURAI_NEIGHBOURS, SAMURAI_OVERLAP, SAMURAI_REACH};
 
 /// Cells per side of a Samurai's grids.
 const GRID_CELLS: f64 = 9.0;
@@ -114,7 +114,7 @@ pub(super) fn completed(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Loca
 /// left, the cross of boxes through the window's middle, holds lines only
 /// where the window is a grid of its own.
 fn samurai_windows<'a>(gray: &'a GrayImage, quad: &Quad) -> impl Iterator<Item = Quad> + 'a {
-    let reach = GRID_CELLS - SAMURAI_OVERLAP;
+    let reach = SAMURAI_REACH;
     let to_photo = Homography::square_to_quad(GRID_CELLS, quad);
     to_photo.into_iter().flat_map(move |to_photo| {
         SAMURAI_NEIGHBOURS.iter().filter_map(move |&(dx, dy)| {
