@@ -183,6 +183,7 @@ pub(crate) fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> C
     let sx = rect.width() as f32 / side as f32;
     let sy = rect.height() as f32 / side as f32;
     let mut v = [0.0f32; INNER * INNER];
+    let mut insets: Vec<[f32; INNER * INNER]> = Vec::with_capacity(n * n);
     for r in 0..n {
         for c in 0..n {
             let (l, t, rt, b) = lines.cell_box(r, c);
@@ -214,9 +215,11 @@ pub(crate) fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> C
                     }
                 }
             }
-            tiles.push(normalise_cell(&v));
+            insets.push(v);
         }
     }
+    let floor = contrast_floor(&insets);
+    tiles.extend(insets.iter().map(|v| normalise_cell_above(v, floor)));
     Cells {
         tiles,
         lines: lines.clone(),
@@ -283,16 +286,78 @@ pub(crate) fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
 /// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
 /// row-major) into a 28x28 tile.
 pub(crate) fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
-    // Order statistics by selection (same values as a full sort, 3x faster).
+    normalise_cell_above(v, CONTRAST_FLOOR)
+}
+
+/// The tile spec's contrast floor: a cell whose ink stands less than this
+/// above its ground (on the 0..1 ink scale) is stretched no further, so
+/// that the faint marks of an empty cell stay faint.
+const CONTRAST_FLOOR: f32 = 0.25;
+
+/// Least share of the tile's scale a grid's print is stretched to (see
+/// [`contrast_floor`]): the faintest newspaper photos of photos/test print
+/// their clues 0.14-0.15 above the paper (the 90th percentile of their
+/// cells' contrast), 56-60 % of the scale under the floor, and the model
+/// reads every clue of them.
+const PRINT_SHARE: f32 = 0.6;
+
+/// Most a grid's floor is lowered (see [`contrast_floor`]): to half the
+/// tile spec's.
+const MAX_FLOOR_CUT: f32 = 0.5;
+
+/// A grid's print stands out from its empty cells when its clues' contrast
+/// (the 90th percentile of its cells') is at least this many times its
+/// median cell's, an empty one's (see [`contrast_floor`]): the photos of
+/// photos/test made dim (`models/eval/transformed_photos.py`) measure
+/// 1.4-2.0, a grid without clues about 1.
+const PRINT_OVER_GROUND: f32 = 1.5;
+
+/// Share of a grid's cells at or above whose contrast its clues' is taken:
+/// a 9x9 has at least 17 clues, a fifth of its cells.
+const PRINT_RANK: f32 = 0.9;
+
+/// The contrast floor of a grid's cells (`insets`, as [`normalise_cell`]
+/// takes them): the tile spec's, lowered for a grid printed faintly (a dim
+/// or hazy photo, ink and paper half as far apart as usual) so that its
+/// clues fill [`PRINT_SHARE`] of the tile's scale, as the faintest photos
+/// the model reads do; by at most [`MAX_FLOOR_CUT`], and only where the
+/// print stands out from the empty cells ([`PRINT_OVER_GROUND`]), so that
+/// a grid without clues keeps its cells' marks faint. A grid whose print
+/// stands out as usual is cut as the tile spec says.
+fn contrast_floor(insets: &[[f32; INNER * INNER]]) -> f32 {
+    if insets.is_empty() {
+        return CONTRAST_FLOOR;
+    }
+    let mut contrast: Vec<f32> = insets.iter().map(|v| ground_and_peak(v).2).collect();
+    contrast.sort_by(f32::total_cmp);
+    let rank = |share: f32| contrast[((contrast.len() - 1) as f32 * share) as usize];
+    let (ground, print) = (rank(0.5), rank(PRINT_RANK));
+    if print < PRINT_OVER_GROUND * ground {
+        return CONTRAST_FLOOR;
+    }
+    (print / PRINT_SHARE).clamp(MAX_FLOOR_CUT * CONTRAST_FLOOR, CONTRAST_FLOOR)
+}
+
+/// A cell inset's ground (`bg`), its ink (`hi`, the 98th percentile) and
+/// their difference, as the tile spec measures them.
+fn ground_and_peak(v: &[f32; INNER * INNER]) -> (f32, f32, f32) {
     let mut sorted = *v;
     let n = sorted.len();
+    // Order statistics by selection (same values as a full sort, 3x faster).
     let hi = *sorted.select_nth_unstable_by(1568, f32::total_cmp).1;
     let upper_mid = *sorted[..1568]
         .select_nth_unstable_by(n / 2, f32::total_cmp)
         .1;
     let lower_mid = sorted[..n / 2].iter().copied().fold(f32::MIN, f32::max);
     let bg = 0.5 * (lower_mid + upper_mid);
-    let contrast = (hi - bg).max(0.25);
+    (bg, hi, hi - bg)
+}
+
+/// [`normalise_cell`] with the contrast floor `floor` (see
+/// [`contrast_floor`]).
+fn normalise_cell_above(v: &[f32; INNER * INNER], floor: f32) -> Tile {
+    let (bg, hi, _) = ground_and_peak(v);
+    let contrast = (hi - bg).max(floor);
     let mut w = [0.0f32; INNER * INNER];
     for (o, &x) in w.iter_mut().zip(v.iter()) {
         *o = ((x - bg) / contrast).clamp(0.0, 1.0);
@@ -1196,6 +1261,46 @@ mod tests {
         }
         let ones = [1.0f32; INNER * INNER];
         assert!(area_resize(&ones).iter().all(|v| (v - 1.0).abs() < 1e-5));
+    }
+
+    /// An inset of paper at `paper` (the 0..1 ink scale) with a faint
+    /// grain, holding a stroke `stroke` darker than it when `stroke` > 0.
+    fn inset(paper: f32, stroke: f32) -> [f32; INNER * INNER] {
+        let mut v = [0.0f32; INNER * INNER];
+        for (i, p) in v.iter_mut().enumerate() {
+            let grain = 0.02 * ((i * 7919) % 13) as f32 / 12.0;
+            let (x, y) = (i % INNER, i / INNER);
+            let on_stroke = (18..22).contains(&x) && (8..32).contains(&y);
+            *p = paper + grain + if on_stroke { stroke } else { 0.0 };
+        }
+        v
+    }
+
+    #[test]
+    fn a_faint_grids_clues_are_stretched_as_a_clear_ones_are() {
+        // 20 clues of 81 cells on grey paper: printed clearly (0.5 above
+        // it), faintly (0.1: a dim photo's), and no clue at all.
+        let grid = |stroke: f32| -> Vec<[f32; INNER * INNER]> {
+            (0..81)
+                .map(|i| inset(0.45, if i % 4 == 0 && i < 80 { stroke } else { 0.0 }))
+                .collect()
+        };
+        assert_eq!(contrast_floor(&grid(0.5)), CONTRAST_FLOOR);
+        assert_eq!(contrast_floor(&grid(0.0)), CONTRAST_FLOOR);
+        let faint = grid(0.1);
+        let floor = contrast_floor(&faint);
+        assert!(
+            (MAX_FLOOR_CUT * CONTRAST_FLOOR..CONTRAST_FLOOR).contains(&floor),
+            "{floor}"
+        );
+        let clue = normalise_cell_above(&faint[0], floor);
+        let centre = clue.pixels[14 * TILE + 14];
+        assert!(centre >= PRINT_SHARE - 0.05, "{centre}");
+        // The tile spec's floor leaves it at under half the scale.
+        assert!(normalise_cell(&faint[0]).pixels[14 * TILE + 14] < 0.45);
+        // An empty cell's grain stays faint.
+        let empty = normalise_cell_above(&faint[1], floor);
+        assert!(empty.pixels.iter().all(|&p| p < 0.2));
     }
 
     #[test]
