@@ -135,6 +135,15 @@ fn two_photos_that_would_write_one_answer_are_refused_before_the_batch() {
             0
         );
     }
+    // Without an image nor records nothing is written: both are read.
+    let out = run_in(
+        dir.path(),
+        &["a/photo.jpg", "b/photo.jpg", "--no-image"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("solved: a/photo.jpg, b/photo.jpg"), "{said}");
 }
 
 // --force and special files.

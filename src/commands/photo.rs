@@ -453,6 +453,9 @@ fn check_outputs(units: &[Unit], args: &PhotoArgs) -> Result<(), Error> {
         }
     }
     let mut pairs: Vec<(PathBuf, PathBuf)> = Vec::new();
+    // Without an image nor records (`--out-dir`) a page writes nothing, so
+    // two photos of one name in two folders may be read in one run.
+    let writes = !args.no_image || args.out_dir.is_some();
     for unit in units {
         let out = output_path(unit, args);
         if !args.no_image && unit.is_photo() {
@@ -460,7 +463,9 @@ fn check_outputs(units: &[Unit], args: &PhotoArgs) -> Result<(), Error> {
         }
         // The records are named like the images, so this also keeps two
         // pages from sharing one record when no image is written.
-        pairs.push((unit.path().to_path_buf(), out));
+        if writes {
+            pairs.push((unit.path().to_path_buf(), out));
+        }
     }
     let mut books: Vec<&Path> = units
         .iter()
