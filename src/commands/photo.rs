@@ -453,9 +453,10 @@ fn check_outputs(units: &[Unit], args: &PhotoArgs) -> Result<(), Error> {
         }
     }
     let mut pairs: Vec<(PathBuf, PathBuf)> = Vec::new();
-    // Without an image nor records (`--out-dir`) a page writes nothing, so
-    // two photos of one name in two folders may be read in one run.
-    let writes = !args.no_image || args.out_dir.is_some();
+    // Without an image, records (`--out-dir`) or debug images (named by
+    // the photo's stem too) a page writes nothing, so two photos of one
+    // name in two folders may be read in one run.
+    let writes = !args.no_image || args.out_dir.is_some() || args.reader.debug_dir.is_some();
     for unit in units {
         let out = output_path(unit, args);
         if !args.no_image && unit.is_photo() {
