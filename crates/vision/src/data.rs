@@ -188,6 +188,9 @@ pub struct CellEvidence {
     /// for black or grey, 0.4-0.55 for a blue or red ballpoint), measured
     /// only in a worked 9x9 grid not solved as read (0 elsewhere).
     pub tint: f32,
+    /// Probability that the cell holds pencil candidates (a player's small
+    /// digits noting what an empty cell may hold): part of `clue[0]`.
+    pub pencil: f32,
 }
 
 impl CellEvidence {
@@ -204,6 +207,7 @@ impl CellEvidence {
             glyph: None,
             ink: 0.0,
             tint: 0.0,
+            pencil: 0.0,
         }
     }
 

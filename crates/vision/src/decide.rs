@@ -94,6 +94,12 @@ pub const SOLVED_CONFIDENCE: f32 = 0.9;
 /// and are never taken for blank.
 const BLANK_INK: f32 = 0.1;
 
+/// Probability of pencil candidates from which a cell read as empty in a
+/// grid mostly printed is one a puzzle leaves empty: a player notes
+/// candidates in the empty cells of a game (app screens late in a game
+/// show them), and a printed answer grid has none.
+const PENCIL_EMPTY: f32 = 0.5;
+
 /// Least confidence at which an unsure answer is still shown (drawn, and
 /// given in JSON) with its cells to check: the answer is at least three
 /// times as likely right as wrong. Below it only the cells to check are
@@ -174,6 +180,7 @@ pub(crate) fn evidence(classes: &[f32; CLASSES], digits: usize) -> CellEvidence 
         glyph: None,
         ink: 0.0,
         tint: 0.0,
+        pencil: kinds.pencil,
     }
 }
 
@@ -603,10 +610,14 @@ fn decide_reading(
     let reach = within_reach(&evidence, &read, &beyond_search);
     let confidence = (agreeing / total * reach).clamp(0.0, 1.0);
     // A cell the person set empty is empty, and so is one whose pixels
-    // hold no ink ([`BLANK_INK`]): the grid is a puzzle nearly filled in
+    // hold no ink ([`BLANK_INK`]) or that holds a player's pencil
+    // candidates ([`PENCIL_EMPTY`]): the grid is a puzzle nearly filled in
     // (an app's board late in a game), not an answer grid with a digit
     // missed.
-    let blank = |c: usize| tiles.get(c).copied().flatten().is_some() && evidence[c].ink < BLANK_INK;
+    let blank = |c: usize| {
+        (tiles.get(c).copied().flatten().is_some() && evidence[c].ink < BLANK_INK)
+            || evidence[c].pencil >= PENCIL_EMPTY
+    };
     let empty_in_answer_grid: Vec<usize> = if answer_grid {
         (0..best.givens.cells.len())
             .filter(|&c| shape.contains(c) && best.givens.cells[c] == 0 && !given[c] && !blank(c))
@@ -1510,6 +1521,7 @@ mod tests {
                     glyph: None,
                     ink: 0.0,
                     tint: 0.0,
+                    pencil: 0.0,
                 }
             })
             .collect()
@@ -2159,7 +2171,7 @@ mod tests {
     }
 
     #[test]
-    fn a_board_late_in_a_game_is_solved_where_its_empty_cells_are_blank() {
+    fn a_board_late_in_a_game_is_solved_where_its_empty_cells_are_blank_or_pencilled() {
         // An app's board with 18 cells left, its typed entries read like
         // givens: three quarters of it printed, as a printed answer grid.
         let s = solution();
@@ -2184,6 +2196,11 @@ mod tests {
             panic!("{:?}", d.verdict);
         };
         assert!(checks.iter().any(|c| c.cell == left[3]), "{checks:?}");
+        // The ink a player's pencil candidates: an empty cell of a game.
+        e[left[3]].pencil = 0.9;
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
+        e[left[3]].pencil = 0.0;
         // A drawing's cells have no tiles and no ink measured: in doubt.
         e[left[3]].ink = 0.0;
         let d = decide(Shape::classic(), &e, &[], &[]);

@@ -713,6 +713,7 @@ fn sum_evidence(
         pen: [f32; 10],
         glyph: Option<Tile>,
         ink: f32,
+        pencil: f32,
         count: usize,
     }
     let empty = Sum {
@@ -721,6 +722,7 @@ fn sum_evidence(
         pen: [0.0; 10],
         glyph: None,
         ink: 0.0,
+        pencil: 0.0,
         count: 0,
     };
     let mut sums = vec![empty; side * side];
@@ -762,6 +764,7 @@ fn sum_evidence(
                 let kinds = kind_probs(classes);
                 let mut e = CellEvidence::certain(0, digits);
                 e.pen = kinds.handwritten;
+                e.pencil = kinds.pencil;
                 if worked && kinds.printed_total() >= decide::ENTRY_MIN {
                     for (pen, printed) in e.pen.iter_mut().zip(kinds.printed).skip(1) {
                         *pen += printed;
@@ -793,6 +796,7 @@ fn sum_evidence(
                 slot.glyph = part.tiles.get(k).copied();
             }
             slot.ink = slot.ink.max(share(k));
+            slot.pencil += e.pencil;
             slot.count += 1;
         }
     }
@@ -808,6 +812,7 @@ fn sum_evidence(
                 glyph: sum.glyph,
                 ink: sum.ink,
                 tint: 0.0,
+                pencil: sum.pencil / sum.count as f32,
             }
         })
         .collect()

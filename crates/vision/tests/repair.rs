@@ -40,6 +40,7 @@ fn cell(probs: &[(u8, f32)]) -> CellEvidence {
         glyph: None,
         ink: 0.0,
         tint: 0.0,
+        pencil: 0.0,
     }
 }
 
