@@ -218,8 +218,15 @@ pub(crate) fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> C
             insets.push(v);
         }
     }
-    let floor = contrast_floor(&insets);
-    tiles.extend(insets.iter().map(|v| normalise_cell_above(v, floor)));
+    let measured: Vec<(f32, f32)> = insets.iter().map(ground_and_ink).collect();
+    let mut contrasts: Vec<f32> = measured.iter().map(|&(bg, hi)| hi - bg).collect();
+    let floor = contrast_floor(&mut contrasts);
+    tiles.extend(
+        insets
+            .iter()
+            .zip(&measured)
+            .map(|(v, &(bg, hi))| stretched(v, bg, hi, floor)),
+    );
     Cells {
         tiles,
         lines: lines.clone(),
@@ -286,7 +293,8 @@ pub(crate) fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
 /// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
 /// row-major) into a 28x28 tile.
 pub(crate) fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
-    normalise_cell_above(v, CONTRAST_FLOOR)
+    let (bg, hi) = ground_and_ink(v);
+    stretched(v, bg, hi, CONTRAST_FLOOR)
 }
 
 /// The tile spec's contrast floor: a cell whose ink stands less than this
@@ -316,19 +324,18 @@ const PRINT_OVER_GROUND: f32 = 1.5;
 /// a 9x9 has at least 17 clues, a fifth of its cells.
 const PRINT_RANK: f32 = 0.9;
 
-/// The contrast floor of a grid's cells (`insets`, as [`normalise_cell`]
-/// takes them): the tile spec's, lowered for a grid printed faintly (a dim
+/// The contrast floor of a grid's cells from their `contrasts` (ink above
+/// ground, see [`ground_and_ink`]; sorted here): the tile spec's, lowered for a grid printed faintly (a dim
 /// or hazy photo, ink and paper half as far apart as usual) so that its
 /// clues fill [`PRINT_SHARE`] of the tile's scale, as the faintest photos
 /// the model reads do; by at most [`MAX_FLOOR_CUT`], and only where the
 /// print stands out from the empty cells ([`PRINT_OVER_GROUND`]), so that
 /// a grid without clues keeps its cells' marks faint. A grid whose print
 /// stands out as usual is cut as the tile spec says.
-fn contrast_floor(insets: &[[f32; INNER * INNER]]) -> f32 {
-    if insets.is_empty() {
+fn contrast_floor(contrast: &mut [f32]) -> f32 {
+    if contrast.is_empty() {
         return CONTRAST_FLOOR;
     }
-    let mut contrast: Vec<f32> = insets.iter().map(|v| ground_and_peak(v).2).collect();
     contrast.sort_by(f32::total_cmp);
     let rank = |share: f32| contrast[((contrast.len() - 1) as f32 * share) as usize];
     let (ground, print) = (rank(0.5), rank(PRINT_RANK));
@@ -338,9 +345,9 @@ fn contrast_floor(insets: &[[f32; INNER * INNER]]) -> f32 {
     (print / PRINT_SHARE).clamp(MAX_FLOOR_CUT * CONTRAST_FLOOR, CONTRAST_FLOOR)
 }
 
-/// A cell inset's ground (`bg`), its ink (`hi`, the 98th percentile) and
-/// their difference, as the tile spec measures them.
-fn ground_and_peak(v: &[f32; INNER * INNER]) -> (f32, f32, f32) {
+/// A cell inset's ground (`bg`) and ink (`hi`, its 98th percentile), as
+/// the tile spec measures them.
+fn ground_and_ink(v: &[f32; INNER * INNER]) -> (f32, f32) {
     let mut sorted = *v;
     let n = sorted.len();
     // Order statistics by selection (same values as a full sort, 3x faster).
@@ -350,13 +357,12 @@ fn ground_and_peak(v: &[f32; INNER * INNER]) -> (f32, f32, f32) {
         .1;
     let lower_mid = sorted[..n / 2].iter().copied().fold(f32::MIN, f32::max);
     let bg = 0.5 * (lower_mid + upper_mid);
-    (bg, hi, hi - bg)
+    (bg, hi)
 }
 
-/// [`normalise_cell`] with the contrast floor `floor` (see
-/// [`contrast_floor`]).
-fn normalise_cell_above(v: &[f32; INNER * INNER], floor: f32) -> Tile {
-    let (bg, hi, _) = ground_and_peak(v);
+/// The tile of inset `v` whose ground and ink are `bg` and `hi` (see
+/// [`ground_and_ink`]), stretched no further than the contrast `floor`.
+fn stretched(v: &[f32; INNER * INNER], bg: f32, hi: f32, floor: f32) -> Tile {
     let contrast = (hi - bg).max(floor);
     let mut w = [0.0f32; INNER * INNER];
     for (o, &x) in w.iter_mut().zip(v.iter()) {
@@ -1285,21 +1291,35 @@ mod tests {
                 .map(|i| inset(0.45, if i % 4 == 0 && i < 80 { stroke } else { 0.0 }))
                 .collect()
         };
-        assert_eq!(contrast_floor(&grid(0.5)), CONTRAST_FLOOR);
-        assert_eq!(contrast_floor(&grid(0.0)), CONTRAST_FLOOR);
+        let floor_of = |insets: &[[f32; INNER * INNER]]| {
+            let mut c: Vec<f32> = insets
+                .iter()
+                .map(|v| {
+                    let (bg, hi) = ground_and_ink(v);
+                    hi - bg
+                })
+                .collect();
+            contrast_floor(&mut c)
+        };
+        assert_eq!(floor_of(&grid(0.5)), CONTRAST_FLOOR);
+        assert_eq!(floor_of(&grid(0.0)), CONTRAST_FLOOR);
         let faint = grid(0.1);
-        let floor = contrast_floor(&faint);
+        let floor = floor_of(&faint);
         assert!(
             (MAX_FLOOR_CUT * CONTRAST_FLOOR..CONTRAST_FLOOR).contains(&floor),
             "{floor}"
         );
-        let clue = normalise_cell_above(&faint[0], floor);
+        let stretch = |v: &[f32; INNER * INNER]| {
+            let (bg, hi) = ground_and_ink(v);
+            stretched(v, bg, hi, floor)
+        };
+        let clue = stretch(&faint[0]);
         let centre = clue.pixels[14 * TILE + 14];
         assert!(centre >= PRINT_SHARE - 0.05, "{centre}");
         // The tile spec's floor leaves it at under half the scale.
         assert!(normalise_cell(&faint[0]).pixels[14 * TILE + 14] < 0.45);
         // An empty cell's grain stays faint.
-        let empty = normalise_cell_above(&faint[1], floor);
+        let empty = stretch(&faint[1]);
         assert!(empty.pixels.iter().all(|&p| p < 0.2));
     }
 
