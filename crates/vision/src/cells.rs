@@ -324,14 +324,15 @@ const PRINT_OVER_GROUND: f32 = 1.5;
 /// a 9x9 has at least 17 clues, a fifth of its cells.
 const PRINT_RANK: f32 = 0.9;
 
-/// The contrast floor of a grid's cells from their `contrasts` (ink above
-/// ground, see [`ground_and_ink`]; sorted here): the tile spec's, lowered for a grid printed faintly (a dim
-/// or hazy photo, ink and paper half as far apart as usual) so that its
-/// clues fill [`PRINT_SHARE`] of the tile's scale, as the faintest photos
-/// the model reads do; by at most [`MAX_FLOOR_CUT`], and only where the
-/// print stands out from the empty cells ([`PRINT_OVER_GROUND`]), so that
-/// a grid without clues keeps its cells' marks faint. A grid whose print
-/// stands out as usual is cut as the tile spec says.
+/// The contrast floor of a grid's cells from their `contrast` (ink above
+/// ground, see [`ground_and_ink`]; sorted here): the tile spec's, lowered
+/// for a grid printed faintly (a dim or hazy photo, ink and paper half as
+/// far apart as usual) so that its clues fill [`PRINT_SHARE`] of the
+/// tile's scale, as the faintest photos the model reads do; by at most
+/// [`MAX_FLOOR_CUT`], and only where the print stands out from the empty
+/// cells ([`PRINT_OVER_GROUND`]), so that a grid without clues keeps its
+/// cells' marks faint. A grid whose print stands out as usual is cut as
+/// the tile spec says.
 fn contrast_floor(contrast: &mut [f32]) -> f32 {
     if contrast.is_empty() {
         return CONTRAST_FLOOR;

@@ -2196,7 +2196,7 @@ mod tests {
             panic!("{:?}", d.verdict);
         };
         assert!(checks.iter().any(|c| c.cell == left[3]), "{checks:?}");
-        // The ink a player's pencil candidates: an empty cell of a game.
+        // That ink a player's pencil candidates: an empty cell of a game.
         e[left[3]].pencil = 0.9;
         let d = decide(Shape::classic(), &e, &[], &tiles);
         assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
