@@ -371,7 +371,8 @@ def check(ctx):
     2000-2059 held out and looked at only once the rules were set, 3000-3059
     made after the parting of inks by darkness was written, 4000-4059 after
     the parting by colour, and run once, 7500-7559 run once, 7600-7659 made
-    after the generator's 6 was redrawn, and run once)."""
+    after the generator's 6 was redrawn, and run once, 7800-7859 made last
+    and run once)."""
     if ctx.raw is None:
         ctx.need_binary()
         ctx.need_shared("fixtures", "kubiesa", "train")
@@ -384,7 +385,8 @@ def check(ctx):
             ("pen", (3000, 60), "simulated worked photos, seeds 3000-3059, made after the parting by darkness"),
             ("pen", (4000, 60), "simulated worked photos, seeds 4000-4059, made after the parting by colour, run once"),
             ("pen", (7500, 60), "simulated worked photos, seeds 7500-7559, run once"),
-            ("pen", (7600, 60), "simulated worked photos, seeds 7600-7659, made after the 6 was redrawn, run once")]
+            ("pen", (7600, 60), "simulated worked photos, seeds 7600-7659, made after the 6 was redrawn, run once"),
+            ("pen", (7800, 60), "simulated worked photos, seeds 7800-7859, made last, run once")]
     rows = []
     for kind, which, label in sets:
         if kind == "kubiesa":
@@ -439,14 +441,16 @@ def crowded(ctx):
     edge on about a third), a crossword and a number table; seeds 0-39 tuned
     on, 1000-1039 held out, 7200-7239 held out (the page whose puzzle was
     found a row off was looked at, and the comb a line off refused) and
-    7300-7339 never looked at, 7900-7939 made last and run once (each
+    7300-7339 never looked at, 7900-7939 and 7960-7999 made last and run
+    once (each
     page's puzzles its own, by seed)."""
     if ctx.raw is None:
         ctx.need_binary()
     sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
             (7200, "seeds 7200-7239, held out, page 7202 looked at"),
             (7300, "seeds 7300-7339, never looked at"),
-            (7900, "seeds 7900-7939, made last, run once")]
+            (7900, "seeds 7900-7939, made after, run once"),
+            (7960, "seeds 7960-7999, made last, run once")]
     rows = []
     for first, label in sets:
         folder = ROOT / "target" / "figures" / f"crowded-{first}"
@@ -490,8 +494,9 @@ def busy(ctx):
     never looked at (seeds 18000-18011), two sets made last (seeds
     7100-7111, run once, and 7700-7711, whose one false verdict, a
     Samurai's grid found alone, was looked at) and one made after that
-    (seeds 7900-7911, run once), and one made last (seeds 8800-8811, run
-    once). The blurred 16x16 search was
+    (seeds 7900-7911, run once), one made after (seeds 8800-8811, run
+    once, then its blurred 16x16 photos looked at), and one made last
+    (seeds 8900-8911, run once). The blurred 16x16 search was
     tuned on seeds 20000-20023, made apart from these sets."""
     if ctx.raw is None:
         ctx.need_binary()
@@ -508,7 +513,8 @@ def busy(ctx):
             (7100, "seeds 7100-7111, made last, run once"),
             (7700, "seeds 7700-7711, made last, looked at"),
             (7900, "seeds 7900-7911, made after, run once"),
-            (8800, "seeds 8800-8811, made last, run once")]
+            (8800, "seeds 8800-8811, made after, its blurred 16x16 looked at"),
+            (8900, "seeds 8900-8911, made last, run once")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -648,13 +654,15 @@ def screens(ctx):
     its screens were looked at while the lattice search was built) and seed
     2041 (never looked at), and seed 7351 (made last; its three boards left
     unsure late in a game were looked at when blank cells were taken for
-    empty)."""
+    empty), and seed 7371 (made last and run once; its two boards left
+    unsure with pencil notes in their empty cells were then looked at)."""
     kinds = "classic,android,console,finished,video"
     order = ["classic phone", "classic tablet", "classic desktop", "android", "console", "finished",
              "video"]
     rows = []
     for seed, note in [(2031, "held out, a few looked at"), (2041, "never looked at"),
-                       (7351, "made last, its late-game boards looked at")]:
+                       (7351, "made after, its late-game boards looked at"),
+                       (7371, "made last, run once, then its boards with pencil notes looked at")]:
         folder = ctx.out_dir / f"screens-{seed}"
         if ctx.raw is None:
             ctx.need_binary()
@@ -681,7 +689,7 @@ def screens(ctx):
                      f"**{t['wrong_answers']}**"])
     out = ctx.header("scripts/figures.py accuracy --section screens",
                      f"runs `models/eval/screenshots.py make target/figures/screens-SEED --seed SEED "
-                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041 and 7351",
+                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041, 7351 and 7371",
                      timed=False)
     out += table(["seed", "kind of screen", "screens", "grid found", "right outcome", "unsure",
                   "no grid", "other", "false verdicts", "wrong answers"], rows)
