@@ -27,7 +27,6 @@ SNAP_HELDOUT, as scripts/figures.py.
 """
 
 import argparse
-import csv
 import json
 import os
 import subprocess
@@ -36,9 +35,9 @@ from pathlib import Path
 
 from PIL import Image
 
+import heldout_photos
+
 ROOT = Path(__file__).resolve().parent.parent.parent
-# The Kubiesa puzzles held out of training (models/eval/kubiesa.sh).
-KUBIESA_HELD = ["02_19", "02_24", "03_01", "03_05", "03_09"]
 SIDES = {  # name -> the image sides cropped to the grid
     "bottom": ("bottom",),
     "right": ("right",),
@@ -55,20 +54,10 @@ def truth_of(path):
 
 def photos(shared, heldout, screens):
     """(source, image path, truth of 81 characters) of every held-out photo."""
-    out = []
-    fixtures = shared / "fixtures" / "photos"
-    rows = list(csv.DictReader(open(fixtures / "manifest.tsv"), delimiter="\t"))
-    trained = {r["puzzle"] for r in rows if r["split"] == "train"}
-    for r in rows:
-        if r["split"] != "train" and r["puzzle"] not in trained:
-            jpg = fixtures / r["file"]
-            out.append(("newspaper photos", jpg, truth_of(jpg.with_suffix(".txt"))))
-    kubiesa = shared / "fixtures" / "kubiesa" / "train"
-    for jpg in sorted(kubiesa.glob("*.jpg")):
-        puzzle = jpg.name[:5]
-        if puzzle in KUBIESA_HELD:
-            printed = ROOT / "fixtures" / "kubiesa-printed" / f"{puzzle}.txt"
-            out.append(("kubiesa phone photos", jpg, truth_of(printed)))
+    out = [("newspaper photos", jpg, truth_of(jpg.with_suffix(".txt")))
+           for jpg in heldout_photos.newspaper(shared)]
+    out += [("kubiesa phone photos", jpg, truth_of(printed))
+            for jpg, printed in heldout_photos.kubiesa(shared)]
     tsv = heldout / "screens-2026" / "screens.tsv"
     if screens and tsv.exists():
         taken = 0

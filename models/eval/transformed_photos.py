@@ -33,7 +33,6 @@ Environment: SUDOKU_SNAP (binary), SNAP_SHARED (the shared data; default
 """
 
 import argparse
-import csv
 import io
 import json
 import os
@@ -43,6 +42,8 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageFilter
+
+import heldout_photos
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SEED = 2026  # the noise's; the other ways are deterministic
@@ -97,28 +98,16 @@ WAYS = {
 }
 
 
-# The Kubiesa puzzles held out of training (models/eval/kubiesa.sh).
-KUBIESA_HELD = ["02_19", "02_24", "03_01", "03_05", "03_09"]
-
-
 ALL_AS_TAKEN = "every newspaper photo, as taken"
 ALL_DIM = "every newspaper photo, dim"
 
 
 def held_out(shared):
     """The held-out photos: (image path, {truth file name: its text})."""
-    fixtures = shared / "fixtures" / "photos"
-    rows = list(csv.DictReader(open(fixtures / "manifest.tsv"), delimiter="\t"))
-    trained = {r["puzzle"] for r in rows if r["split"] == "train"}
-    out = []
-    for r in rows:
-        if r["split"] != "train" and r["puzzle"] not in trained:
-            jpg = fixtures / r["file"]
-            out.append((jpg, {jpg.stem + ".txt": jpg.with_suffix(".txt").read_text()}))
-    for jpg in sorted((shared / "fixtures" / "kubiesa" / "train").glob("*.jpg")):
-        if jpg.name[:5] not in KUBIESA_HELD:
-            continue
-        printed = (ROOT / "fixtures" / "kubiesa-printed" / f"{jpg.name[:5]}.txt").read_text()
+    out = [(jpg, {jpg.stem + ".txt": jpg.with_suffix(".txt").read_text()})
+           for jpg in heldout_photos.newspaper(shared)]
+    for jpg, printed_file in heldout_photos.kubiesa(shared):
+        printed = printed_file.read_text()
         label = "".join(jpg.with_suffix(".txt").read_text().split())
         # Which cells hold a pen entry (a letter), as models/eval/kubiesa.sh
         # writes them: the truth of a worked photo is its printed clues.
