@@ -114,7 +114,6 @@ pub(super) fn completed(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Loca
 /// left, the cross of boxes through the window's middle, holds lines only
 /// where the window is a grid of its own.
 fn samurai_windows<'a>(gray: &'a GrayImage, quad: &Quad) -> impl Iterator<Item = Quad> + 'a {
-    let reach = SAMURAI_REACH;
     let to_photo = Homography::square_to_quad(GRID_CELLS, quad);
     to_photo.into_iter().flat_map(move |to_photo| {
         SAMURAI_NEIGHBOURS.iter().filter_map(move |&(dx, dy)| {
@@ -123,19 +122,24 @@ fn samurai_windows<'a>(gray: &'a GrayImage, quad: &Quad) -> impl Iterator<Item =
                 (u as f32, v as f32)
             };
             let window = Quad::new(square(0.0, 0.0).map(on_photo));
-            let corner_boxes =
-                [(0.0, 0.0), (reach, 0.0), (0.0, reach), (reach, reach)].map(|(x, y)| {
-                    let (lo, hi) = (-COVER_GROWTH, SAMURAI_OVERLAP + COVER_GROWTH);
-                    Quad::new(
-                        [
-                            (x + lo, y + lo),
-                            (x + hi, y + lo),
-                            (x + hi, y + hi),
-                            (x + lo, y + hi),
-                        ]
-                        .map(on_photo),
-                    )
-                });
+            let corner_boxes = [
+                (0.0, 0.0),
+                (SAMURAI_REACH, 0.0),
+                (0.0, SAMURAI_REACH),
+                (SAMURAI_REACH, SAMURAI_REACH),
+            ]
+            .map(|(x, y)| {
+                let (lo, hi) = (-COVER_GROWTH, SAMURAI_OVERLAP + COVER_GROWTH);
+                Quad::new(
+                    [
+                        (x + lo, y + lo),
+                        (x + hi, y + lo),
+                        (x + hi, y + hi),
+                        (x + lo, y + hi),
+                    ]
+                    .map(on_photo),
+                )
+            });
             let (crop, origin) = window_without(gray, &window, &corner_boxes)?;
             look(&crop, &window.translated((-origin.0, -origin.1)))?;
             Some(window)
