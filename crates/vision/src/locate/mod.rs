@@ -272,6 +272,22 @@ const CLOSER_MARGIN: f32 = 0.15;
 /// much as that whole search.
 const CLOSER_MAX_SIDE: u32 = 1400;
 
+/// The closer look at a 16x16 whose thin lines were lost (see
+/// [`LOST_LINES_BOXES`]) is made again on its crop sharpened when it
+/// failed: an unsharp mask, the crop plus [`SHARPEN_AMOUNT`] times what
+/// it differs from itself blurred by this share of a cell. A photo out of
+/// focus spreads a 1 px cell line over a few pixels at a fraction of its
+/// contrast, under the threshold among the letters; the blurred 16x16
+/// photos measured are blurred by 4-14 % of a cell, and a mask of about
+/// their blur gives a line back most of its peak. Ink wider than the mask
+/// (box lines, letters) keeps its level.
+const SHARPEN_CELLS: f32 = 0.08;
+
+/// See [`SHARPEN_CELLS`]: twice the difference makes a line blurred by
+/// the mask's own sigma stand out as a crisp line does; more raises the
+/// paper's noise into marks.
+const SHARPEN_AMOUNT: f32 = 2.0;
+
 /// The sides of the comb looked at again (refused, or passed short of its
 /// hull) may lie this fraction of a cell outside the grid the closer look
 /// finds (see [`closer_look`]): the same lines found
@@ -866,10 +882,13 @@ impl<'a> PageSearch<'a> {
             // A 16x16 whose thin lines the work image lost (a blurred photo
             // downscaled) but whose box lines stand out as a 16x16's is
             // looked at again on the photo, where they may show.
+            // Sharpened when the plain look fails (see [`SHARPEN_CELLS`]).
             if !(ex.passed && ex.verdict.n == 16) {
-                if let Some(closer) = lost_lines
-                    .and_then(|lost| closer_look(self.gray, &quad, &lost, dbg.scale, false))
-                {
+                if let Some(closer) = lost_lines.and_then(|lost| {
+                    closer_look(self.gray, &quad, &lost, dbg.scale, Look::Alone).or_else(|| {
+                        closer_look(self.gray, &quad, &lost, dbg.scale, Look::Sharpened)
+                    })
+                }) {
                     dbg.candidates.push(Candidate {
                         quad: closer.verdict.quad,
                         score: closer.verdict.score,
@@ -897,7 +916,7 @@ impl<'a> PageSearch<'a> {
                 && ex.verdict.quad.area().abs() < MERGED_FILL * quad.area().abs()
                 && !encloses_grids(&ex.verdict.quad, hulls, i);
             if nearly_passed || short {
-                let closer = closer_look(self.gray, &quad, &ex, dbg.scale, false)
+                let closer = closer_look(self.gray, &quad, &ex, dbg.scale, Look::Alone)
                     .filter(|c| !short || !encloses_grids(&c.verdict.quad, hulls, i));
                 if let Some(closer) = closer {
                     dbg.candidates.push(Candidate {
@@ -981,6 +1000,20 @@ fn bounds_around(full: &Quad, margin: f32, (w, h): (u32, u32)) -> (f32, f32, f32
     )
 }
 
+/// How a [`closer_look`] judges its crop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Look {
+    /// The grid passes as one alone in a photo would.
+    Alone,
+    /// The page vouches for the grid (a grid found of its size in line
+    /// with it, see [`pointed_at`]): a near miss passes too (see
+    /// [`near_miss`]), a score of [`NEAR_MISS_SCORE`] with box lines that
+    /// stand out ([`VOUCH_MIN_BOXES`]).
+    Vouched,
+    /// As [`Look::Alone`], on the crop sharpened (see [`SHARPEN_CELLS`]).
+    Sharpened,
+}
+
 /// The candidate `ex` of the hull quad `hull` (work pixels of a search at
 /// `factor`) verified again on a crop of the full-resolution `gray` around
 /// the hull (see [`CLOSER_MARGIN`], [`CLOSER_MAX_SIDE`]): the verdict, in
@@ -992,20 +1025,24 @@ fn bounds_around(full: &Quad, margin: f32, (w, h): (u32, u32)) -> (f32, f32, f32
 /// at the crop's edge is left to the search itself: the crop's edge is no
 /// frame of the photo.
 ///
-/// The grid passes as one alone in a photo would, or, `vouched` for by
-/// the page (a grid found of its size in line with it, see
-/// [`pointed_at`]), as a near miss the page vouches for (see
-/// [`near_miss`]): a score of [`NEAR_MISS_SCORE`] with box lines that
-/// stand out ([`VOUCH_MIN_BOXES`]).
+/// How the grid passes is `look`'s to say.
 fn closer_look(
     gray: &GrayImage,
     hull: &Quad,
     ex: &Examined,
     factor: f32,
-    vouched: bool,
+    look: Look,
 ) -> Option<Examined> {
     let full = quad_to_full(hull, factor);
-    let (mut dbg, o) = crop_search(gray, &full)?;
+    let (crop, k, o) = crop_of(gray, &full)?;
+    let crop = match look {
+        Look::Sharpened => {
+            let cell = full.max_side() / k as f32 / ex.verdict.n as f32;
+            imageproc::filter::sharpen_gaussian(&crop, SHARPEN_CELLS * cell, SHARPEN_AMOUNT)
+        }
+        Look::Alone | Look::Vouched => crop,
+    };
+    let mut dbg = search_image(crop, k as f32, RADIUS_DIVISOR);
     let kf = dbg.scale;
     let spec = Spec {
         n: ex.verdict.n,
@@ -1013,7 +1050,7 @@ fn closer_look(
     };
     let near = examine(&mut dbg, &full_to_work(&full, kf, o), false, spec);
     let stands = near.passed
-        || (vouched
+        || (look == Look::Vouched
             && near.verdict.score >= NEAR_MISS_SCORE
             && near.verdict.boxes >= VOUCH_MIN_BOXES);
     if !stands || near.frame.iter().any(|&f| f) {
@@ -1045,12 +1082,19 @@ fn closer_look(
     })
 }
 
-/// The search image of a crop of `gray` around `full` (full-resolution
-/// pixels; [`CLOSER_MARGIN`] added each way), downscaled to at most
-/// [`CLOSER_MAX_SIDE`], with the crop's origin; `None` when the crop is
-/// too small to search. The crop is the grid and a margin: the first
+/// The search image of a crop of `gray` around `full` (see [`crop_of`]),
+/// with the crop's origin. The crop is the grid and a margin: the first
 /// search's window, made for a grid that fills its image.
 fn crop_search(gray: &GrayImage, full: &Quad) -> Option<(LocateDebug, (f32, f32))> {
+    let (crop, k, origin) = crop_of(gray, full)?;
+    Some((search_image(crop, k as f32, RADIUS_DIVISOR), origin))
+}
+
+/// A crop of `gray` around `full` (full-resolution pixels;
+/// [`CLOSER_MARGIN`] added each way), downscaled by the whole factor `k`
+/// to at most [`CLOSER_MAX_SIDE`], with `k` and the crop's origin; `None`
+/// when the crop is too small to search.
+fn crop_of(gray: &GrayImage, full: &Quad) -> Option<(GrayImage, u32, (f32, f32))> {
     let margin = CLOSER_MARGIN * full.max_side();
     let (x0, y0, x1, y1) = bounds_around(full, margin, gray.dimensions());
     if x1 - x0 < MIN_IMAGE_SIDE as f32 || y1 - y0 < MIN_IMAGE_SIDE as f32 {
@@ -1060,10 +1104,7 @@ fn crop_search(gray: &GrayImage, full: &Quad) -> Option<(LocateDebug, (f32, f32)
     let (cw, ch) = (x1 as u32 - x0, y1 as u32 - y0);
     let k = cw.max(ch).div_ceil(CLOSER_MAX_SIDE).max(1);
     let crop = crate::geometry::downscale_region(gray, x0, y0, cw, ch, k);
-    Some((
-        search_image(crop, k as f32, RADIUS_DIVISOR),
-        (x0 as f32, y0 as f32),
-    ))
+    Some((crop, k, (x0 as f32, y0 as f32)))
 }
 
 /// The failed candidate `ex` as a near miss the page may vouch for (see
@@ -1200,7 +1241,7 @@ fn pointed_at(
         if !(clear && like) {
             continue;
         }
-        if let Some(closer) = closer_look(gray, &hull, &ex, scale, true) {
+        if let Some(closer) = closer_look(gray, &hull, &ex, scale, Look::Vouched) {
             let grid = finish(gray, &closer, scale);
             if !grid.cut {
                 anchors.push(grid.quad);
@@ -2162,7 +2203,7 @@ mod tests {
             at_frame: false,
             passed: false,
         };
-        let Some(closer) = closer_look(&g, &hull, &refused, factor, false) else {
+        let Some(closer) = closer_look(&g, &hull, &refused, factor, Look::Alone) else {
             panic!("refused again");
         };
         assert!(
@@ -2173,7 +2214,7 @@ mod tests {
         assert!(e < 1.0, "{closer:?} err {e}");
         // Blank paper there: nothing to find.
         let blank = GrayImage::from_pixel(1200, 1000, Luma([235]));
-        assert!(closer_look(&blank, &hull, &refused, factor, false).is_none());
+        assert!(closer_look(&blank, &hull, &refused, factor, Look::Alone).is_none());
         // A refused comb two cells beside the grid the closer look finds
         // saw something else: not confirmed.
         let cell = s / 9.0;
@@ -2185,7 +2226,7 @@ mod tests {
             ..refused
         };
         let wide = square(x0 - 4.0, y0 - 30.0, x0 + s + 2.0 * cell, y0 + s + 4.0);
-        assert!(closer_look(&g, &wide, &beside, factor, false).is_none());
+        assert!(closer_look(&g, &wide, &beside, factor, Look::Alone).is_none());
     }
 
     #[test]
