@@ -277,15 +277,17 @@ const CLOSER_MAX_SIDE: u32 = 1400;
 /// failed: an unsharp mask, the crop plus [`SHARPEN_AMOUNT`] times what
 /// it differs from itself blurred by this share of a cell. A photo out of
 /// focus spreads a 1 px cell line over a few pixels at a fraction of its
-/// contrast, under the threshold among the letters; the blurred 16x16
-/// photos measured are blurred by 4-14 % of a cell, and a mask of about
-/// their blur gives a line back most of its peak. Ink wider than the mask
-/// (box lines, letters) keeps its level.
+/// contrast, under the threshold among the letters. The blurred 16x16
+/// photos measured are blurred by 4-14 % of a cell; a mask of 5 % or
+/// 12 % found the same grids on the tuning photos (busy seeds 0-11) as
+/// this one.
 const SHARPEN_CELLS: f32 = 0.08;
 
-/// See [`SHARPEN_CELLS`]: twice the difference makes a line blurred by
-/// the mask's own sigma stand out as a crisp line does; more raises the
-/// paper's noise into marks.
+/// See [`SHARPEN_CELLS`]: a thin line blurred by about the mask's sigma
+/// differs from its own blur by 1 - 1/sqrt(2) of its peak, so that the
+/// difference added twice raises the peak by about 1.6; flat paper, and
+/// ink wider than the mask (box lines, letters' insides), keep their
+/// levels.
 const SHARPEN_AMOUNT: f32 = 2.0;
 
 /// The sides of the comb looked at again (refused, or passed short of its
