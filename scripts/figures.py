@@ -495,9 +495,11 @@ def busy(ctx):
     7100-7111, run once, and 7700-7711, whose one false verdict, a
     Samurai's grid found alone, was looked at) and one made after that
     (seeds 7900-7911, run once), one made after (seeds 8800-8811, run
-    once, then its blurred 16x16 photos looked at), and one made last
-    (seeds 8900-8911, run once). The blurred 16x16 search was
-    tuned on seeds 20000-20023, made apart from these sets."""
+    once, then its blurred 16x16 photos looked at), one made after that
+    (seeds 8900-8911, run once, then its blurred 16x16 not found looked
+    at when the closer look was sharpened), and one made last (seeds
+    9100-9111, run once). The blurred 16x16 search was tuned on seeds
+    20000-20023, made apart from these sets."""
     if ctx.raw is None:
         ctx.need_binary()
     labels = {"16-blur": "16x16, blurred (sigma 4-14 % of a cell)",
@@ -514,7 +516,8 @@ def busy(ctx):
             (7700, "seeds 7700-7711, made last, looked at"),
             (7900, "seeds 7900-7911, made after, run once"),
             (8800, "seeds 8800-8811, made after, its blurred 16x16 looked at"),
-            (8900, "seeds 8900-8911, made last, run once")]
+            (8900, "seeds 8900-8911, made after, its blurred 16x16 looked at"),
+            (9100, "seeds 9100-9111, made last, run once")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -545,7 +548,9 @@ def busy(ctx):
             " Bs back among those cells makes a puzzle of one solution, it is taken"
             " (`stand_in` there), weighed as the repairs are. A 16x16 whose thin lines the"
             " downscaled search image lost, its box lines standing out as a 16x16's, is looked"
-            " at again on the photo (`LOST_LINES_BOXES` in crates/vision/src/locate/mod.rs)."
+            " at again on the photo (`LOST_LINES_BOXES` in crates/vision/src/locate/mod.rs),"
+            " and on the photo sharpened by about its blur when its lines are lost there too"
+            " (`SHARPEN_CELLS`)."
             " A Samurai's"
             " lattice is placed on its outer lines (crates/vision/src/locate/lattice.rs), and"
             " thin lines the downscaled search image lost are looked for on the photo"
