@@ -666,6 +666,33 @@ fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
 }
 
 #[test]
+fn a_puzzle_whose_panel_rule_runs_down_the_page_is_solved() {
+    // fixtures/crowded-panel-rule-down-the-page.jpg (drawn by
+    // models/eval/crowded_pages.py): the panel's rule joins the puzzle's
+    // outline and runs on to the bottom of the photo, which skews the
+    // outline's quad; a comb slanted across the grid passed there without
+    // a Sudoku's box lines and read as nothing: "no Sudoku puzzle found".
+    // The grid's own cells, looked at alone, are the puzzle.
+    let out = run_in(
+        &[
+            "--json",
+            "--no-image",
+            p(&fixture("crowded-panel-rule-down-the-page.jpg")),
+        ],
+        Path::new("."),
+    );
+    let lines = json_lines(&out);
+    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
+    assert_eq!(solved.len(), 1, "{lines:?}");
+    assert_eq!(
+        solved[0]["solution"].as_str(),
+        Some("217835469368942157495176382972381546851467293634259718743598621186724935529613874"),
+        "{}",
+        solved[0]
+    );
+}
+
+#[test]
 fn a_grid_that_reads_as_no_puzzle_is_said_seen_with_what_to_do() {
     // An empty 9x9 grid (a notes table, or a puzzle whose digits the
     // reader cannot make out): the grid is found, reads as no puzzle, and

@@ -943,9 +943,14 @@ impl<'a> PageSearch<'a> {
             // may be a grid joined to other print (a panel's rules, a
             // crossword beside it): its groups of cells are looked at
             // alone (see `candidates::cell_groups`), the first search
-            // only (the finer one skips what the first found).
+            // only (the finer one skips what the first found). So may a
+            // hull whose comb passed with no box lines thicker than its
+            // others: a panel's rule joined to a grid skews the hull's
+            // quad, and a comb slanted across the grid's lines passes
+            // there weakly, without a Sudoku's box pattern.
             let at_frame = ex.frame.iter().any(|&f| f);
-            if first && !merge && windows.is_empty() && (!ex.passed || at_frame) {
+            let unboxed = ex.passed && ex.verdict.boxes <= 0.0;
+            if first && !merge && windows.is_empty() && (!ex.passed || at_frame || unboxed) {
                 let (x0, y0, x1, y1) = quad_bounds(hull);
                 for group in cell_groups(&self.closed, (x0, y0, x1, y1)) {
                     // A group that fills the hull is the grid the hull's
