@@ -291,7 +291,9 @@ pub(crate) fn dark_on_light(image: &GrayImage, n: usize) -> Cow<'_, GrayImage> {
 }
 
 /// The tile spec's normalisation of one 40x40 inset (`v = 1 - gray/255`,
-/// row-major) into a 28x28 tile.
+/// row-major) into a 28x28 tile. A vector PDF page's cells are made so
+/// (the photo's grids get their grid's floor, see [`contrast_floor`]).
+#[cfg(any(feature = "pdf", test))]
 pub(crate) fn normalise_cell(v: &[f32; INNER * INNER]) -> Tile {
     let (bg, hi) = ground_and_ink(v);
     stretched(v, bg, hi, CONTRAST_FLOOR)
