@@ -693,6 +693,33 @@ fn a_puzzle_whose_panel_rule_runs_down_the_page_is_solved() {
 }
 
 #[test]
+fn a_puzzle_joined_to_a_column_of_text_is_solved() {
+    // fixtures/crowded-puzzle-joined-to-text.jpg (drawn by
+    // models/eval/crowded_pages.py): the puzzle's outline takes in the
+    // column of text beside it, and a comb slanted across the grid passed
+    // on that outline's quad with box lines that do not stand out as a
+    // Sudoku's (0.26); read through it, the puzzle was `unsure`. The
+    // grid's own cells, looked at alone, are the puzzle.
+    let out = run_in(
+        &[
+            "--json",
+            "--no-image",
+            p(&fixture("crowded-puzzle-joined-to-text.jpg")),
+        ],
+        Path::new("."),
+    );
+    let lines = json_lines(&out);
+    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
+    assert_eq!(solved.len(), 1, "{lines:?}");
+    assert_eq!(
+        solved[0]["solution"].as_str(),
+        Some("712368954458192376936547128384251697629874531571936842165423789297685413843719265"),
+        "{}",
+        solved[0]
+    );
+}
+
+#[test]
 fn a_grid_that_reads_as_no_puzzle_is_said_seen_with_what_to_do() {
     // An empty 9x9 grid (a notes table, or a puzzle whose digits the
     // reader cannot make out): the grid is found, reads as no puzzle, and

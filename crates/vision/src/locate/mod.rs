@@ -944,12 +944,14 @@ impl<'a> PageSearch<'a> {
             // crossword beside it): its groups of cells are looked at
             // alone (see `candidates::cell_groups`), the first search
             // only (the finer one skips what the first found). So may a
-            // hull whose comb passed with no box lines thicker than its
-            // others: a panel's rule joined to a grid skews the hull's
-            // quad, and a comb slanted across the grid's lines passes
-            // there weakly, without a Sudoku's box pattern.
+            // hull whose comb passed with box lines that do not stand out
+            // as a Sudoku's ([`BOX_PATTERN`]): a panel's rule or a column
+            // of text joined to a grid skews the hull's quad, and a comb
+            // slanted across the grid's lines passes there weakly. The
+            // grid its cells show stands beside that comb, and the better
+            // scored of the two is kept.
             let at_frame = ex.frame.iter().any(|&f| f);
-            let unboxed = ex.passed && ex.verdict.boxes <= 0.0;
+            let unboxed = ex.passed && ex.verdict.boxes < BOX_PATTERN;
             if first && !merge && windows.is_empty() && (!ex.passed || at_frame || unboxed) {
                 let (x0, y0, x1, y1) = quad_bounds(hull);
                 for group in cell_groups(&self.closed, (x0, y0, x1, y1)) {
