@@ -441,8 +441,8 @@ def crowded(ctx):
     edge on about a third), a crossword and a number table; seeds 0-39 tuned
     on, 1000-1039 held out, 7200-7239 held out (the page whose puzzle was
     found a row off was looked at, and the comb a line off refused) and
-    7300-7339 never looked at, 7900-7939 (run once, then its page 7903,
-    a puzzle not found, looked at) and 7960-7999 made after and run once,
+    7300-7339 never looked at, 7900-7939 (run once, then its pages 7903
+    and 7918, puzzles not found, looked at) and 7960-7999 made after and run once,
     8160-8199 made last and run once (each page's puzzles its own, by
     seed)."""
     if ctx.raw is None:
@@ -450,7 +450,7 @@ def crowded(ctx):
     sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
             (7200, "seeds 7200-7239, held out, page 7202 looked at"),
             (7300, "seeds 7300-7339, never looked at"),
-            (7900, "seeds 7900-7939, made after, page 7903 looked at"),
+            (7900, "seeds 7900-7939, made after, pages 7903 and 7918 looked at"),
             (7960, "seeds 7960-7999, made after, run once"),
             (8160, "seeds 8160-8199, made last, run once")]
     rows = []
