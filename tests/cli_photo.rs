@@ -665,6 +665,21 @@ fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
     );
 }
 
+/// Reads the page `name` of fixtures/ and checks that exactly one of its
+/// grids is solved, with `solution`.
+fn assert_one_puzzle_solved(name: &str, solution: &str) {
+    let out = run_in(&["--json", "--no-image", p(&fixture(name))], Path::new("."));
+    let lines = json_lines(&out);
+    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
+    assert_eq!(solved.len(), 1, "{lines:?}");
+    assert_eq!(
+        solved[0]["solution"].as_str(),
+        Some(solution),
+        "{}",
+        solved[0]
+    );
+}
+
 #[test]
 fn a_puzzle_whose_panel_rule_runs_down_the_page_is_solved() {
     // fixtures/crowded-panel-rule-down-the-page.jpg (drawn by
@@ -673,22 +688,9 @@ fn a_puzzle_whose_panel_rule_runs_down_the_page_is_solved() {
     // outline's quad; a comb slanted across the grid passed there without
     // a Sudoku's box lines and read as nothing: "no Sudoku puzzle found".
     // The grid's own cells, looked at alone, are the puzzle.
-    let out = run_in(
-        &[
-            "--json",
-            "--no-image",
-            p(&fixture("crowded-panel-rule-down-the-page.jpg")),
-        ],
-        Path::new("."),
-    );
-    let lines = json_lines(&out);
-    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
-    assert_eq!(solved.len(), 1, "{lines:?}");
-    assert_eq!(
-        solved[0]["solution"].as_str(),
-        Some("217835469368942157495176382972381546851467293634259718743598621186724935529613874"),
-        "{}",
-        solved[0]
+    assert_one_puzzle_solved(
+        "crowded-panel-rule-down-the-page.jpg",
+        "217835469368942157495176382972381546851467293634259718743598621186724935529613874",
     );
 }
 
@@ -700,22 +702,9 @@ fn a_puzzle_joined_to_a_column_of_text_is_solved() {
     // on that outline's quad with box lines that do not stand out as a
     // Sudoku's (0.26); read through it, the puzzle was `unsure`. The
     // grid's own cells, looked at alone, are the puzzle.
-    let out = run_in(
-        &[
-            "--json",
-            "--no-image",
-            p(&fixture("crowded-puzzle-joined-to-text.jpg")),
-        ],
-        Path::new("."),
-    );
-    let lines = json_lines(&out);
-    let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
-    assert_eq!(solved.len(), 1, "{lines:?}");
-    assert_eq!(
-        solved[0]["solution"].as_str(),
-        Some("712368954458192376936547128384251697629874531571936842165423789297685413843719265"),
-        "{}",
-        solved[0]
+    assert_one_puzzle_solved(
+        "crowded-puzzle-joined-to-text.jpg",
+        "712368954458192376936547128384251697629874531571936842165423789297685413843719265",
     );
 }
 
