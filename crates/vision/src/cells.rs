@@ -219,8 +219,7 @@ pub(crate) fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> C
         }
     }
     let measured: Vec<(f32, f32)> = insets.iter().map(ground_and_ink).collect();
-    let mut contrasts: Vec<f32> = measured.iter().map(|&(bg, hi)| hi - bg).collect();
-    let floor = contrast_floor(&mut contrasts);
+    let floor = contrast_floor(&measured);
     tiles.extend(
         insets
             .iter()
@@ -326,8 +325,8 @@ const PRINT_OVER_GROUND: f32 = 1.5;
 /// a 9x9 has at least 17 clues, a fifth of its cells.
 const PRINT_RANK: f32 = 0.9;
 
-/// The contrast floor of a grid's cells from their `contrast` (ink above
-/// ground, see [`ground_and_ink`]; sorted here): the tile spec's, lowered
+/// The contrast floor of a grid's cells from their ground and ink
+/// (`measured`, see [`ground_and_ink`]): the tile spec's, lowered
 /// for a grid printed faintly (a dim or hazy photo, ink and paper half as
 /// far apart as usual) so that its clues fill [`PRINT_SHARE`] of the
 /// tile's scale, as the faintest photos the model reads do; by at most
@@ -335,10 +334,11 @@ const PRINT_RANK: f32 = 0.9;
 /// cells ([`PRINT_OVER_GROUND`]), so that a grid without clues keeps its
 /// cells' marks faint. A grid whose print stands out as usual is cut as
 /// the tile spec says.
-fn contrast_floor(contrast: &mut [f32]) -> f32 {
-    if contrast.is_empty() {
+fn contrast_floor(measured: &[(f32, f32)]) -> f32 {
+    if measured.is_empty() {
         return CONTRAST_FLOOR;
     }
+    let mut contrast: Vec<f32> = measured.iter().map(|&(bg, hi)| hi - bg).collect();
     contrast.sort_by(f32::total_cmp);
     let rank = |share: f32| contrast[((contrast.len() - 1) as f32 * share) as usize];
     let (ground, print) = (rank(0.5), rank(PRINT_RANK));
@@ -1295,14 +1295,7 @@ mod tests {
                 .collect()
         };
         let floor_of = |insets: &[[f32; INNER * INNER]]| {
-            let mut c: Vec<f32> = insets
-                .iter()
-                .map(|v| {
-                    let (bg, hi) = ground_and_ink(v);
-                    hi - bg
-                })
-                .collect();
-            contrast_floor(&mut c)
+            contrast_floor(&insets.iter().map(ground_and_ink).collect::<Vec<_>>())
         };
         assert_eq!(floor_of(&grid(0.5)), CONTRAST_FLOOR);
         assert_eq!(floor_of(&grid(0.0)), CONTRAST_FLOOR);
