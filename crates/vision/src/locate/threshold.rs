@@ -81,6 +81,7 @@ pub(crate) fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (Gra
             // `y - r - 1 ..= y + r - 1` (clipped to the image); row y adds
             // row `y + r` and drops row `y - r - 1`.
             let mut cols = vec![0u32; w];
+            let mut sums = vec![0u32; w];
             let before = if first > r { first - r - 1 } else { 0 };
             for row in raw[before * w..(first + r).min(h) * w].chunks_exact(w) {
                 add_row(&mut cols, row);
@@ -104,6 +105,7 @@ pub(crate) fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (Gra
                     rows,
                     r,
                     &raw[y * w..(y + 1) * w],
+                    &mut sums,
                     orow,
                     drow,
                 );
@@ -119,35 +121,79 @@ const THRESHOLD_BAND_ROWS: usize = 128;
 
 /// One row of [`adaptive_threshold`]: `cols` are the column sums over the
 /// row's window rows (`rows` of them), `widths` the clipped window width at
-/// each column.
+/// each column; `sums` is room for the row's window sums.
+///
+/// The window sums are a running sum along the row, one pixel after
+/// another; the threshold and the darkness then take each pixel alone, a
+/// loop the compiler runs several pixels at once in vector registers.
+#[allow(clippy::too_many_arguments)]
 fn threshold_row(
     cols: &[u32],
     widths: &[u32],
     rows: u32,
     r: usize,
     row: &[u8],
+    sums: &mut [u32],
     out: &mut [u8],
     dark: &mut [u8],
 ) {
     let w = row.len();
     let mut s: u32 = cols[..r.min(w)].iter().sum();
-    for x in 0..w {
+    for (x, sum) in sums.iter_mut().enumerate() {
         if x + r < w {
             s += cols[x + r];
         }
         if x > r {
             s -= cols[x - r - 1];
         }
-        let n = rows * widths[x];
-        let p = u32::from(row[x]);
+        *sum = s;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { classify_row_avx2(sums, widths, rows, row, out, dark) };
+        return;
+    }
+    classify_row(sums, widths, rows, row, out, dark);
+}
+
+/// [`classify_row`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn classify_row_avx2(
+    sums: &[u32],
+    widths: &[u32],
+    rows: u32,
+    row: &[u8],
+    out: &mut [u8],
+    dark: &mut [u8],
+) {
+    classify_row(sums, widths, rows, row, out, dark);
+}
+
+/// Each pixel of a row thresholded and its darkness taken, from its
+/// window's sum `sums[x]` over `rows * widths[x]` pixels.
+#[inline(always)]
+fn classify_row(
+    sums: &[u32],
+    widths: &[u32],
+    rows: u32,
+    row: &[u8],
+    out: &mut [u8],
+    dark: &mut [u8],
+) {
+    let pixels = sums.iter().zip(widths).zip(row);
+    for (((&s, &width), &p), (o, d)) in pixels.zip(out.iter_mut().zip(dark.iter_mut())) {
+        let n = rows * width;
+        let p = u32::from(p);
         // In sums: p*n < s - max(4n, s/14)  <=>  p < mean - max(4, mean/14).
         let margin = (s / MARGIN_DIVISOR).max(MIN_MARGIN * n);
-        if p * n + margin < s {
-            out[x] = 255;
-        }
-        if p * n < s {
-            dark[x] = darkness(s - p * n, s);
-        }
+        *o = if p * n + margin < s { 255 } else { 0 };
+        *d = if p * n < s {
+            darkness(s.wrapping_sub(p * n), s)
+        } else {
+            0
+        };
     }
 }
 
@@ -175,7 +221,7 @@ fn sub_row(cols: &mut [u32], row: &[u8]) {
 /// quotient that is not a whole number lies at least `1 / sum` (more than
 /// 1e-9) below the next one, far more than the rounding error (1020 *
 /// 2^-53), so the floor is the integer one.
-#[inline]
+#[inline(always)]
 fn darkness(short: u32, sum: u32) -> u8 {
     // short * 1020 / sum >= 255  <=>  short * 4 >= sum: saturated.
     if u64::from(short) * (DARKNESS_FULL_SCALE / 255) >= u64::from(sum) {
