@@ -144,6 +144,35 @@ pub(crate) fn rgb([y, cb, cr]: [u8; 3]) -> [u8; 3] {
     .map(|c| ((c + HALF) >> 16).clamp(0, 255) as u8)
 }
 
+/// [`rgb`] of each pixel of a row: `line` (3 bytes a pixel) from the
+/// samples `spread[c][x]` of its components, compiled for AVX2 where the
+/// CPU has it (the same integer arithmetic, so the same pixels).
+pub(crate) fn rgb_row(spread: &[[u8; 16]; 3], line: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { rgb_row_avx2(spread, line) };
+        return;
+    }
+    rgb_row_with(spread, line);
+}
+
+/// [`rgb_row`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn rgb_row_avx2(spread: &[[u8; 16]; 3], line: &mut [u8]) {
+    rgb_row_with(spread, line);
+}
+
+/// [`rgb_row`], inlined into each of its compiled forms.
+#[inline(always)]
+fn rgb_row_with(spread: &[[u8; 16]; 3], line: &mut [u8]) {
+    let [y, cb, cr] = spread;
+    for (((px, &y), &cb), &cr) in line.chunks_exact_mut(3).zip(y).zip(cb).zip(cr) {
+        px.copy_from_slice(&rgb([y, cb, cr]));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

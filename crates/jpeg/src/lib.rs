@@ -280,9 +280,10 @@ impl Photo {
     fn pixels(&self, blocks: &[Block]) -> Vec<u8> {
         let l = self.layout;
         let comps = &self.headers.components;
-        // Each component's samples over the MCU, rows of `8 h`.
-        let mut planes: [Vec<u8>; 3] =
-            std::array::from_fn(|c| vec![0; 64 * comps[c].h * comps[c].v]);
+        // Each component's samples over the MCU, rows of `8 h` (at most
+        // four blocks: sampling factors are 1 or 2). On the stack: a
+        // canvas decodes thousands of MCUs.
+        let mut planes = [[0u8; 256]; 3];
         let mut b = 0;
         for (c, comp) in comps.iter().enumerate() {
             let stride = 8 * comp.h;
@@ -310,15 +311,17 @@ impl Photo {
         });
         let mut out = vec![0u8; 3 * l.mcu_w * l.mcu_h];
         for (y, line) in out.chunks_exact_mut(3 * l.mcu_w).enumerate() {
-            let rows: [&[u8]; 3] = std::array::from_fn(|c| {
-                let (_, shift_y, stride) = shifts[c];
-                let at = (y >> shift_y) * stride;
-                &planes[c][at..at + stride]
-            });
-            for (x, px) in line.chunks_exact_mut(3).enumerate() {
-                let s: [u8; 3] = std::array::from_fn(|c| rows[c][x >> shifts[c].0]);
-                px.copy_from_slice(&dct::rgb(s));
+            // The row's samples of each component spread over its pixels
+            // (at most 16: sampling factors are 1 or 2), then converted.
+            let mut spread = [[0u8; 16]; 3];
+            for (c, row) in spread.iter_mut().enumerate() {
+                let (shift_x, shift_y, stride) = shifts[c];
+                let plane = &planes[c][(y >> shift_y) * stride..];
+                for (x, sample) in row[..l.mcu_w].iter_mut().enumerate() {
+                    *sample = plane[x >> shift_x];
+                }
             }
+            dct::rgb_row(&spread, line);
         }
         out
     }

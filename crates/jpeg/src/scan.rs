@@ -230,14 +230,15 @@ pub(crate) fn decode(
     index: &Index,
     m: usize,
 ) -> Result<Vec<Block>, Unsupported> {
-    let tables = tables(h);
     let mut r = Reader::new(data, index.start[m]);
     let mut pred = index.pred[m];
-    let mut out = Vec::new();
+    // One allocation an MCU: a canvas decodes thousands of them.
+    let mut out = Vec::with_capacity(h.components.iter().map(|c| c.h * c.v).sum());
     for (c, comp) in h.components.iter().enumerate() {
+        let (dc, ac) = (&h.tables[comp.dc].table, &h.tables[comp.ac].table);
         for _ in 0..comp.h * comp.v {
             let mut b = [0; 64];
-            pred[c] += block(&mut r, tables[c].0, tables[c].1, Some(&mut b))?;
+            pred[c] += block(&mut r, dc, ac, Some(&mut b))?;
             b[0] = pred[c];
             out.push(b);
         }
