@@ -86,75 +86,26 @@ pub(crate) fn warp(gray: &GrayImage, g2p: &Homography, side: usize, scale: f32) 
         .collect();
     // The photo positions of the samples of one output row, row of
     // samples after row (`n` of them, `side * n` samples each): mapped a
-    // whole row at a time (see [`SampleRow::map`]), then read.
-    let mut rows: Vec<SampleRow> = (0..n).map(|_| SampleRow::new(us.len())).collect();
+    // whole row at a time (see `Homography::map_row`), then read.
+    let mut rows: Vec<(Vec<f64>, Vec<f64>)> = (0..n)
+        .map(|_| (vec![0.0; us.len()], vec![0.0; us.len()]))
+        .collect();
     for (j, line) in out.chunks_exact_mut(side.max(1)).enumerate() {
-        for (sj, row) in rows.iter_mut().enumerate() {
-            row.map(&g2p.m, &us, j as f64 + (sj as f64 + 0.5) * inv_n);
+        for (sj, (xs, ys)) in rows.iter_mut().enumerate() {
+            g2p.map_row(&us, j as f64 + (sj as f64 + 0.5) * inv_n, xs, ys);
         }
         for (i, o) in line.iter_mut().enumerate() {
             let mut acc = 0.0f32;
-            for row in &rows {
+            for (xs, ys) in &rows {
                 for k in i * n..(i + 1) * n {
-                    acc += bilinear(gray, row.x[k], row.y[k]);
+                    // Pixel centres are at +0.5: shift to index space.
+                    acc += bilinear(gray, xs[k] as f32 - 0.5, ys[k] as f32 - 0.5);
                 }
             }
             *o = (acc * norm + 0.5).clamp(0.0, 255.0) as u8;
         }
     }
     GrayImage::from_raw(side as u32, side as u32, out).unwrap_or_else(|| GrayImage::new(0, 0))
-}
-
-/// The photo positions `(x[k], y[k])` (index space: pixel centres at
-/// integers) of the samples at `(us[k], v)` of the output square.
-struct SampleRow {
-    x: Vec<f32>,
-    y: Vec<f32>,
-}
-
-impl SampleRow {
-    fn new(len: usize) -> SampleRow {
-        SampleRow {
-            x: vec![0.0; len],
-            y: vec![0.0; len],
-        }
-    }
-
-    /// Maps the samples `(us[k], v)` through `m` (the homography's matrix,
-    /// row-major): a whole row before any is read, so that its two
-    /// divisions a sample run several samples at once in vector registers,
-    /// compiled for AVX2 where the CPU has it. Each sample's position is
-    /// the very value the same arithmetic gives one sample at a time.
-    fn map(&mut self, m: &[f64; 9], us: &[f64], v: f64) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked above).
-            unsafe { self.map_avx2(m, us, v) };
-            return;
-        }
-        self.map_with(m, us, v);
-    }
-
-    /// [`SampleRow::map`] compiled for AVX2 (four lanes of f64).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn map_avx2(&mut self, m: &[f64; 9], us: &[f64], v: f64) {
-        self.map_with(m, us, v);
-    }
-
-    /// [`SampleRow::map`], inlined into each of its compiled forms.
-    #[inline(always)]
-    fn map_with(&mut self, m: &[f64; 9], us: &[f64], v: f64) {
-        // The terms in v, in the order `m[6] * u + m[7] * v + m[8]` adds
-        // them, so every sum rounds as it would sample by sample.
-        let (wv, xv, yv) = (m[7] * v, m[1] * v, m[4] * v);
-        for ((x, y), &u) in self.x.iter_mut().zip(self.y.iter_mut()).zip(us) {
-            let w = m[6] * u + wv + m[8];
-            // Pixel centres are at +0.5: shift to index space.
-            *x = ((m[0] * u + xv + m[2]) / w) as f32 - 0.5;
-            *y = ((m[3] * u + yv + m[5]) / w) as f32 - 0.5;
-        }
-    }
 }
 
 #[cfg(test)]

@@ -76,56 +76,19 @@ fn warp_dark(dark: &GrayImage, g2p: &Homography, bins: usize) -> Vec<f32> {
     let (w, h) = (dark.width() as i64, dark.height() as i64);
     let raw = dark.as_raw();
     let mut out = vec![0.0f32; bins * bins];
-    let (mut xs, mut ys) = (vec![0i64; bins], vec![0i64; bins]);
+    // Each row's bins mapped at once (see `Homography::map_row`), then read.
+    let centres: Vec<f64> = (0..bins).map(|u| u as f64 + 0.5).collect();
+    let (mut xs, mut ys) = (vec![0.0; bins], vec![0.0; bins]);
     for (v, row) in out.chunks_exact_mut(bins.max(1)).enumerate() {
-        map_row(g2p, v, &mut xs, &mut ys);
-        for ((o, &xi), &yi) in row.iter_mut().zip(&xs).zip(&ys) {
+        g2p.map_row(&centres, v as f64 + 0.5, &mut xs, &mut ys);
+        for ((o, &x), &y) in row.iter_mut().zip(&xs).zip(&ys) {
+            let (xi, yi) = (floor_i64(x), floor_i64(y));
             if xi >= 0 && yi >= 0 && xi < w && yi < h {
                 *o = raw[(yi * w + xi) as usize] as f32 / 255.0;
             }
         }
     }
     out
-}
-
-/// The pixels `(xs[u], ys[u])` (floored) that `g2p` maps the bins'
-/// centres `(u + 0.5, v + 0.5)` of row `v` to: the homography for a whole
-/// row before any pixel is read, so that its two divisions a bin run
-/// several bins at once in vector registers, each bin's pixel the very
-/// one [`Homography::map64`] gives it.
-fn map_row(g2p: &Homography, v: usize, xs: &mut [i64], ys: &mut [i64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked above).
-        unsafe { map_row_avx2(g2p, v, xs, ys) };
-        return;
-    }
-    map_row_with(g2p, v, xs, ys);
-}
-
-/// [`map_row`] compiled for AVX2 (four lanes of f64).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn map_row_avx2(g2p: &Homography, v: usize, xs: &mut [i64], ys: &mut [i64]) {
-    map_row_with(g2p, v, xs, ys);
-}
-
-/// [`map_row`], inlined into each of its compiled forms.
-#[inline(always)]
-fn map_row_with(g2p: &Homography, v: usize, xs: &mut [i64], ys: &mut [i64]) {
-    let m = &g2p.m;
-    let fv = v as f64 + 0.5;
-    // The terms in v, in the order `map64` adds them, so every sum rounds
-    // as it would bin by bin.
-    let (wv, xv, yv) = (m[7] * fv, m[1] * fv, m[4] * fv);
-    for (u, (x_px, y_px)) in xs.iter_mut().zip(ys.iter_mut()).enumerate() {
-        // Bins number a few thousand at most: exact in i32 and in f64.
-        let fu = f64::from(u as i32) + 0.5;
-        let d = m[6] * fu + wv + m[8];
-        let x = (m[0] * fu + xv + m[2]) / d;
-        let y = (m[3] * fu + yv + m[5]) / d;
-        (*x_px, *y_px) = (floor_i64(x), floor_i64(y));
-    }
 }
 
 /// `x.floor() as i64`, without a call: on baseline x86-64 (no SSE4.1
@@ -480,25 +443,6 @@ mod tests {
     use super::*;
     use crate::locate::verify::SIZES;
     use image::Luma;
-
-    #[test]
-    fn a_row_mapped_at_once_gives_each_bin_its_own_pixel() {
-        let q = Quad::new([(13.2, 40.7), (301.9, 22.4), (352.3, 330.8), (-20.6, 290.1)]);
-        let bins = 250;
-        let g2p = Homography::square_to_quad(bins as f64, &q).unwrap();
-        let (mut xs, mut ys) = (vec![0i64; bins], vec![0i64; bins]);
-        for v in (0..bins).step_by(3) {
-            map_row(&g2p, v, &mut xs, &mut ys);
-            for u in 0..bins {
-                let (x, y) = g2p.map64(u as f64 + 0.5, v as f64 + 0.5);
-                assert_eq!(
-                    (xs[u], ys[u]),
-                    (x.floor() as i64, y.floor() as i64),
-                    "({u}, {v})"
-                );
-            }
-        }
-    }
 
     /// A darkness image (ink 255) of an `m`-cell lattice of `cell` pixels
     /// at (`at`, `at`), box lines every `boxes` cells thicker, holding only

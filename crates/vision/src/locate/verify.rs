@@ -648,15 +648,20 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
     let seg_start: Vec<usize> = (0..side)
         .map(|b| (b * SEGMENTS / side).min(SEGMENTS - 1) * side)
         .collect();
-    let mut bins = RowBins::new(x0, x1);
+    // Each row's pixels mapped to the square at once (two divisions a
+    // pixel, most of the check; see `Homography::map_row`), then counted.
+    let centres: Vec<f64> = (x0..x1).map(|x| x as f64 + 0.5).collect();
+    let (mut us, mut vs) = (vec![0.0; centres.len()], vec![0.0; centres.len()]);
     for y in y0..y1 {
-        bins.map(&p2g.m, y, side);
+        p2g.map_row(&centres, y as f64 + 0.5, &mut us, &mut vs);
         let row = &raw[y * w + x0..y * w + x1];
-        for ((&ui, &vi), &on) in bins.u.iter().zip(&bins.v).zip(row) {
-            if ui < 0 {
+        for ((&u, &v), &on) in us.iter().zip(&vs).zip(row) {
+            if !(u >= 0.0 && v >= 0.0 && u < side as f64 && v < side as f64) {
                 continue;
             }
-            let (ui, vi) = (ui as usize, vi as usize);
+            // In range, so through i32: f64 to usize (u64) has no single
+            // instruction on x86-64 and took a dozen per pixel.
+            let (ui, vi) = (u as i32 as usize, v as i32 as usize);
             let on = u32::from(on);
             let column = &mut counts[0][seg_start[vi] + ui];
             column[0] += on;
@@ -692,73 +697,6 @@ fn profiles(dark: &GrayImage, q: &Quad, g2p: &Homography, side: usize) -> Option
         band_shift: vec![0.0; TILT_BANDS],
     };
     Some([axis(0), axis(1)])
-}
-
-/// The square's bins of the pixels of one row of a quad's bounding box,
-/// under the square-from-pixel homography: `u[k]`, `v[k]` for pixel
-/// `x0 + k`, `u[k]` negative for a pixel outside the square. Mapped for a
-/// whole row before any is counted, so that the mapping (two divisions a
-/// pixel, most of the check) runs several pixels at once in vector
-/// registers; each pixel's bins are the very values the same arithmetic
-/// gives one pixel at a time.
-struct RowBins {
-    x0: i32,
-    u: Vec<i32>,
-    v: Vec<i32>,
-}
-
-impl RowBins {
-    fn new(x0: usize, x1: usize) -> RowBins {
-        let n = x1.saturating_sub(x0);
-        RowBins {
-            // Image sides fit in i32 (`GrayImage` is u32 a side and the
-            // search images are a few thousand pixels).
-            x0: x0 as i32,
-            u: vec![0; n],
-            v: vec![0; n],
-        }
-    }
-
-    /// The bins of row `y` under `m` (the homography's matrix, row-major)
-    /// onto a square of `side` bins.
-    fn map(&mut self, m: &[f64; 9], y: usize, side: usize) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked above).
-            unsafe { self.map_avx2(m, y, side) };
-            return;
-        }
-        self.map_with(m, y, side);
-    }
-
-    /// [`RowBins::map`] compiled for AVX2 (four lanes of f64).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn map_avx2(&mut self, m: &[f64; 9], y: usize, side: usize) {
-        self.map_with(m, y, side);
-    }
-
-    /// [`RowBins::map`], inlined into each of its compiled forms.
-    #[inline(always)]
-    fn map_with(&mut self, m: &[f64; 9], y: usize, side: usize) {
-        let fy = y as f64 + 0.5;
-        let side = side as f64;
-        // The terms in y, in the order `m[6] * fx + m[7] * fy + m[8]`
-        // adds them, so every sum rounds as it would pixel by pixel.
-        let (dy, uy, vy) = (m[7] * fy, m[1] * fy, m[4] * fy);
-        let x0 = self.x0;
-        for (k, (u_bin, v_bin)) in self.u.iter_mut().zip(self.v.iter_mut()).enumerate() {
-            let fx = f64::from(x0 + k as i32) + 0.5;
-            let d = m[6] * fx + dy + m[8];
-            let u = (m[0] * fx + uy + m[2]) / d;
-            let v = (m[3] * fx + vy + m[5]) / d;
-            let inside = u >= 0.0 && v >= 0.0 && u < side && v < side;
-            // In range, so through i32: f64 to usize (u64) has no single
-            // instruction on x86-64.
-            *u_bin = if inside { u as i32 } else { -1 };
-            *v_bin = v as i32;
-        }
-    }
 }
 
 /// One axis's profiles of ink fraction: over the whole square, per band
@@ -1302,30 +1240,6 @@ fn quad_to_pixel_edges(q: &Quad) -> Quad {
 mod tests {
     use super::*;
     use image::Luma;
-
-    #[test]
-    fn a_row_mapped_at_once_gives_each_pixel_its_own_bins() {
-        // A quad seen in perspective, partly off the square's bounding box.
-        let q = Quad::new([(13.2, 40.7), (301.9, 22.4), (352.3, 330.8), (-20.6, 290.1)]);
-        let side = 9 * 37;
-        let g2p = Homography::square_to_quad(side as f64, &q).unwrap();
-        let p2g = g2p.inverse().unwrap();
-        let (x0, x1) = (17, 360);
-        let mut bins = RowBins::new(x0, x1);
-        for y in (0..340).step_by(7) {
-            bins.map(&p2g.m, y, side);
-            for x in x0..x1 {
-                let (u, v) = p2g.map64(x as f64 + 0.5, y as f64 + 0.5);
-                let inside = u >= 0.0 && v >= 0.0 && u < side as f64 && v < side as f64;
-                let k = x - x0;
-                if inside {
-                    assert_eq!((bins.u[k], bins.v[k]), (u as i32, v as i32), "({x}, {y})");
-                } else {
-                    assert!(bins.u[k] < 0, "({x}, {y}) is outside");
-                }
-            }
-        }
-    }
 
     /// Darkness image (ink 255) of a level 9x9 grid of side `s` at (x0, y0):
     /// 1 px cell lines, 3 px box lines.
