@@ -1548,6 +1548,14 @@ mod tests {
         Board::parse(line, Shape::classic()).unwrap()
     }
 
+    /// The one solution of a test puzzle.
+    fn solution_of(g: &Board) -> Board {
+        match solve(g, 2).unwrap() {
+            Outcome::Unique(s) => s,
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// Confident evidence for a board: 0.98 on its value.
     fn confident(b: &Board) -> Vec<CellEvidence> {
         b.cells
@@ -2039,10 +2047,7 @@ mod tests {
     #[test]
     fn an_unsure_answer_is_shown_only_when_three_times_as_likely_right() {
         let g = board(PUZZLE);
-        let solution = match solve(&g, 2).unwrap() {
-            Outcome::Unique(s) => s,
-            other => panic!("{other:?}"),
-        };
+        let solution = solution_of(&g);
         let unsure = |confidence: f32| Decision {
             read: g.clone(),
             givens: g.clone(),
@@ -2271,10 +2276,7 @@ mod tests {
     #[test]
     fn a_search_stopped_at_its_cap_says_so_and_one_that_ends_does_not() {
         let g = board(PUZZLE);
-        let solution = match solve(&g, 2).unwrap() {
-            Outcome::Unique(s) => s,
-            other => panic!("{other:?}"),
-        };
+        let solution = solution_of(&g);
         // Two empty cells each unsure between empty and their answer
         // digit: three readings besides the one as read.
         let mut e = confident(&g);
@@ -2295,10 +2297,7 @@ mod tests {
     #[test]
     fn readings_with_the_same_answer_agree() {
         let g = board(PUZZLE);
-        let solution = match solve(&g, 2).unwrap() {
-            Outcome::Unique(s) => s,
-            other => panic!("{other:?}"),
-        };
+        let solution = solution_of(&g);
         // r2c1 is empty in the puzzle. Unsure between empty and the
         // solution's digit: both readings are valid and give the same
         // answer, so the answer is sure.
