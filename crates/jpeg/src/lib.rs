@@ -404,10 +404,13 @@ impl Photo {
                 (*m, self.redrawn(blocks, before, &after))
             })
             .collect();
-        let mut changed: Vec<Option<Vec<Block>>> = vec![None; l.count()];
-        for (m, blocks) in redrawn {
-            changed[m] = blocks;
-        }
+        // The MCUs drawn on, in scan order: a few thousand of a photo's
+        // tens of thousands, so not a slot for every MCU.
+        let mut changed: Vec<(usize, Vec<Block>)> = redrawn
+            .into_iter()
+            .filter_map(|(m, blocks)| Some((m, blocks?)))
+            .collect();
+        changed.sort_unstable_by_key(|&(m, _)| m);
         let mut tables: Vec<Table> = self
             .headers
             .tables
@@ -453,17 +456,18 @@ impl Photo {
     /// How often each table's symbols are coded when every MCU is.
     fn counts_all(
         &self,
-        changed: &[Option<Vec<Block>>],
+        changed: &[(usize, Vec<Block>)],
         tables: &[Table],
     ) -> Result<Vec<[u32; 256]>, Unsupported> {
         Ok(self.entropy(changed, tables, false)?.counts)
     }
 
-    /// The scan's data (up to and with EOI) with `changed` MCUs coded with
-    /// `tables`; with `copy`, MCUs coded as in the photo are copied.
+    /// The scan's data (up to and with EOI) with the `changed` MCUs (index
+    /// and blocks, in scan order) coded with `tables`; with `copy`, MCUs
+    /// coded as in the photo are copied.
     fn entropy(
         &self,
-        changed: &[Option<Vec<Block>>],
+        changed: &[(usize, Vec<Block>)],
         tables: &[Table],
         copy: bool,
     ) -> Result<Coded, Unsupported> {
@@ -483,7 +487,9 @@ impl Photo {
                 w.copy(&self.data, idx.start[first], end);
             }
         };
-        for (m, changed_m) in changed.iter().enumerate() {
+        let mut changed = changed.iter().peekable();
+        for m in 0..self.layout.count() {
+            let changed_m = changed.next_if(|&&(c, _)| c == m).map(|(_, b)| b);
             if h.restart > 0 && m > 0 && m % h.restart == 0 {
                 flush(&mut w, &mut run, idx.end[m - 1]);
                 w.marker(marker::RST0 + ((m / h.restart - 1) % 8) as u8);
