@@ -198,13 +198,14 @@ fn load(bytes: &[u8], source: &ModelSource) -> Result<Plan, OcrError> {
         detail: chain(&e),
     };
     let mut reader = bytes;
-    let model = tract_onnx::onnx()
+    let mut model = tract_onnx::onnx()
         .model_for_read(&mut reader)
         .map_err(not_model)?
         .with_input_fact(0, f32::fact([BATCH, 1, TILE, TILE]).into())
         .map_err(not_model)?
         .into_optimized()
         .map_err(not_model)?;
+    crate::halving_pool::speed_up(&mut model).map_err(not_model)?;
     let contract = |detail: String| OcrError::Contract {
         model: source.clone(),
         detail,
@@ -623,6 +624,38 @@ mod tests {
             }
         }
         assert_eq!(rows[0], rows[5]);
+    }
+
+    #[test]
+    fn the_model_s_pools_run_by_our_loop_give_tract_s_probabilities_to_the_bit() {
+        let c = Classifier::embedded().unwrap();
+        let ours = c.plan.model().nodes().iter();
+        let pools = ours.filter(|n| n.op_is::<crate::halving_pool::HalvingMaxPool>());
+        assert_eq!(pools.count(), 3, "the model's three pools are ours");
+        let mut reader = EMBEDDED_MODEL;
+        let tracts = tract_onnx::onnx()
+            .model_for_read(&mut reader)
+            .unwrap()
+            .with_input_fact(0, f32::fact([BATCH, 1, TILE, TILE]).into())
+            .unwrap()
+            .into_optimized()
+            .unwrap()
+            .into_runnable()
+            .unwrap();
+        let tracts = Classifier {
+            plan: tracts,
+            source: ModelSource::Embedded,
+            blank: Arc::default(),
+        };
+        for sheet in ["extra-image69.png", "kubiesa-03_01_iphone_14_0.png"] {
+            let tiles = sheet_tiles(sheet);
+            for batch in tiles.chunks(BATCH) {
+                assert_eq!(
+                    c.run_batch(batch).unwrap(),
+                    tracts.run_batch(batch).unwrap()
+                );
+            }
+        }
     }
 
     #[test]

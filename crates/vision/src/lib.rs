@@ -92,6 +92,7 @@ mod decode;
 mod evidence;
 mod geometry;
 mod guide;
+mod halving_pool;
 mod kind;
 mod layout;
 mod locate;
