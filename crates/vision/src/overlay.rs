@@ -109,35 +109,48 @@ impl Mask {
     }
 }
 
-/// Flat coverage masks of the symbols 1-9 and A-Z.
+/// Flat coverage masks of the symbols 1-9 and A-Z, each rendered the
+/// first time it is drawn: a 9x9 answer draws nine of them.
 struct Glyphs {
-    masks: Vec<Mask>,
-    /// Per mask, the part of it that holds ink, as a [`Window`] of the mask
-    /// (0..1 each way): a digit covers about a quarter of its cell, so only
-    /// the photo pixels over this box need sampling.
-    ink: Vec<Window>,
+    /// Per symbol, its mask and the part of it that holds ink, as a
+    /// [`Window`] of the mask (0..1 each way): a digit covers about a
+    /// quarter of its cell, so only the photo pixels over this box need
+    /// sampling.
+    symbols: Vec<std::sync::OnceLock<(Mask, Window)>>,
 }
 
 impl Glyphs {
-    fn render() -> Glyphs {
-        // The font is compiled in and known good; failing to parse it would
-        // be a build defect, so fall back to empty masks rather than panic.
-        let masks: Vec<Mask> = match FontRef::try_from_slice(FONT) {
-            Ok(font) => (1..=MAX_SYMBOL).map(|d| render_digit(&font, d)).collect(),
-            Err(_) => (1..=MAX_SYMBOL).map(|_| Mask::blank()).collect(),
-        };
-        let ink = masks.iter().map(ink_window).collect();
-        Glyphs { masks, ink }
+    fn new() -> Glyphs {
+        Glyphs {
+            symbols: (1..=MAX_SYMBOL)
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
+        }
+    }
+
+    /// Symbol `d`'s mask and ink window, rendered on first use.
+    fn symbol(&self, d: u8) -> &(Mask, Window) {
+        self.symbols[(d - 1) as usize].get_or_init(|| {
+            // The font is compiled in and known good; failing to parse it
+            // would be a build defect, so fall back to an empty mask rather
+            // than panic.
+            let mask = match FontRef::try_from_slice(FONT) {
+                Ok(font) => render_digit(&font, d),
+                Err(_) => Mask::blank(),
+            };
+            let ink = ink_window(&mask);
+            (mask, ink)
+        })
     }
 
     /// The window of symbol `d`'s mask that holds ink.
     fn ink(&self, d: u8) -> Window {
-        self.ink[(d - 1) as usize]
+        self.symbol(d).1
     }
 
     /// Symbol `d`'s mask.
     fn mask(&self, d: u8) -> &Mask {
-        &self.masks[(d - 1) as usize]
+        &self.symbol(d).0
     }
 }
 
@@ -489,11 +502,11 @@ pub fn drawn_areas(
     digit_areas.chain(ring_areas).collect()
 }
 
-/// The glyphs, rendered once per process: every photo of a batch draws
-/// the same ones.
+/// The glyphs, each rendered once per process: every photo of a batch
+/// draws the same ones.
 fn glyphs() -> &'static Glyphs {
     static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
-    GLYPHS.get_or_init(Glyphs::render)
+    GLYPHS.get_or_init(Glyphs::new)
 }
 
 /// The pixel range `(min_x, min_y, max_x, max_y)` (max exclusive) that
@@ -590,7 +603,7 @@ mod tests {
         // Painting only each glyph's ink box changes no pixel against
         // painting the whole cell.
         let mut whole = RgbImage::from_pixel(400, 300, Rgb([255, 255, 255]));
-        let glyphs = Glyphs::render();
+        let glyphs = Glyphs::new();
         for (index, digit) in [(0, 8), (80, 1)] {
             let mask = glyphs.mask(digit);
             paint_cell(
@@ -658,7 +671,7 @@ pub fn strike_candidates(
 ) -> Result<(), OverlayError> {
     let (grid_to_photo, grid_side, n) = square(part);
     static GLYPHS: std::sync::OnceLock<Glyphs> = std::sync::OnceLock::new();
-    let glyphs = GLYPHS.get_or_init(Glyphs::render);
+    let glyphs = GLYPHS.get_or_init(Glyphs::new);
     // Pencil marks sit in a k x k layout with k the box side (3 for 9x9).
     let k = (n as f32).sqrt().ceil().max(1.0);
     for &(index, digit) in candidates {
