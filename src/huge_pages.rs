@@ -99,10 +99,31 @@ fn map(len: usize) -> *mut u8 {
     start as *mut u8
 }
 
+/// The smallest page Linux maps: every mapping is aligned to it.
+const MIN_PAGE: usize = 4096;
+
+/// The mapping of `old_len` bytes at `ptr` made `new_len` long (moved when
+/// it must be), its bytes kept; null when the system has no room. The
+/// kernel moves the pages rather than copy them, and a growing block never
+/// holds its old and new mappings at once, which a child with a limit on
+/// its address space (a page render) has no room for.
+fn remap(ptr: *mut u8, old_len: usize, new_len: usize) -> *mut u8 {
+    // SAFETY: `ptr` is a mapping of `old_len` bytes made by `map` (or by
+    // this), which nothing else refers to once it moves.
+    let moved = unsafe { libc::mremap(ptr.cast(), old_len, new_len, libc::MREMAP_MAYMOVE) };
+    if moved == libc::MAP_FAILED {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the range is the mapping just made; advice only.
+    unsafe { libc::madvise(moved, new_len, libc::MADV_HUGEPAGE) };
+    moved.cast()
+}
+
 // SAFETY: small blocks come from `System` and go back to it with the same
 // layout; large ones are mappings of `mapped_len` of their size, made by
-// `map` and unmapped with the same length. A fresh anonymous mapping reads
-// as zeros.
+// `map` (aligned to a huge page) or `remap` (to a page, and only for
+// alignments a page meets), and unmapped with the same length. A fresh
+// anonymous mapping reads as zeros.
 unsafe impl GlobalAlloc for HugePages {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if is_mapped(layout) {
@@ -138,11 +159,14 @@ unsafe impl GlobalAlloc for HugePages {
             // SAFETY: `ptr` came from `System` with `layout`.
             return unsafe { System.realloc(ptr, layout, new_size) };
         }
-        if is_mapped(layout)
-            && is_mapped(new_layout)
-            && mapped_len(new_size) == mapped_len(layout.size())
-        {
-            return ptr;
+        if is_mapped(layout) && is_mapped(new_layout) {
+            let (old_len, new_len) = (mapped_len(layout.size()), mapped_len(new_size));
+            if new_len == old_len {
+                return ptr;
+            }
+            if layout.align() <= MIN_PAGE {
+                return remap(ptr, old_len, new_len);
+            }
         }
         // SAFETY: `new_layout` is valid and non-zero; both blocks hold at
         // least the bytes copied; the old block is freed with its layout.
@@ -174,33 +198,43 @@ mod tests {
 
     #[test]
     fn blocks_start_zeroed_and_keep_their_bytes_as_they_change_size() {
-        for from in SIZES {
-            for to in SIZES {
-                let layout = Layout::from_size_align(from, 64).unwrap();
-                // SAFETY: non-zero layouts; each block is used within its
-                // size and freed with the layout it has then.
-                unsafe {
-                    let block = HugePages.alloc_zeroed(layout);
-                    assert!(!block.is_null());
-                    assert_eq!(block as usize % 64, 0);
-                    if is_mapped(layout) {
-                        assert_eq!(block as usize % HUGE_PAGE, 0);
-                    }
-                    let bytes = std::slice::from_raw_parts_mut(block, from);
-                    assert!(bytes.iter().all(|&b| b == 0), "{from} bytes zeroed");
-                    for (i, b) in bytes.iter_mut().enumerate() {
-                        *b = i as u8;
-                    }
-                    let moved = HugePages.realloc(block, layout, to);
-                    assert!(!moved.is_null());
-                    let kept = std::slice::from_raw_parts(moved, from.min(to));
-                    assert!(
-                        kept.iter().enumerate().all(|(i, &b)| b == i as u8),
-                        "{from} -> {to} bytes kept"
-                    );
-                    HugePages.dealloc(moved, Layout::from_size_align(to, 64).unwrap());
+        // Alignments a page meets (moved by the kernel) and one it may not
+        // (copied).
+        for align in [64, 2 * MIN_PAGE] {
+            for from in SIZES {
+                for to in SIZES {
+                    changed_size(from, to, align);
                 }
             }
+        }
+    }
+
+    /// A block of `from` bytes zeroed, filled, made `to` long and freed.
+    fn changed_size(from: usize, to: usize, align: usize) {
+        let layout = Layout::from_size_align(from, align).unwrap();
+        // SAFETY: non-zero layouts; each block is used within its size and
+        // freed with the layout it has then.
+        unsafe {
+            let block = HugePages.alloc_zeroed(layout);
+            assert!(!block.is_null());
+            assert_eq!(block as usize % align, 0);
+            if is_mapped(layout) {
+                assert_eq!(block as usize % HUGE_PAGE, 0);
+            }
+            let bytes = std::slice::from_raw_parts_mut(block, from);
+            assert!(bytes.iter().all(|&b| b == 0), "{from} bytes zeroed");
+            for (i, b) in bytes.iter_mut().enumerate() {
+                *b = i as u8;
+            }
+            let moved = HugePages.realloc(block, layout, to);
+            assert!(!moved.is_null());
+            assert_eq!(moved as usize % align, 0, "{from} -> {to} aligned");
+            let kept = std::slice::from_raw_parts(moved, from.min(to));
+            assert!(
+                kept.iter().enumerate().all(|(i, &b)| b == i as u8),
+                "{from} -> {to} bytes kept"
+            );
+            HugePages.dealloc(moved, Layout::from_size_align(to, align).unwrap());
         }
     }
 }
