@@ -51,7 +51,7 @@ use candidates::{
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides, straight_runs_quad};
 use tight::{whole_at_frame, TIGHT_CROP_CELLS};
-use verify::{verify, verify_open, Spec, Verdict, SIZES};
+use verify::{verify, Measured, Spec, Verdict, SIZES};
 
 use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
@@ -1746,7 +1746,8 @@ fn record(dbg: &mut LocateDebug, quad: &Quad, ex: &Examined) {
 /// recorded.
 fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined {
     let (w, h) = (dark.width() as f32, dark.height() as f32);
-    let closed = settle(dark, quad, spec, false);
+    let measured = Measured::default();
+    let closed = settle(dark, quad, spec, Check::new(false, &measured));
     // A hull or grid on the frame is checked again with the comb's lines
     // on the frame left out (a border the crop cut off). That grid is
     // taken when its lattice shows it whole, it passes as a grid away from
@@ -1756,7 +1757,7 @@ fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined
     // cut, as the comb saw it.
     let touches = |q: &Quad| frame_sides(q, w, h, FRAME_TOL).iter().any(|&f| f);
     let open = (touches(quad) || touches(&closed.0.quad))
-        .then(|| settle(dark, quad, spec, true))
+        .then(|| settle(dark, quad, spec, Check::new(true, &measured)))
         .filter(|(v, frame, placed)| {
             frame.iter().any(|&f| f)
                 && placed.is_some()
@@ -1791,24 +1792,39 @@ fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined
     }
 }
 
-/// A comb check: [`verify`], or [`verify_open`] for a grid whose border
-/// the frame may have cut off.
-type Check = fn(&GrayImage, &Quad, Spec) -> Verdict;
+/// A comb check: [`verify`], `open` for a grid whose border the frame may
+/// have cut off; the quads one examination measures are measured once
+/// (see [`Measured`]).
+#[derive(Clone, Copy)]
+struct Check<'a> {
+    open: bool,
+    measured: &'a Measured,
+}
+
+impl<'a> Check<'a> {
+    fn new(open: bool, measured: &'a Measured) -> Check<'a> {
+        Check { open, measured }
+    }
+
+    /// The comb check of `quad` on `dark`.
+    fn run(&self, dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
+        verify(dark, quad, spec, self.open, self.measured)
+    }
+}
 
 /// The grid the comb check finds in the hull quad `quad` of the work
-/// image `dark` ([`verify_open`] when `open`, else [`verify`]), re-checked
-/// around its lines and with its sides re-fitted at the frame; the sides
-/// on the frame; and the grid placed whole, when it is (see
-/// [`whole_at_frame`]).
+/// image `dark`, re-checked around its lines and with its sides re-fitted
+/// at the frame; the sides on the frame; and the grid placed whole, when
+/// it is (see [`whole_at_frame`]).
 fn settle(
     dark: &GrayImage,
     quad: &Quad,
     spec: Spec,
-    open: bool,
+    check: Check<'_>,
 ) -> (Verdict, [bool; 4], Option<Quad>) {
-    let check: Check = if open { verify_open } else { verify };
+    let open = check.open;
     let (w, h) = (dark.width() as f32, dark.height() as f32);
-    let verdict = recheck_around(dark, check(dark, quad, spec), spec, check);
+    let verdict = recheck_around(dark, check.run(dark, quad, spec), spec, check);
     // Judged on the grid found, not the hull: a hull can be a whole page on
     // the frame with a smaller grid inside.
     let verdict = refit_at_frame(dark, verdict, w, h, (spec, check));
@@ -1827,12 +1843,12 @@ fn settle(
 /// a frame touching the grid) its quad has the wrong perspective; a quad
 /// just around the found lines has the right one and the comb then fits
 /// exactly.
-fn recheck_around(dark: &GrayImage, mut verdict: Verdict, spec: Spec, check: Check) -> Verdict {
+fn recheck_around(dark: &GrayImage, mut verdict: Verdict, spec: Spec, check: Check<'_>) -> Verdict {
     for _ in 0..RECHECK_ROUNDS {
         if verdict.score <= HOPELESS_SCORE {
             break;
         }
-        let again = check(dark, &expand(&verdict.quad, RECHECK_GROWTH), spec);
+        let again = check.run(dark, &expand(&verdict.quad, RECHECK_GROWTH), spec);
         if again.score >= verdict.score - RECHECK_SLACK {
             verdict = again;
         } else {
@@ -1852,14 +1868,14 @@ fn refit_at_frame(
     verdict: Verdict,
     w: f32,
     h: f32,
-    (spec, check): (Spec, Check),
+    (spec, check): (Spec, Check<'_>),
 ) -> Verdict {
     let frame = frame_sides(&verdict.quad, w, h, FRAME_TOL);
     if !frame.iter().any(|&f| f) || verdict.score <= HOPELESS_SCORE {
         return verdict;
     }
     let fitted = fit_sides(dark, &verdict.quad, frame);
-    let again = check(dark, &fitted, spec);
+    let again = check.run(dark, &fitted, spec);
     if again.score >= verdict.score - RECHECK_SLACK {
         again
     } else {

@@ -17,6 +17,9 @@
 //! that nearly passed is looked for once more with each axis's lines
 //! followed where a curled page bends them ([`bent`]).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use image::GrayImage;
 
 use super::sides::{expand, frame_sides, on_frame};
@@ -231,29 +234,71 @@ pub(super) struct Spec {
 }
 
 /// Looks for an `spec.n` x `spec.n` grid inside `quad` (work pixels) of the
-/// darkness image.
-pub(super) fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
-    verify_once(dark, quad, spec, true, false)
+/// darkness image; with `open`, the outer lines of the comb that lie on
+/// the image frame are left out of its score: the border of a grid cropped
+/// at or just inside it is partly or wholly cut off, and the lattice, not
+/// the comb, then says whether the grid is whole (see `locate::tight`).
+/// The quad's profiles are taken from `measured` when it has them.
+pub(super) fn verify(
+    dark: &GrayImage,
+    quad: &Quad,
+    spec: Spec,
+    open: bool,
+    measured: &Measured,
+) -> Verdict {
+    verify_once(dark, quad, spec, (true, open), measured)
 }
 
-/// [`verify`], with the outer lines of the comb that lie on the image
-/// frame left out of its score: the border of a grid cropped at or just
-/// inside it is partly or wholly cut off, and the lattice, not the comb,
-/// then says whether the grid is whole (see `locate::tight`).
-pub(super) fn verify_open(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
-    verify_once(dark, quad, spec, true, true)
+/// The profiles the comb checks of one image measured, by quad and comb
+/// side, for the checks of one examination of a hull (see
+/// `locate::examined`): a hull on the frame is checked twice, with the
+/// comb's lines on the frame counted and left out ([`verify`]'s `open`), and
+/// the two checks measure the same quads, only judging them apart.
+/// Measuring visits every pixel of the quad, the larger part of a check of
+/// a page-sized hull; the second check takes the first's profiles, the
+/// very same numbers.
+#[derive(Default)]
+pub(super) struct Measured {
+    profiles: RefCell<Vec<(([u32; 8], usize), Rc<Profiles>)>>,
+}
+
+impl Measured {
+    /// [`profiles`] of `q` on `dark` for a comb of `side` bins (`g2p` the
+    /// square's map onto `q`), measured once.
+    fn profiles(
+        &self,
+        dark: &GrayImage,
+        q: &Quad,
+        g2p: &Homography,
+        side: usize,
+    ) -> Option<Rc<Profiles>> {
+        let corners = q.corners.map(|(x, y)| [x.to_bits(), y.to_bits()]);
+        let key = (*corners.as_flattened().first_chunk::<8>()?, side);
+        let known = self
+            .profiles
+            .borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, p)| Rc::clone(p));
+        if known.is_some() {
+            return known;
+        }
+        let measured = Rc::new(profiles(dark, q, g2p, side)?);
+        self.profiles.borrow_mut().push((key, Rc::clone(&measured)));
+        Some(measured)
+    }
 }
 
 /// [`verify`]; with `second_look`, a 9x9 whose box lines stand out but
 /// whose thin lines were not confirmed on an axis is checked once more
 /// around the quad its box lines give (see [`box_comb`]), and the better
-/// verdict is returned; `open` as [`verify_open`].
+/// verdict is returned; `open` and `measured` as in [`verify`].
 fn verify_once(
     dark: &GrayImage,
     quad: &Quad,
     spec: Spec,
-    second_look: bool,
-    open: bool,
+    (second_look, open): (bool, bool),
+    measured: &Measured,
 ) -> Verdict {
     let n = spec.n;
     let fail = Verdict {
@@ -269,10 +314,12 @@ fn verify_once(
     let Some(g2p) = Homography::square_to_quad(side as f64, &q) else {
         return fail;
     };
-    let Some([px, py]) = profiles(dark, &q, &g2p, side) else {
+    let Some(measures) = measured.profiles(dark, &q, &g2p, side) else {
         return fail;
     };
-    let (straight, axes) = judge(dark, (spec, open), second_look, &g2p, cell, [&px, &py]);
+    let [px, py] = &*measures;
+    let look = (second_look, measured);
+    let (straight, axes) = judge(dark, (spec, open), look, &g2p, cell, [px, py]);
     if straight.score >= MIN_SCORE || straight.score < MIN_BEND_SCORE {
         return straight;
     }
@@ -280,9 +327,9 @@ fn verify_once(
     // short may be bent (see [`bent`]); an axis that passed stays as
     // measured.
     let [bx, by] = axes.map(|score| score < MIN_SCORE);
-    let (bx, by) = (bx.then(|| bent(&px, cell)), by.then(|| bent(&py, cell)));
-    let followed = [bx.as_ref().unwrap_or(&px), by.as_ref().unwrap_or(&py)];
-    let (bent, _) = judge(dark, (spec, open), second_look, &g2p, cell, followed);
+    let (bx, by) = (bx.then(|| bent(px, cell)), by.then(|| bent(py, cell)));
+    let followed = [bx.as_ref().unwrap_or(px), by.as_ref().unwrap_or(py)];
+    let (bent, _) = judge(dark, (spec, open), look, &g2p, cell, followed);
     if bent.score >= MIN_SCORE + BEND_MARGIN {
         bent
     } else {
@@ -296,7 +343,7 @@ fn verify_once(
 fn judge(
     dark: &GrayImage,
     (spec, open): (Spec, bool),
-    second_look: bool,
+    (second_look, measured): (bool, &Measured),
     g2p: &Homography,
     cell: usize,
     [px, py]: [&AxisProfiles; 2],
@@ -343,7 +390,7 @@ fn judge(
         }
     };
     // The bins of each axis whose lines lie on the image frame, when
-    // those are left out (see [`verify_open`]).
+    // those are left out (see [`verify`]'s `open`).
     let off = [0, 1].map(|axis| {
         if open {
             frame_bins(g2p, side, axis, w, h)
@@ -453,7 +500,7 @@ fn judge(
     let bx_comb = unseen_x.map_or(cx, |b| fit_comb(fx, &[], b, tol, n));
     let by_comb = unseen_y.map_or(cy, |b| fit_comb(fy, &[], b, tol, n));
     let placed = expand(&place(bx_comb, by_comb), RECHECK_GROWTH);
-    let again = verify_once(dark, &placed, spec, false, open);
+    let again = verify_once(dark, &placed, spec, (false, open), measured);
     if again.score > verdict.score {
         // Either look's lattice places the grid; the first is kept when
         // the second, around a quad grown for the thin lines, has none.
@@ -1241,6 +1288,11 @@ mod tests {
     use super::*;
     use image::Luma;
 
+    /// [`super::verify`] of a grid away from the frame, measured afresh.
+    fn verify(dark: &GrayImage, quad: &Quad, spec: Spec) -> Verdict {
+        super::verify(dark, quad, spec, false, &Measured::default())
+    }
+
     /// Darkness image (ink 255) of a level 9x9 grid of side `s` at (x0, y0):
     /// 1 px cell lines, 3 px box lines.
     fn grid_darkness(w: u32, x0: f32, y0: f32, s: f32) -> GrayImage {
@@ -1302,6 +1354,33 @@ mod tests {
         let dark = faint_grid_darkness(320, x0, FAINT_CELL, thin);
         let quad = Quad::new([(x0, x0), (x0 + s, x0), (x0 + s, x0 + s), (x0, x0 + s)]);
         (quad, verify(&dark, &quad, Spec { n: 9, lone: true }))
+    }
+
+    #[test]
+    fn a_quad_measured_once_is_judged_as_when_measured_afresh() {
+        // A grid on the frame, checked with its frame lines counted and
+        // left out, as `locate::examined` checks such a hull: the second
+        // check takes the first's profiles and gives what a check of its
+        // own gives.
+        let dark = faint_grid_darkness(280, 0.0, FAINT_CELL, 50);
+        let s = 9.0 * FAINT_CELL;
+        let spec = Spec { n: 9, lone: true };
+        for quad in [
+            Quad::new([(0.0, 0.0), (s, 0.0), (s, s), (0.0, s)]),
+            Quad::new([(0.0, 0.0), (s + 7.0, 2.0), (s, s + 5.0), (3.0, s)]),
+        ] {
+            let measured = Measured::default();
+            for open in [false, true] {
+                let shared = super::verify(&dark, &quad, spec, open, &measured);
+                let afresh = super::verify(&dark, &quad, spec, open, &Measured::default());
+                assert_eq!(shared, afresh, "open {open}");
+            }
+            let q = quad_to_pixel_edges(&quad);
+            let corners = q.corners.map(|(x, y)| [x.to_bits(), y.to_bits()]);
+            let key = *corners.as_flattened().first_chunk::<8>().unwrap();
+            let kept = measured.profiles.borrow();
+            assert_eq!(kept.iter().filter(|((k, _), _)| *k == key).count(), 1);
+        }
     }
 
     #[test]
