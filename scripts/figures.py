@@ -859,6 +859,11 @@ def stages(ctx):
     return out
 
 
+# The Kubiesa photos (fixtures/kubiesa/train): all of them, for the one-core
+# run over every photo.
+PHOTO_SET = 80
+
+
 @section("performance", "photo", "12 MP photos against djpeg")
 def photo(ctx):
     """scripts/bench-photo.sh: whole processes against libjpeg-turbo's djpeg,
@@ -870,8 +875,13 @@ def photo(ctx):
             raise Unavailable("djpeg not found (apt-get install libjpeg-turbo-progs)")
         if not shutil.which("taskset"):
             raise Unavailable("taskset not found (apt-get install util-linux)")
+    # The sample of eight is the yardstick the speed goal was set on; every
+    # photo of the set, fewer runs each, shows what the sample leaves out
+    # (the photos whose page outline reaches the frame take longer).
     runs = [("two cores", ctx.run(["scripts/bench-photo.sh"])),
-            ("one core", ctx.run(["taskset", "-c", "0", "scripts/bench-photo.sh"], key="one-core"))]
+            ("one core", ctx.run(["taskset", "-c", "0", "scripts/bench-photo.sh"], key="one-core")),
+            (f"one core, all {PHOTO_SET} photos (3 runs each)",
+             ctx.run(["taskset", "-c", "0", "scripts/bench-photo.sh", str(PHOTO_SET), "3"], key="one-core-all"))]
     rows, splits = [], []
     for cores, text in runs:
         for line in text.splitlines():
@@ -882,7 +892,7 @@ def photo(ctx):
                 rows.append([f"12 MP phone photos, {cores}, {kind} time", f"{d} ms", f"{r} ms", f"**{rx}x**",
                              f"{a} ms", f"**{ax}x**"])
         small = re.search(r"small photo (\S+)\s+wall\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)", text)
-        if small:
+        if small and "all" not in cores:
             name, d, r, rx, a, ax = small.groups()
             rows.append([f"`{name}` (640x480), {cores}, wall time", f"{d} ms", f"{r} ms", f"{rx}x", f"{a} ms",
                          f"{ax}x"])
