@@ -259,8 +259,12 @@ pub(super) fn verify(
 /// very same numbers.
 #[derive(Default)]
 pub(super) struct Measured {
-    profiles: RefCell<Vec<(([u32; 8], usize), Rc<Profiles>)>>,
+    profiles: RefCell<Vec<(QuadKey, Rc<Profiles>)>>,
 }
+
+/// What a quad's profiles depend on besides the image: its corners (their
+/// bits) and the comb's side in bins.
+type QuadKey = ([u32; 8], usize);
 
 impl Measured {
     /// [`profiles`] of `q` on `dark` for a comb of `side` bins (`g2p` the
