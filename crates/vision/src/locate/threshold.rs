@@ -148,40 +148,36 @@ fn threshold_row(
         }
         *sum = s;
     }
+    let windows = Windows { sums, widths, rows };
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (checked above).
-        unsafe { classify_row_avx2(sums, widths, rows, row, out, dark) };
+        unsafe { classify_row_avx2(&windows, row, out, dark) };
         return;
     }
-    classify_row(sums, widths, rows, row, out, dark);
+    classify_row(&windows, row, out, dark);
+}
+
+/// The windows of one row of [`adaptive_threshold`]: pixel x's window sums
+/// to `sums[x]` over `rows * widths[x]` pixels.
+struct Windows<'a> {
+    sums: &'a [u32],
+    widths: &'a [u32],
+    rows: u32,
 }
 
 /// [`classify_row`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn classify_row_avx2(
-    sums: &[u32],
-    widths: &[u32],
-    rows: u32,
-    row: &[u8],
-    out: &mut [u8],
-    dark: &mut [u8],
-) {
-    classify_row(sums, widths, rows, row, out, dark);
+fn classify_row_avx2(windows: &Windows<'_>, row: &[u8], out: &mut [u8], dark: &mut [u8]) {
+    classify_row(windows, row, out, dark);
 }
 
 /// Each pixel of a row thresholded and its darkness taken, from its
-/// window's sum `sums[x]` over `rows * widths[x]` pixels.
+/// window (see [`Windows`]).
 #[inline(always)]
-fn classify_row(
-    sums: &[u32],
-    widths: &[u32],
-    rows: u32,
-    row: &[u8],
-    out: &mut [u8],
-    dark: &mut [u8],
-) {
+fn classify_row(windows: &Windows<'_>, row: &[u8], out: &mut [u8], dark: &mut [u8]) {
+    let Windows { sums, widths, rows } = *windows;
     let pixels = sums.iter().zip(widths).zip(row);
     for (((&s, &width), &p), (o, d)) in pixels.zip(out.iter_mut().zip(dark.iter_mut())) {
         let n = rows * width;
