@@ -51,7 +51,7 @@ use candidates::{
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides, straight_runs_quad};
 use tight::{whole_at_frame, TIGHT_CROP_CELLS};
-use verify::{verify, Measured, Spec, Verdict, SIZES};
+use verify::{could_hold_grid, verify, Measured, Spec, Verdict, SIZES};
 
 use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
 
@@ -1746,6 +1746,25 @@ fn record(dbg: &mut LocateDebug, quad: &Quad, ex: &Examined) {
 /// recorded.
 fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined {
     let (w, h) = (dark.width() as f32, dark.height() as f32);
+    let touches = |q: &Quad| frame_sides(q, w, h, FRAME_TOL).iter().any(|&f| f);
+    // A hull no comb could make a grid of is refused unmeasured, as the
+    // check would refuse it (its verdict scores 0 with no lattice).
+    if !could_hold_grid(quad) {
+        let frame = frame_sides(quad, w, h, FRAME_TOL);
+        return Examined {
+            verdict: Verdict {
+                n: spec.n,
+                boxes: 0.0,
+                score: 0.0,
+                quad: *quad,
+                lattice: None,
+            },
+            frame,
+            whole: false,
+            at_frame: frame.iter().any(|&f| f),
+            passed: false,
+        };
+    }
     let measured = Measured::default();
     let closed = settle(dark, quad, spec, Check::new(false, &measured));
     // A hull or grid on the frame is checked again with the comb's lines
@@ -1755,7 +1774,6 @@ fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined
     // threshold has no reason left) and its box lines are a Sudoku's
     // ([`MIN_BOXES_AT_FRAME`]); a grid on the frame that does not stays
     // cut, as the comb saw it.
-    let touches = |q: &Quad| frame_sides(q, w, h, FRAME_TOL).iter().any(|&f| f);
     let open = (touches(quad) || touches(&closed.0.quad))
         .then(|| settle(dark, quad, spec, Check::new(true, &measured)))
         .filter(|(v, frame, placed)| {

@@ -249,6 +249,55 @@ pub(super) fn verify(
     verify_once(dark, quad, spec, (true, open), measured)
 }
 
+/// How far the side ratio of a comb placed in a hull (see
+/// [`could_hold_grid`]) may come below the ratio of the sub-quads sampled
+/// there: a comb's outer lines are placed by its bands with a tilt of
+/// their own ([`MAX_BAND_SHIFT`] of a cell at each end), and the sample
+/// misses the quads between its points by a few percent.
+const HULL_RATIO_SLACK: f32 = 1.25;
+
+/// Spans of a comb, as fractions of the hull's square, at which
+/// [`could_hold_grid`] samples the quads a comb can place: from
+/// [`MIN_SPAN`] to the whole square.
+const SPAN_SAMPLES: usize = 5;
+
+/// Starts of a comb of each span sampled, from the square's start to
+/// its end.
+const START_SAMPLES: usize = 3;
+
+/// Whether a comb check of `quad` could find a grid: some quad a comb
+/// can place inside it (spanning at least [`MIN_SPAN`] of the hull's
+/// square each way) has sides within [`MAX_SIDE_RATIO`] of each other,
+/// with [`HULL_RATIO_SLACK`] to spare. A rectangle over 2.3 times as long
+/// as it is wide (a strip of margin along the frame, a line of text) has
+/// none: every comb in it is refused for its sides after the whole check,
+/// which on a page-sized strip costs as much as checking the page.
+pub(super) fn could_hold_grid(quad: &Quad) -> bool {
+    let q = quad_to_pixel_edges(quad);
+    let Some(g2p) = Homography::square_to_quad(1.0, &q) else {
+        return false;
+    };
+    let steps = |count: usize, from: f32, to: f32| {
+        (0..count).map(move |i| from + (to - from) * i as f32 / (count - 1) as f32)
+    };
+    let spans = || steps(SPAN_SAMPLES, MIN_SPAN, 1.0);
+    let limit = MAX_SIDE_RATIO * HULL_RATIO_SLACK;
+    spans().any(|sx| {
+        spans().any(|sy| {
+            steps(START_SAMPLES, 0.0, 1.0 - sx).any(|a| {
+                steps(START_SAMPLES, 0.0, 1.0 - sy).any(|b| {
+                    let corners = [(a, b), (a + sx, b), (a + sx, b + sy), (a, b + sy)]
+                        .map(|(u, v)| g2p.map(u, v));
+                    let sides = (0..4).map(|i| dist(corners[i], corners[(i + 1) % 4]));
+                    let (short, long) =
+                        sides.fold((f32::MAX, 0.0f32), |(s, l), d| (s.min(d), l.max(d)));
+                    long <= limit * short
+                })
+            })
+        })
+    })
+}
+
 /// The profiles the comb checks of one image measured, by quad and comb
 /// side, for the checks of one examination of a hull (see
 /// `locate::examined`): a hull on the frame is checked twice, with the
@@ -1346,6 +1395,38 @@ mod tests {
                 || ((0.3..0.7).contains(&u) && (0.2..0.2 + 3.0 / cell).contains(&v));
             Luma([if digit && stroke { 255 } else { 0 }])
         })
+    }
+
+    #[test]
+    fn a_hull_whose_combs_would_all_be_refused_for_their_sides_is_not_combed() {
+        let quad = |c: [(f32, f32); 4]| Quad::new(c);
+        // A square, and one seen at an angle, can hold a grid.
+        assert!(could_hold_grid(&quad([
+            (10.0, 10.0),
+            (310.0, 10.0),
+            (310.0, 310.0),
+            (10.0, 310.0)
+        ])));
+        assert!(could_hold_grid(&quad([
+            (60.0, 10.0),
+            (260.0, 10.0),
+            (310.0, 310.0),
+            (10.0, 310.0)
+        ])));
+        // So can a hull a little longer than wide (a grid with a caption).
+        assert!(could_hold_grid(&quad([
+            (10.0, 10.0),
+            (310.0, 10.0),
+            (310.0, 460.0),
+            (10.0, 460.0)
+        ])));
+        // A strip of margin along the frame cannot: the check itself
+        // refuses every comb in it.
+        let strip = quad([(0.0, 0.0), (119.0, 0.0), (119.0, 399.0), (0.0, 399.0)]);
+        assert!(!could_hold_grid(&strip));
+        let dark = grid_darkness(400, 20.0, 20.0, 360.0);
+        let v = verify(&dark, &strip, Spec { n: 9, lone: true });
+        assert_eq!(v.score, 0.0);
     }
 
     /// Cell side of the grid [`faint_grid_verdict`] draws.
