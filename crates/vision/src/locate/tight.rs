@@ -159,14 +159,21 @@ fn lattice_line(
     let raw = dark.as_raw();
     let stride = dark.width() as usize;
     let along = (side as usize * SAMPLES_PER_BIN).max(1);
+    let steps: Vec<f64> = (0..along)
+        .map(|i| (i as f64 + 0.5) * side / along as f64)
+        .collect();
+    let (mut xs, mut ys) = (vec![0.0; along], vec![0.0; along]);
     // Mean darkness (0-1) along the line at `t` bins, over its samples in
-    // the image.
-    let line_at = |t: f64| {
+    // the image. The line's samples are mapped at once (see
+    // `Homography::map_row`), then read.
+    let mut line_at = |t: f64| {
+        if axis == 0 {
+            g2p.map_column(t, &steps, &mut xs, &mut ys);
+        } else {
+            g2p.map_row(&steps, t, &mut xs, &mut ys);
+        }
         let (mut sum, mut cnt) = (0.0f64, 0usize);
-        for i in 0..along {
-            let s = (i as f64 + 0.5) * side / along as f64;
-            let (u, v) = if axis == 0 { (t, s) } else { (s, t) };
-            let (x, y) = g2p.map64(u, v);
+        for (&x, &y) in xs.iter().zip(&ys) {
             if x >= 0.0 && y >= 0.0 && x < w && y < h {
                 sum += raw[y as usize * stride + x as usize] as f64;
                 cnt += 1;
