@@ -17,6 +17,8 @@
 #
 # Usage, from anywhere, after `cargo build --release`:
 #   scripts/bench-photo.sh [PHOTOS] [REPEATS]      # defaults: 8 photos, 7 repeats
+# PHOTOS is a count (that many, spread evenly over the set) or `held-out`:
+# the photos of the five puzzles the digit model never saw.
 # Environment: SUDOKU_SNAP (binary; default target/release/sudoku-snap),
 # SUDOKU_KUBIESA (folder holding train/*.jpg; default $SNAP_SHARED/fixtures/kubiesa,
 # SNAP_SHARED defaulting to ../shared).
@@ -47,10 +49,17 @@ import json, resource, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 
 binary, folder, small, count, repeats = sys.argv[1:6]
-count, repeats = int(count), int(repeats)
-# Every tenth photo: several puzzles and both phones, not one puzzle's shots.
+repeats = int(repeats)
+# Must match HELD_OUT in models/train/kubiesa.py (not imported: it needs
+# the training's packages).
+HELD_OUT = ("02_19", "02_24", "03_01", "03_05", "03_09")
 every = sorted(Path(folder).glob("*.jpg"))
-chosen = every[:: max(1, len(every) // count)][:count]
+if count == "held-out":
+    chosen = [p for p in every if p.name[:5] in HELD_OUT]
+else:
+    # Every tenth photo: several puzzles and both phones, not one puzzle's shots.
+    count = int(count)
+    chosen = every[:: max(1, len(every) // count)][:count]
 STAGES = ["decode", "locate", "rectify", "cells", "classify", "solve", "overlay", "encode"]
 out_dir = tempfile.mkdtemp(prefix="bench-photo-")
 
