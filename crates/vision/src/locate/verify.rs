@@ -1009,10 +1009,16 @@ impl Ranked {
 }
 
 /// The score of the comb of `n + 1` teeth at start `a`, pitch `p` in the
-/// profile `ranked` (max-filtered: `mx`), or `None` when it cannot beat
-/// `to_beat` (its mean line strength is an upper bound of the score,
-/// checked before the costlier clutter measure) or, for a 16x16, when a
-/// tooth finds no line (see [`ALL_LINES_FROM`]). `between` is scratch.
+/// profile `ranked` (max-filtered: `mx`), or `None` when it does not beat
+/// `to_beat` or its mean line strength is no more than `to_beat` (checked
+/// before the costlier clutter measure), or, for a 16x16, when a tooth
+/// finds no line (see [`ALL_LINES_FROM`]). `between` is scratch.
+///
+/// The mean is no bound of the score (a comb with no clutter between its
+/// teeth scores 1 whatever its mean): a comb whose lines are fainter than
+/// the best score so far is passed over even where it would score more.
+/// The thresholds of the search were set on the combs this finds; a true
+/// bound finds others and reads fewer grids (docs/decisions.md).
 fn comb_score(
     mx: &[f32],
     off: &[bool],
