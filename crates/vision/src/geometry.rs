@@ -216,64 +216,73 @@ impl Homography {
     /// image is the very value `map64` gives it: the same operations in the
     /// same order.
     pub(crate) fn map_row(&self, xs: &[f64], y: f64, out_x: &mut [f64], out_y: &mut [f64]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked above).
-            unsafe { self.map_row_avx2(xs, y, out_x, out_y) };
-            return;
-        }
-        self.map_row_with(xs, y, out_x, out_y);
-    }
-
-    /// [`Homography::map_row`] compiled for AVX2 (four lanes of f64).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn map_row_avx2(&self, xs: &[f64], y: f64, out_x: &mut [f64], out_y: &mut [f64]) {
-        self.map_row_with(xs, y, out_x, out_y);
-    }
-
-    /// [`Homography::map_row`], inlined into each of its compiled forms.
-    #[inline(always)]
-    fn map_row_with(&self, xs: &[f64], y: f64, out_x: &mut [f64], out_y: &mut [f64]) {
-        let m = &self.m;
-        // The terms in y, added where `map64` adds them, so every sum
-        // rounds as it would point by point.
-        let (wy, uy, vy) = (m[7] * y, m[1] * y, m[4] * y);
-        for ((&x, u), v) in xs.iter().zip(out_x.iter_mut()).zip(out_y.iter_mut()) {
-            let w = m[6] * x + wy + m[8];
-            (*u, *v) = ((m[0] * x + uy + m[2]) / w, (m[3] * x + vy + m[5]) / w);
-        }
+        self.map_line::<false>(y, xs, out_x, out_y);
     }
 
     /// [`Homography::map64`] of the points `(x, ys[k])`, into `(out_x[k],
     /// out_y[k])`: [`Homography::map_row`] down a column, each point's
     /// image again the very value `map64` gives it.
     pub(crate) fn map_column(&self, x: f64, ys: &[f64], out_x: &mut [f64], out_y: &mut [f64]) {
+        self.map_line::<true>(x, ys, out_x, out_y);
+    }
+
+    /// [`Homography::map_row`] (`COLUMN` false: `fixed` is the points' y,
+    /// `along` their x) or [`Homography::map_column`] (`fixed` their x).
+    fn map_line<const COLUMN: bool>(
+        &self,
+        fixed: f64,
+        along: &[f64],
+        out_x: &mut [f64],
+        out_y: &mut [f64],
+    ) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked above).
-            unsafe { self.map_column_avx2(x, ys, out_x, out_y) };
+            unsafe { self.map_line_avx2::<COLUMN>(fixed, along, out_x, out_y) };
             return;
         }
-        self.map_column_with(x, ys, out_x, out_y);
+        self.map_line_with::<COLUMN>(fixed, along, out_x, out_y);
     }
 
-    /// [`Homography::map_column`] compiled for AVX2 (four lanes of f64).
+    /// [`Homography::map_line`] compiled for AVX2 (four lanes of f64).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn map_column_avx2(&self, x: f64, ys: &[f64], out_x: &mut [f64], out_y: &mut [f64]) {
-        self.map_column_with(x, ys, out_x, out_y);
+    fn map_line_avx2<const COLUMN: bool>(
+        &self,
+        fixed: f64,
+        along: &[f64],
+        out_x: &mut [f64],
+        out_y: &mut [f64],
+    ) {
+        self.map_line_with::<COLUMN>(fixed, along, out_x, out_y);
     }
 
-    /// [`Homography::map_column`], inlined into each of its compiled forms.
+    /// [`Homography::map_line`], inlined into each of its compiled forms.
+    /// The terms in the fixed coordinate are worked out once and added
+    /// where `map64` adds them (after the x term, before the constant), so
+    /// every sum rounds as it would point by point.
     #[inline(always)]
-    fn map_column_with(&self, x: f64, ys: &[f64], out_x: &mut [f64], out_y: &mut [f64]) {
+    fn map_line_with<const COLUMN: bool>(
+        &self,
+        fixed: f64,
+        along: &[f64],
+        out_x: &mut [f64],
+        out_y: &mut [f64],
+    ) {
         let m = &self.m;
-        // The terms in x, the first of each sum as in `map64`.
-        let (wx, ux, vx) = (m[6] * x, m[0] * x, m[3] * x);
-        for ((&y, u), v) in ys.iter().zip(out_x.iter_mut()).zip(out_y.iter_mut()) {
-            let w = wx + m[7] * y + m[8];
-            (*u, *v) = ((ux + m[1] * y + m[2]) / w, (vx + m[4] * y + m[5]) / w);
+        let points = along.iter().zip(out_x.iter_mut()).zip(out_y.iter_mut());
+        if COLUMN {
+            let (wx, ux, vx) = (m[6] * fixed, m[0] * fixed, m[3] * fixed);
+            for ((&y, u), v) in points {
+                let w = wx + m[7] * y + m[8];
+                (*u, *v) = ((ux + m[1] * y + m[2]) / w, (vx + m[4] * y + m[5]) / w);
+            }
+        } else {
+            let (wy, uy, vy) = (m[7] * fixed, m[1] * fixed, m[4] * fixed);
+            for ((&x, u), v) in points {
+                let w = m[6] * x + wy + m[8];
+                (*u, *v) = ((m[0] * x + uy + m[2]) / w, (m[3] * x + vy + m[5]) / w);
+            }
         }
     }
 
