@@ -259,7 +259,7 @@ impl Homography {
 
     /// [`Homography::map_line`], inlined into each of its compiled forms.
     /// The terms in the fixed coordinate are worked out once and added
-    /// where `map64` adds them (after the x term, before the constant), so
+    /// where `map64` adds them (x's term, then y's, then the constant), so
     /// every sum rounds as it would point by point.
     #[inline(always)]
     fn map_line_with<const COLUMN: bool>(
