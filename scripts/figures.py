@@ -908,7 +908,8 @@ def photo(ctx):
     text = runs[0][1]
     photos_line = text.splitlines()[1] if len(text.splitlines()) > 1 else ""
     out = ctx.header("scripts/figures.py performance --section photo",
-                     "runs `scripts/bench-photo.sh`, then again under `taskset -c 0`")
+                     "runs `scripts/bench-photo.sh` on its eight photos and on the 20 held-out ones (`held-out`),"
+                     " each on both cores and under `taskset -c 0`, and over all 80 under `taskset -c 0`")
     out += (f"Whole processes, model loading included ({photos_line.strip()}); `read` is"
             " `sudoku-snap --json --no-image`, `answer` the whole job writing the JPEG answer:\n\n")
     out += table(["photos", "djpeg", "read", "read / djpeg", "answer", "answer / djpeg"], rows)
