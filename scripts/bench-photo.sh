@@ -44,18 +44,20 @@ if [[ ! -d "$kubiesa/train" ]]; then
 fi
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)," \
     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$bin" "$kubiesa/train" "$root/fixtures/image18.jpg" "$photos" "$repeats" <<'PY'
-import json, resource, statistics, subprocess, sys, tempfile, time
+python3 - "$bin" "$kubiesa/train" "$root/fixtures/image18.jpg" "$photos" "$repeats" \
+    "$root/models/train/kubiesa.py" <<'PY'
+import ast, json, re, resource, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 
-binary, folder, small, count, repeats = sys.argv[1:6]
+binary, folder, small, count, repeats, training = sys.argv[1:7]
 repeats = int(repeats)
-# Must match HELD_OUT in models/train/kubiesa.py (not imported: it needs
-# the training's packages).
-HELD_OUT = ("02_19", "02_24", "03_01", "03_05", "03_09")
 every = sorted(Path(folder).glob("*.jpg"))
 if count == "held-out":
-    chosen = [p for p in every if p.name[:5] in HELD_OUT]
+    # The training's own list, read as text: importing the module needs the
+    # training's packages.
+    held_out = ast.literal_eval(
+        re.search(r"^HELD_OUT = (\(.*\))$", Path(training).read_text(), re.M).group(1))
+    chosen = [p for p in every if p.name[:5] in held_out]
 else:
     # Every tenth photo: several puzzles and both phones, not one puzzle's shots.
     count = int(count)

@@ -25,7 +25,7 @@ KUBIESA = os.environ.get("SUDOKU_KUBIESA", "/work/shared/fixtures/kubiesa")
 PRINTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                        "fixtures", "kubiesa-printed")
 # Held out by puzzle: never trained on, only reported (every 4th puzzle).
-# models/eval/kubiesa.sh and scripts/bench-photo.sh hold the same list.
+# models/eval/kubiesa.sh holds the same list; scripts/bench-photo.sh reads this line.
 HELD_OUT = ("02_19", "02_24", "03_01", "03_05", "03_09")
 
 
