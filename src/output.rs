@@ -164,16 +164,18 @@ pub fn answer_in_place(page: &mut Page, marks: &[PartMarks]) -> Option<Vec<u8>> 
         .into_iter()
         .map(|[x0, y0, x1, y1]| Area { x0, y0, x1, y1 })
         .collect();
-    let mut canvas = photo.canvas(&areas).ok()?;
-    answer::draw_piece(&mut canvas.image, canvas.origin, page, marks);
+    let drawn = photo
+        .draw(&areas, |piece, origin| {
+            answer::draw_piece(piece, origin, page, marks)
+        })
+        .ok()?;
     let orientation = match answer::viewed_turns(page) {
         0 => Orientation::AsStored,
         _ => Orientation::Keep,
     };
     let t = page.timings.lap("overlay", start);
-    let answer = photo.answer(&canvas, orientation).ok();
+    let answer = photo.answer(&drawn, orientation).ok();
     page.timings.lap("encode", t);
-    free_aside(canvas);
     answer
 }
 

@@ -13,14 +13,17 @@
 //!    decoding only: no IDCT, no colour). [`Photo::open_with_luma`] also
 //!    transforms the luma blocks on the way: the gray image the puzzle is
 //!    read from, for the cost of one decoding of the scan, not two.
-//! 2. [`Photo::canvas`] decodes to colour only the MCUs under the areas
-//!    that will be drawn on, into a [`Canvas`] placed over the photo.
-//! 3. The caller draws on the canvas as on the photo, offset by its origin.
-//! 4. [`Photo::answer`] codes the blocks whose pixels changed (same
-//!    quantisation and Huffman tables), codes again the MCU after each such
-//!    run (its DC is coded as a difference from the block before), and
-//!    copies every other MCU's bits as they are. Headers and metadata are
-//!    kept; restart markers stay where they were.
+//! 2. [`Photo::draw`] decodes to colour only the MCUs under the areas to
+//!    be drawn on, piece by piece, has the caller draw on each piece as on
+//!    the photo (offset by the piece's origin), and codes again the blocks
+//!    whose pixels changed (same quantisation tables).
+//! 3. [`Photo::answer`] codes those blocks with the photo's Huffman
+//!    tables, codes again the MCU after each run of them (its DC is coded
+//!    as a difference from the block before), and copies every other
+//!    MCU's bits as they are. Headers and metadata are kept; restart
+//!    markers stay where they were.
+//!
+//! [`Photo::canvas`] decodes the colour under some areas for reading it.
 //!
 //! Every block not drawn on decodes exactly as in the photo. A Huffman
 //! table the photo optimised for itself may lack a symbol a drawn block
@@ -92,8 +95,13 @@ pub struct Area {
 pub struct Canvas {
     pub origin: (u32, u32),
     pub image: RgbImage,
-    /// The MCUs decoded: index, coefficients and pixels as decoded.
-    decoded: Vec<(usize, Vec<Block>, Vec<u8>)>,
+}
+
+/// The blocks [`Photo::draw`] changed, for [`Photo::answer`]: the MCUs
+/// drawn on, in scan order (a few thousand of a photo's tens of thousands,
+/// so not a slot for every MCU), each with its blocks coded again.
+pub struct Drawn {
+    changed: Vec<(usize, Vec<Block>)>,
 }
 
 /// What the answer's EXIF orientation tag says.
@@ -116,6 +124,26 @@ struct Coded {
 
 /// Largest AC coefficient an 8-bit baseline JPEG can code (category 10).
 const MAX_AC: i32 = 1023;
+
+/// Puts an MCU's `pixels` (RGB rows of `mcu_w`) into `image` (RGB rows of
+/// `width` pixels) with its top-left pixel at (`x`, `y`).
+fn put_mcu(image: &mut [u8], width: usize, x: usize, y: usize, pixels: &[u8], mcu_w: usize) {
+    for (row, line) in pixels.chunks_exact(3 * mcu_w).enumerate() {
+        let at = 3 * ((y + row) * width + x);
+        image[at..at + line.len()].copy_from_slice(line);
+    }
+}
+
+/// The pixels of the MCU whose top-left pixel is (`x`, `y`) in `image`
+/// (RGB rows of `width` pixels), as RGB rows of the MCU's width.
+fn mcu_pixels(image: &[u8], width: usize, x: usize, y: usize, l: Layout) -> Vec<u8> {
+    let mut out = Vec::with_capacity(3 * l.mcu_w * l.mcu_h);
+    for row in 0..l.mcu_h {
+        let at = 3 * ((y + row) * width + x);
+        out.extend_from_slice(&image[at..at + 3 * l.mcu_w]);
+    }
+    out
+}
 
 impl std::fmt::Debug for Photo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -217,40 +245,125 @@ impl Photo {
             ((my1 - my0) * l.mcu_h) as u32,
         );
         // MCUs decode on their own (each from its own bits): on the pool.
-        let decoded: Vec<(usize, Vec<Block>, Vec<u8>)> = mcus
+        let decoded: Vec<(usize, Vec<u8>)> = mcus
             .into_par_iter()
             .map(|m| {
                 let blocks = scan::decode(&self.headers, &self.data, &self.index, m)?;
-                let pixels = self.pixels(&blocks);
-                Ok((m, blocks, pixels))
+                Ok((m, self.pixels(&blocks)))
             })
             .collect::<Result<_, Unsupported>>()?;
-        // Each band of MCU rows is filled on the pool: the canvas of a
-        // 12 MP answer is megabytes of fresh memory, its first touch as
-        // long as the MCUs' decoding. `decoded` is in MCU order.
+        // Each band of MCU rows is filled on the pool: a canvas over a
+        // 12 MP photo's grid is megabytes of fresh memory, its first touch
+        // as long as the MCUs' decoding. `decoded` is in MCU order.
         let width = image.width() as usize;
         let band = 3 * width * l.mcu_h;
         let raw: &mut [u8] = &mut image;
         if band > 0 {
             raw.par_chunks_mut(band).enumerate().for_each(|(r, out)| {
                 let my = my0 + r;
-                let lo = decoded.partition_point(|(m, ..)| m / l.across < my);
-                let hi = decoded.partition_point(|(m, ..)| m / l.across <= my);
-                for (m, _, pixels) in &decoded[lo..hi] {
+                let lo = decoded.partition_point(|(m, _)| m / l.across < my);
+                let hi = decoded.partition_point(|(m, _)| m / l.across <= my);
+                for (m, pixels) in &decoded[lo..hi] {
                     let x = (m % l.across - mx0) * l.mcu_w;
-                    for row in 0..l.mcu_h {
-                        let at = 3 * (row * width + x);
-                        let line = &pixels[3 * row * l.mcu_w..3 * (row + 1) * l.mcu_w];
-                        out[at..at + line.len()].copy_from_slice(line);
-                    }
+                    put_mcu(out, width, x, 0, pixels, l.mcu_w);
                 }
             });
         }
         Ok(Canvas {
             origin: ((mx0 * l.mcu_w) as u32, (my0 * l.mcu_h) as u32),
             image,
-            decoded,
         })
+    }
+
+    /// The pieces of the photo drawing on `areas` may change, as MCU
+    /// rectangles `[mx0, my0, mx1, my1]` (ends exclusive): each area's
+    /// MCUs, those of areas that share an MCU joined into one rectangle,
+    /// so that no two pieces share an MCU.
+    fn pieces(&self, areas: &[Area]) -> Vec<[usize; 4]> {
+        let l = self.layout;
+        let (w, h) = self.dimensions();
+        let mut pieces: Vec<[usize; 4]> = Vec::new();
+        for a in areas {
+            let (x1, y1) = (a.x1.min(w) as usize, a.y1.min(h) as usize);
+            if a.x0 as usize >= x1 || a.y0 as usize >= y1 {
+                continue;
+            }
+            let mut piece = [
+                a.x0 as usize / l.mcu_w,
+                a.y0 as usize / l.mcu_h,
+                x1.div_ceil(l.mcu_w),
+                y1.div_ceil(l.mcu_h),
+            ];
+            // A piece joined with another grows, and may then meet a third:
+            // joined until it meets none.
+            while let Some(k) = pieces.iter().position(|p| {
+                p[0] < piece[2] && piece[0] < p[2] && p[1] < piece[3] && piece[1] < p[3]
+            }) {
+                let p = pieces.swap_remove(k);
+                piece = [
+                    piece[0].min(p[0]),
+                    piece[1].min(p[1]),
+                    piece[2].max(p[2]),
+                    piece[3].max(p[3]),
+                ];
+            }
+            pieces.push(piece);
+        }
+        pieces
+    }
+
+    /// Draws on the photo's colour where `areas` say, piece by piece:
+    /// `draw(image, origin)` is given the decoded colour of a piece of the
+    /// photo whose top-left pixel is `origin`, to draw on as on the photo
+    /// (offset by the origin), changing pixels only within `areas`. The
+    /// blocks whose pixels changed are coded again from the drawn pixels,
+    /// for [`Photo::answer`].
+    ///
+    /// Each piece (the MCUs under an area, or under areas that share an
+    /// MCU) is decoded, drawn on and coded on its own, on the pool: a
+    /// 12 MP answer's pieces are a few kilobytes each, where one image over
+    /// all of them would be tens of megabytes to fill and read back.
+    pub fn draw<F>(&self, areas: &[Area], draw: F) -> Result<Drawn, Unsupported>
+    where
+        F: Fn(&mut RgbImage, (u32, u32)) + Sync,
+    {
+        let l = self.layout;
+        let per_piece: Vec<Vec<(usize, Vec<Block>)>> = self
+            .pieces(areas)
+            .into_par_iter()
+            .map(|[mx0, my0, mx1, my1]| {
+                let width = (mx1 - mx0) * l.mcu_w;
+                let mut image = RgbImage::new(width as u32, ((my1 - my0) * l.mcu_h) as u32);
+                let mut coded = Vec::with_capacity((mx1 - mx0) * (my1 - my0));
+                for my in my0..my1 {
+                    for mx in mx0..mx1 {
+                        let m = my * l.across + mx;
+                        let blocks = scan::decode(&self.headers, &self.data, &self.index, m)?;
+                        let (x, y) = ((mx - mx0) * l.mcu_w, (my - my0) * l.mcu_h);
+                        put_mcu(&mut image, width, x, y, &self.pixels(&blocks), l.mcu_w);
+                        coded.push((m, blocks));
+                    }
+                }
+                let before = image.clone();
+                draw(&mut image, ((mx0 * l.mcu_w) as u32, (my0 * l.mcu_h) as u32));
+                let mut changed = Vec::new();
+                for (m, blocks) in coded {
+                    let (x, y) = (
+                        (m % l.across - mx0) * l.mcu_w,
+                        (m / l.across - my0) * l.mcu_h,
+                    );
+                    let was = mcu_pixels(&before, width, x, y, l);
+                    let is = mcu_pixels(&image, width, x, y, l);
+                    if let Some(blocks) = self.redrawn(&blocks, &was, &is) {
+                        changed.push((m, blocks));
+                    }
+                }
+                Ok(changed)
+            })
+            .collect::<Result<_, Unsupported>>()?;
+        let mut changed: Vec<(usize, Vec<Block>)> = per_piece.into_iter().flatten().collect();
+        changed.sort_unstable_by_key(|&(m, _)| m);
+        Ok(Drawn { changed })
     }
 
     /// Where each component's block `b` (in the MCU's order) lies: the
@@ -376,41 +489,11 @@ impl Photo {
         Some(out)
     }
 
-    /// The answer: this photo's JPEG with the canvas's drawn blocks coded
-    /// in place of the photo's, and its orientation tag as `orientation`
+    /// The answer: this photo's JPEG with the blocks [`Photo::draw`] drew on
+    /// coded in place of the photo's, and its orientation tag as `orientation`
     /// says.
-    pub fn answer(
-        &self,
-        canvas: &Canvas,
-        orientation: Orientation,
-    ) -> Result<Vec<u8>, Unsupported> {
-        let l = self.layout;
-        let width = canvas.image.width() as usize;
-        let (ox, oy) = (
-            canvas.origin.0 as usize / l.mcu_w,
-            canvas.origin.1 as usize / l.mcu_h,
-        );
-        let raw: &[u8] = &canvas.image;
-        let redrawn: Vec<(usize, Option<Vec<Block>>)> = canvas
-            .decoded
-            .par_iter()
-            .map(|(m, blocks, before)| {
-                let (x, y) = ((m % l.across - ox) * l.mcu_w, (m / l.across - oy) * l.mcu_h);
-                let mut after = Vec::with_capacity(before.len());
-                for row in 0..l.mcu_h {
-                    let at = 3 * ((y + row) * width + x);
-                    after.extend_from_slice(&raw[at..at + 3 * l.mcu_w]);
-                }
-                (*m, self.redrawn(blocks, before, &after))
-            })
-            .collect();
-        // The MCUs drawn on, in scan order: a few thousand of a photo's
-        // tens of thousands, so not a slot for every MCU.
-        let mut changed: Vec<(usize, Vec<Block>)> = redrawn
-            .into_iter()
-            .filter_map(|(m, blocks)| Some((m, blocks?)))
-            .collect();
-        changed.sort_unstable_by_key(|&(m, _)| m);
+    pub fn answer(&self, drawn: &Drawn, orientation: Orientation) -> Result<Vec<u8>, Unsupported> {
+        let changed = &drawn.changed;
         let mut tables: Vec<Table> = self
             .headers
             .tables
@@ -418,7 +501,7 @@ impl Photo {
             .map(|d| d.table.clone())
             .collect();
         let mut rewritten = vec![false; tables.len()];
-        let mut coded = self.entropy(&changed, &tables, true)?;
+        let mut coded = self.entropy(changed, &tables, true)?;
         if coded.missing.iter().any(|m| !m.is_empty()) {
             let wider: Option<Vec<(usize, Table)>> = (coded.missing.iter().enumerate())
                 .filter(|(_, m)| !m.is_empty())
@@ -429,19 +512,19 @@ impl Photo {
                     for (t, table) in wider {
                         (tables[t], rewritten[t]) = (table, true);
                     }
-                    coded = self.entropy(&changed, &tables, true)?;
+                    coded = self.entropy(changed, &tables, true)?;
                 }
                 // No room left in a table: every table the scan uses is
                 // built anew for the whole scan's symbols, and every MCU
                 // coded with them (the coefficients stay the photo's).
                 None => {
-                    for (t, counts) in self.counts_all(&changed, &tables)?.iter().enumerate() {
+                    for (t, counts) in self.counts_all(changed, &tables)?.iter().enumerate() {
                         if counts.iter().any(|&c| c > 0) {
                             tables[t] = Table::optimal(counts).ok_or(Unsupported::Tables)?;
                             rewritten[t] = true;
                         }
                     }
-                    coded = self.entropy(&changed, &tables, false)?;
+                    coded = self.entropy(changed, &tables, false)?;
                 }
             }
             if coded.missing.iter().any(|m| !m.is_empty()) {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use image::codecs::jpeg::JpegDecoder;
 use image::{ImageDecoder, RgbImage};
-use snap_jpeg::{Area, Canvas, Orientation, Photo, Unsupported};
+use snap_jpeg::{Area, Drawn, Orientation, Photo, Unsupported};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,16 +20,24 @@ fn decode(jpeg: &[u8]) -> RgbImage {
     image::load_from_memory(jpeg).expect("decodes").to_rgb8()
 }
 
-/// Paints `area` of the canvas (photo coordinates) with `paint(x, y)`.
-fn paint(canvas: &mut Canvas, area: Area, paint: impl Fn(u32, u32) -> [u8; 3]) {
-    let (ox, oy) = canvas.origin;
-    for y in area.y0..area.y1 {
-        for x in area.x0..area.x1 {
-            canvas
-                .image
-                .put_pixel(x - ox, y - oy, image::Rgb(paint(x, y)));
+/// Paints the part of `area` (photo coordinates) that lies on a piece of
+/// the photo, `image` from `origin`, with `paint(x, y)`.
+fn paint(
+    (image, origin): (&mut RgbImage, (u32, u32)),
+    area: Area,
+    paint: impl Fn(u32, u32) -> [u8; 3],
+) {
+    let (ox, oy) = origin;
+    for y in area.y0.max(oy)..area.y1.min(oy + image.height()) {
+        for x in area.x0.max(ox)..area.x1.min(ox + image.width()) {
+            image.put_pixel(x - ox, y - oy, image::Rgb(paint(x, y)));
         }
     }
+}
+
+/// Nothing drawn.
+fn nothing(photo: &Photo) -> Drawn {
+    photo.draw(&[], |_, _| {}).expect("nothing drawn")
 }
 
 /// The bodies of the DHT segments before the scan.
@@ -56,9 +64,12 @@ const SQUARE: Area = Area {
 /// The answer to `jpeg` with [`SQUARE`] painted a flat blue.
 fn blue_square(jpeg: &[u8]) -> Vec<u8> {
     let photo = Photo::open(jpeg.into()).expect("a baseline photo");
-    let mut canvas = photo.canvas(&[SQUARE]).expect("a canvas");
-    paint(&mut canvas, SQUARE, |_, _| BLUE);
-    photo.answer(&canvas, Orientation::Keep).expect("an answer")
+    let drawn = photo
+        .draw(&[SQUARE], |image, origin| {
+            paint((image, origin), SQUARE, |_, _| BLUE)
+        })
+        .expect("drawn");
+    photo.answer(&drawn, Orientation::Keep).expect("an answer")
 }
 
 /// The colour [`blue_square`] paints.
@@ -73,25 +84,20 @@ fn with_nothing_drawn_the_answer_is_the_photo() {
     for name in PHOTOS {
         let bytes = fixture(name);
         let photo = Photo::open(bytes.as_slice().into()).expect("a baseline photo");
-        let canvas = photo.canvas(&[]).expect("an empty canvas");
         assert_eq!(
-            photo.answer(&canvas, Orientation::Keep),
+            photo.answer(&nothing(&photo), Orientation::Keep),
             Ok(bytes.clone()),
             "{name}"
         );
-        // Decoded and left as it was, a canvas changes nothing either.
+        // Decoded and left as it was, a piece changes nothing either.
         let area = Area {
             x0: 100,
             y0: 120,
             x1: 300,
             y1: 260,
         };
-        let canvas = photo.canvas(&[area]).expect("a canvas");
-        assert_eq!(
-            photo.answer(&canvas, Orientation::Keep),
-            Ok(bytes),
-            "{name}"
-        );
+        let drawn = photo.draw(&[area], |_, _| {}).expect("drawn");
+        assert_eq!(photo.answer(&drawn, Orientation::Keep), Ok(bytes), "{name}");
     }
 }
 
@@ -127,6 +133,50 @@ fn what_is_drawn_shows_and_the_rest_decodes_as_before() {
 }
 
 #[test]
+fn each_area_is_drawn_whole_on_one_piece_and_pieces_share_no_mcu() {
+    let bytes = fixture("kubiesa-03_01.jpg");
+    let photo = Photo::open(bytes.as_slice().into()).expect("a baseline photo");
+    let area = |x0, y0, x1, y1| Area { x0, y0, x1, y1 };
+    // Two areas in one MCU row whose MCUs touch but do not overlap; a third
+    // sharing an MCU with the second, and a fourth sharing one with the
+    // third: those three are one piece.
+    let areas = [
+        area(100, 100, 128, 128),
+        area(128, 100, 170, 120),
+        area(165, 118, 200, 140),
+        area(199, 139, 230, 170),
+        area(400, 300, 420, 310),
+    ];
+    let pieces = std::sync::Mutex::new(Vec::new());
+    photo
+        .draw(&areas, |image, origin| {
+            pieces.lock().expect("not poisoned").push([
+                origin.0,
+                origin.1,
+                origin.0 + image.width(),
+                origin.1 + image.height(),
+            ]);
+        })
+        .expect("drawn");
+    let pieces = pieces.into_inner().expect("not poisoned");
+    assert_eq!(pieces.len(), 3, "{pieces:?}");
+    for a in &areas {
+        let holding = pieces
+            .iter()
+            .filter(|p| p[0] <= a.x0 && p[1] <= a.y0 && a.x1 <= p[2] && a.y1 <= p[3])
+            .count();
+        assert_eq!(holding, 1, "{a:?} in {pieces:?}");
+    }
+    for (i, p) in pieces.iter().enumerate() {
+        assert!(p.iter().all(|v| v % 16 == 0), "MCU-aligned: {p:?}");
+        for q in &pieces[i + 1..] {
+            let overlap = p[0] < q[2] && q[0] < p[2] && p[1] < q[3] && q[1] < p[3];
+            assert!(!overlap, "{p:?} and {q:?}");
+        }
+    }
+}
+
+#[test]
 fn a_drawing_a_tuned_table_cannot_code_gets_tables_of_its_own() {
     // image1024's tables were tuned to the photo (65 and 46 of the 162 AC
     // symbols) and leave no code free for what a flat blue square needs.
@@ -149,19 +199,17 @@ fn a_drawing_a_tuned_table_cannot_code_gets_tables_of_its_own() {
 fn the_orientation_tag_is_kept_or_set_to_the_pixels_as_stored() {
     let bytes = fixture("image1024.jpg");
     let photo = Photo::open(bytes.as_slice().into()).expect("a baseline photo");
-    let canvas = photo.canvas(&[]).expect("a canvas");
+    let drawn = nothing(&photo);
     let tag = |jpeg: &[u8]| {
         let mut d = JpegDecoder::new(Cursor::new(jpeg)).expect("a JPEG");
         d.orientation().expect("reads").to_exif()
     };
     assert_eq!(
-        tag(&photo.answer(&canvas, Orientation::Keep).expect("answer")),
+        tag(&photo.answer(&drawn, Orientation::Keep).expect("answer")),
         6
     );
     assert_eq!(
-        tag(&photo
-            .answer(&canvas, Orientation::AsStored)
-            .expect("answer")),
+        tag(&photo.answer(&drawn, Orientation::AsStored).expect("answer")),
         1
     );
 }

@@ -451,7 +451,7 @@ fn blend(photo: &mut RgbImage, c: &Coverage, colour: [u8; 3]) {
 
 /// The photo pixels `[x0, y0, x1)` by `[.., y1)` that drawing over `window`
 /// of cell `index` may change on a photo of `size`; `None` for an empty
-/// window or a cell at infinity.
+/// window, a window off the photo or a cell at infinity.
 fn cell_area(
     grid_to_photo: &Homography,
     grid_side: f32,
@@ -475,7 +475,9 @@ fn cell_area(
         return None;
     }
     let (x0, y0, x1, y1) = pixel_bounds(&corners, w, h);
-    Some([x0, y0, x1, y1])
+    // A window off the image (a piece of a photo beside the cell) has
+    // bounds that cross: nothing to draw.
+    (x0 < x1 && y0 < y1).then_some([x0, y0, x1, y1])
 }
 
 /// The photo pixels, as rectangles `[x0, y0, x1, y1]` (ends exclusive),
@@ -575,6 +577,22 @@ mod tests {
         mark_cells(&mut piece, &shifted, &rings).unwrap();
         for (x, y, p) in piece.enumerate_pixels() {
             assert_eq!(p, drawn.get_pixel(x + dx, y + dy), "{x},{y}");
+        }
+    }
+
+    #[test]
+    fn a_piece_of_the_photo_beside_the_cells_is_left_as_it_is() {
+        // Pieces of a photo to the right of, below and left of the grid:
+        // every digit's window is off them (their bounds cross).
+        let quad = Quad::new([(40.0, 20.0), (360.0, 50.0), (350.0, 250.0), (50.0, 280.0)]);
+        let h = Homography::square_to_quad(432.0, &quad).unwrap();
+        for (dx, dy) in [(380.0, 0.0), (0.0, 290.0), (-200.0, 0.0)] {
+            let white = RgbImage::from_pixel(64, 48, Rgb([255, 255, 255]));
+            let mut piece = white.clone();
+            let shifted = part(&h.shifted(dx, dy));
+            draw_digits(&mut piece, &shifted, &[(0, 8), (8, 3), (80, 1)]).unwrap();
+            mark_cells(&mut piece, &shifted, &[8, 72]).unwrap();
+            assert_eq!(piece, white, "piece at {dx},{dy}");
         }
     }
 
