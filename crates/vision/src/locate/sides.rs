@@ -4,7 +4,7 @@
 
 use image::GrayImage;
 
-use crate::geometry::Quad;
+use crate::geometry::{round_i32, Quad};
 
 /// A side shorter than this (pixels) is too short to fit a line along.
 const MIN_SIDE_LEN: f32 = 8.0;
@@ -136,8 +136,8 @@ fn darkest_offsets(dark: &GrayImage, sd: &Side) -> (f32, f32) {
             for i in 0..=n {
                 let t = i as f32 / n as f32;
                 let o = oa as f32 + (ob - oa) as f32 * t;
-                let x = (sd.a.0 + sd.dx * t + sd.nx * o).round() as i32;
-                let y = (sd.a.1 + sd.dy * t + sd.ny * o).round() as i32;
+                let x = round_i32(sd.a.0 + sd.dx * t + sd.nx * o);
+                let y = round_i32(sd.a.1 + sd.dy * t + sd.ny * o);
                 if x >= 0 && y >= 0 && x < w && y < h {
                     sum += raw[(y * w + x) as usize] as u32;
                     cnt += 1;
