@@ -113,7 +113,8 @@ pub enum Orientation {
     AsStored,
 }
 
-/// A scan's data as [`Photo::answer`] codes it.
+/// What [`Photo::entropy`] codes: the headers it was given and the scan's
+/// data after them.
 struct Coded {
     bytes: Vec<u8>,
     /// Symbols each table lacked (coded as nothing).
@@ -501,7 +502,11 @@ impl Photo {
             .map(|d| d.table.clone())
             .collect();
         let mut rewritten = vec![false; tables.len()];
-        let mut coded = self.entropy(changed, &tables, true)?;
+        // The headers go first into the buffer the scan is coded into: the
+        // answer is megabytes, not to be copied once more behind them.
+        let head =
+            |tables: &[Table], rewritten: &[bool]| self.headers_out(tables, rewritten, orientation);
+        let mut coded = self.entropy(changed, &tables, true, head(&tables, &rewritten))?;
         if coded.missing.iter().any(|m| !m.is_empty()) {
             let wider: Option<Vec<(usize, Table)>> = (coded.missing.iter().enumerate())
                 .filter(|(_, m)| !m.is_empty())
@@ -512,7 +517,7 @@ impl Photo {
                     for (t, table) in wider {
                         (tables[t], rewritten[t]) = (table, true);
                     }
-                    coded = self.entropy(changed, &tables, true)?;
+                    coded = self.entropy(changed, &tables, true, head(&tables, &rewritten))?;
                 }
                 // No room left in a table: every table the scan uses is
                 // built anew for the whole scan's symbols, and every MCU
@@ -524,16 +529,14 @@ impl Photo {
                             rewritten[t] = true;
                         }
                     }
-                    coded = self.entropy(changed, &tables, false)?;
+                    coded = self.entropy(changed, &tables, false, head(&tables, &rewritten))?;
                 }
             }
             if coded.missing.iter().any(|m| !m.is_empty()) {
                 return Err(Unsupported::Tables);
             }
         }
-        let mut out = self.headers_out(&tables, &rewritten, orientation);
-        out.extend_from_slice(&coded.bytes);
-        Ok(out)
+        Ok(coded.bytes)
     }
 
     /// How often each table's symbols are coded when every MCU is.
@@ -542,17 +545,18 @@ impl Photo {
         changed: &[(usize, Vec<Block>)],
         tables: &[Table],
     ) -> Result<Vec<[u32; 256]>, Unsupported> {
-        Ok(self.entropy(changed, tables, false)?.counts)
+        Ok(self.entropy(changed, tables, false, Vec::new())?.counts)
     }
 
-    /// The scan's data (up to and with EOI) with the `changed` MCUs (index
-    /// and blocks, in scan order) coded with `tables`; with `copy`, MCUs
-    /// coded as in the photo are copied.
+    /// `head` and after it the scan's data (up to and with EOI) with the
+    /// `changed` MCUs (index and blocks, in scan order) coded with
+    /// `tables`; with `copy`, MCUs coded as in the photo are copied.
     fn entropy(
         &self,
         changed: &[(usize, Vec<Block>)],
         tables: &[Table],
         copy: bool,
+        mut head: Vec<u8>,
     ) -> Result<Coded, Unsupported> {
         let h = &self.headers;
         let idx = &self.index;
@@ -561,7 +565,8 @@ impl Photo {
             missing: vec![Vec::new(); tables.len()],
             counts: vec![[0; 256]; tables.len()],
         };
-        let mut w = Writer::new(Vec::with_capacity(self.data.bytes.len() + 1024));
+        head.reserve(self.data.bytes.len() + 1024);
+        let mut w = Writer::new(head);
         let mut pred = [0i32; 3];
         // The first MCU of a run of MCUs copied as they are.
         let mut run: Option<usize> = None;
