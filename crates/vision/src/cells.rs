@@ -934,9 +934,10 @@ fn sample(dark: &Dark, vertical: bool, across: f32, a: usize) -> f32 {
     if !(0.0..(dark.side - 1) as f32).contains(&across) {
         return 0.0;
     }
-    let i = across.floor();
-    let f = across - i;
-    let i = i as usize;
+    // At least 0, so the conversion floors (`floor` is a libm call on the
+    // baseline x86-64 target, and this runs for every sample of a profile).
+    let i = across as usize;
+    let f = across - i as f32;
     let at = |x: usize| {
         if vertical {
             dark.at(x, a)

@@ -559,9 +559,10 @@ pub(crate) fn bilinear(gray: &GrayImage, x: f32, y: f32) -> f32 {
     }
     let x = x.clamp(0.0, (w - 1) as f32);
     let y = y.clamp(0.0, (h - 1) as f32);
-    let (x0, y0) = (x.floor(), y.floor());
-    let (fx, fy) = (x - x0, y - y0);
-    let (x0, y0) = (x0 as usize, y0 as usize);
+    // At least 0, so the conversion floors (`floor` is a libm call on the
+    // baseline x86-64 target, and this runs for every sample of a warp).
+    let (x0, y0) = (x as usize, y as usize);
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
     let x1 = (x0 + 1).min(w as usize - 1);
     let y1 = (y0 + 1).min(h as usize - 1);
     let raw = gray.as_raw();
