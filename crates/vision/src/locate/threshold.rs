@@ -81,6 +81,7 @@ pub(crate) fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (Gra
             // `y - r - 1 ..= y + r - 1` (clipped to the image); row y adds
             // row `y + r` and drops row `y - r - 1`.
             let mut cols = vec![0u32; w];
+            let mut prefix = vec![0u32; w + 1];
             let mut sums = vec![0u32; w];
             let before = if first > r { first - r - 1 } else { 0 };
             for row in raw[before * w..(first + r).min(h) * w].chunks_exact(w) {
@@ -105,7 +106,7 @@ pub(crate) fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (Gra
                     rows,
                     r,
                     &raw[y * w..(y + 1) * w],
-                    &mut sums,
+                    (&mut prefix, &mut sums),
                     orow,
                     drow,
                 );
@@ -121,11 +122,12 @@ const THRESHOLD_BAND_ROWS: usize = 128;
 
 /// One row of [`adaptive_threshold`]: `cols` are the column sums over the
 /// row's window rows (`rows` of them), `widths` the clipped window width at
-/// each column; `sums` is room for the row's window sums.
+/// each column; `prefix` (one longer than the row) and `sums` are room for
+/// the columns' running total and the row's window sums.
 ///
-/// The window sums are a running sum along the row, one pixel after
-/// another; the threshold and the darkness then take each pixel alone, a
-/// loop the compiler runs several pixels at once in vector registers.
+/// The window sums are differences of the columns' running total; the
+/// threshold and the darkness then take each pixel alone, a loop the
+/// compiler runs several pixels at once in vector registers.
 #[allow(clippy::too_many_arguments)]
 fn threshold_row(
     cols: &[u32],
@@ -133,20 +135,34 @@ fn threshold_row(
     rows: u32,
     r: usize,
     row: &[u8],
-    sums: &mut [u32],
+    (prefix, sums): (&mut [u32], &mut [u32]),
     out: &mut [u8],
     dark: &mut [u8],
 ) {
     let w = row.len();
-    let mut s: u32 = cols[..r.min(w)].iter().sum();
-    for (x, sum) in sums.iter_mut().enumerate() {
-        if x + r < w {
-            s += cols[x + r];
-        }
-        if x > r {
-            s -= cols[x - r - 1];
-        }
-        *sum = s;
+    // `prefix[i]`: columns `0..i` summed, one add a column, so that window
+    // x sums to `prefix[min(x + r + 1, w)] - prefix[max(x - r, 0)]`,
+    // independent of its neighbours' (a running sum added and dropped a
+    // column a pixel, two steps in a chain). Wrapping: the prefixes of a
+    // wide image may pass u32, but each window's sum fits, and differences
+    // modulo 2^32 give it exactly.
+    prefix[0] = 0;
+    for (i, &c) in cols.iter().enumerate() {
+        prefix[i + 1] = prefix[i].wrapping_add(c);
+    }
+    // Windows clipped on the left (x < r), whole ones, and clipped on the
+    // right (x + r + 1 >= w).
+    let start = r.min(w);
+    let end = w.saturating_sub(r + 1).max(start);
+    for (x, sum) in sums[..start].iter_mut().enumerate() {
+        *sum = prefix[(x + r + 1).min(w)];
+    }
+    let ahead = &prefix[(start + r + 1).min(w)..];
+    for ((sum, &hi), &lo) in sums[start..end].iter_mut().zip(ahead).zip(&prefix[..]) {
+        *sum = hi.wrapping_sub(lo);
+    }
+    for (x, sum) in sums.iter_mut().enumerate().skip(end) {
+        *sum = prefix[(x + r + 1).min(w)].wrapping_sub(prefix[x.saturating_sub(r)]);
     }
     let windows = Windows { sums, widths, rows };
     #[cfg(target_arch = "x86_64")]
@@ -306,9 +322,20 @@ mod tests {
     }
 
     #[test]
-    fn running_window_sums_give_the_threshold_by_definition() {
-        // The last two span several bands of rows (see THRESHOLD_BAND_ROWS).
-        for (w, h) in [(83, 57), (9, 40), (300, 12), (61, 300), (20, 700)] {
+    fn window_sums_give_the_threshold_by_definition() {
+        // Images narrower than the window (3, 5 and 1 across) and, the last
+        // two, images spanning several bands of rows (see
+        // THRESHOLD_BAND_ROWS).
+        for (w, h) in [
+            (83, 57),
+            (9, 40),
+            (3, 40),
+            (5, 5),
+            (1, 9),
+            (300, 12),
+            (61, 300),
+            (20, 700),
+        ] {
             let g = GrayImage::from_fn(w, h, |x, y| {
                 Luma([
                     (((x * 31 + y * 17) % 97) as u8).wrapping_mul(3) / 2 + (x % 5 == 0) as u8 * 60
