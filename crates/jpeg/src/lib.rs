@@ -335,20 +335,20 @@ impl Photo {
             .map(|[mx0, my0, mx1, my1]| {
                 let width = (mx1 - mx0) * l.mcu_w;
                 let mut image = RgbImage::new(width as u32, ((my1 - my0) * l.mcu_h) as u32);
-                let mut coded = Vec::with_capacity((mx1 - mx0) * (my1 - my0));
+                let mut decoded = Vec::with_capacity((mx1 - mx0) * (my1 - my0));
                 for my in my0..my1 {
                     for mx in mx0..mx1 {
                         let m = my * l.across + mx;
                         let blocks = scan::decode(&self.headers, &self.data, &self.index, m)?;
                         let (x, y) = ((mx - mx0) * l.mcu_w, (my - my0) * l.mcu_h);
                         put_mcu(&mut image, width, x, y, &self.pixels(&blocks), l.mcu_w);
-                        coded.push((m, blocks));
+                        decoded.push((m, blocks));
                     }
                 }
                 let before = image.clone();
                 draw(&mut image, ((mx0 * l.mcu_w) as u32, (my0 * l.mcu_h) as u32));
                 let mut changed = Vec::new();
-                for (m, blocks) in coded {
+                for (m, blocks) in decoded {
                     let (x, y) = (
                         (m % l.across - mx0) * l.mcu_w,
                         (m / l.across - my0) * l.mcu_h,
