@@ -107,26 +107,20 @@ impl Quad {
     }
 }
 
+/// The largest f32 below one half.
+const JUST_UNDER_HALF: f32 = 0.5 - f32::EPSILON / 4.0;
+
 /// `x.round() as i32` for every `f32` (halves away from zero, NaN to 0,
-/// saturating), without the call to libm's `roundf` that `round` is on
-/// the baseline x86-64 target: a conversion and a compare. Up to 2^23 the
-/// fraction `x - trunc(x)` is exact; from there on every `f32` is whole.
+/// saturating), without a call: on baseline x86-64 (no SSE4.1 rounding
+/// instruction) `f32::round` is a call to libm's `roundf`, and the comb
+/// search and the fit of a grid's sides round in their innermost loops.
+/// Adding the largest f32 below one half, with `x`'s sign, and truncating
+/// rounds half away from zero exactly as `round` does (the lowering LLVM
+/// itself uses where SSE4.1 is there); the truncation to i32 saturates
+/// and takes NaN to 0, as `as i32` after `round` does.
 #[inline]
 pub(crate) fn round_i32(x: f32) -> i32 {
-    /// 2^23: every `f32` at least this large in size is a whole number.
-    const WHOLE: f32 = 8_388_608.0;
-    let t = x as i32;
-    if x.is_nan() || x.abs() >= WHOLE {
-        return t;
-    }
-    let fraction = x - t as f32;
-    if fraction >= 0.5 {
-        t + 1
-    } else if fraction <= -0.5 {
-        t - 1
-    } else {
-        t
-    }
+    (x + JUST_UNDER_HALF.copysign(x)) as i32
 }
 
 pub(crate) fn dist(a: (f32, f32), b: (f32, f32)) -> f32 {

@@ -24,7 +24,7 @@ use image::GrayImage;
 
 use super::sides::{expand, frame_sides, on_frame};
 use super::{FRAME_TOL, MIN_SCORE, MIN_SCORE_AT_FRAME, RECHECK_GROWTH};
-use crate::geometry::{dist, Homography, Quad};
+use crate::geometry::{dist, round_i32, Homography, Quad};
 
 /// Cells per side of the grids looked for.
 pub(super) const SIZES: [usize; 2] = [9, 16];
@@ -1088,21 +1088,13 @@ fn comb_score(
     (score > to_beat).then_some(score)
 }
 
-/// The largest f32 below one half.
-const JUST_UNDER_HALF: f32 = 0.5 - f32::EPSILON / 4.0;
-
-/// `x.round() as usize`, without a call: on baseline x86-64 (no SSE4.1
-/// rounding instruction) `f32::round` is a call to libm's `roundf`, made
-/// twenty times for each of the comb search's hundreds of thousands of
-/// combs. Adding the largest f32 below one half and truncating rounds
-/// half away from zero exactly as `round` does for `x >= 0` (the lowering
-/// LLVM itself uses where SSE4.1 is there); any `x` that `round` takes
-/// below zero gives 0 either way. The truncation is to i32, one
-/// instruction where f32 to usize (u64) takes a dozen on x86-64, so `x`
-/// must be below 2^31: a comb's bins number a few thousand at most.
+/// `x.round() as usize` ([`round_i32`], 0 for anything `round` takes
+/// below zero), made twenty times for each of the comb search's hundreds
+/// of thousands of combs. `x` must be below 2^31: a comb's bins number a
+/// few thousand at most.
 #[inline]
 fn round_bin(x: f32) -> usize {
-    usize::try_from((x + JUST_UNDER_HALF) as i32).unwrap_or(0)
+    usize::try_from(round_i32(x)).unwrap_or(0)
 }
 
 /// The 9x9 comb found by its box lines: a comb of the four box lines
