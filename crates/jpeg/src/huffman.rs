@@ -21,7 +21,19 @@ pub(crate) struct Table {
     /// For the next `FAST_BITS` bits: the symbol and its code length (0:
     /// longer than `FAST_BITS`).
     fast: Vec<(u8, u8)>,
+    /// For the next [`COEFFICIENT_BITS`] bits: a coefficient's symbol and
+    /// magnitude bits read at once (see [`Table::coefficient`]).
+    coefficients: Vec<i32>,
 }
+
+/// Bits [`Table::coefficient`] looks up: an AC symbol's code and the
+/// magnitude bits after it. A photo's coefficients are mostly small, with
+/// short codes, so that most fit in this many bits.
+pub(crate) const COEFFICIENT_BITS: u32 = 11;
+
+/// A coefficient's magnitude has at most this many bits in a baseline
+/// scan (an AC symbol's size), which [`Table::coefficient`] checks for.
+const MAX_AC_SIZE: u32 = 10;
 
 impl Table {
     /// The table `counts` and `values` define; `None` when the counts
@@ -61,14 +73,58 @@ impl Table {
             max_code[len as usize] = if n > 0 { code as i32 - 1 } else { -1 };
             code <<= 1;
         }
-        Some(Table {
+        let mut table = Table {
             counts,
             values,
             codes,
             max_code,
             offset,
             fast,
-        })
+            coefficients: Vec::new(),
+        };
+        table.coefficients = (0..1u32 << COEFFICIENT_BITS)
+            .map(|bits| table.coefficient_of(bits))
+            .collect();
+        Some(table)
+    }
+
+    /// The entry of [`Table::coefficient`] for the bits `bits` (the next
+    /// [`COEFFICIENT_BITS`]): 0 unless they start with a symbol of a
+    /// coefficient (size 1..=[`MAX_AC_SIZE`]) whose code and magnitude
+    /// bits fit in them; else the coefficient's value (bits 16..32), its
+    /// run of zeros before it (bits 8..16) and the bits they take.
+    fn coefficient_of(&self, bits: u32) -> i32 {
+        let peek = bits << (16 - COEFFICIENT_BITS);
+        let Some((rs, len)) = self.decode(peek) else {
+            return 0;
+        };
+        let (run, size) = (u32::from(rs >> 4), u32::from(rs & 15));
+        if size == 0 || size > MAX_AC_SIZE || len + size > COEFFICIENT_BITS {
+            return 0;
+        }
+        let magnitude = (bits >> (COEFFICIENT_BITS - len - size)) & ((1 << size) - 1);
+        let value = if magnitude < 1 << (size - 1) {
+            magnitude as i32 - (1 << size) + 1
+        } else {
+            magnitude as i32
+        };
+        (value << 16) | (run << 8) as i32 | (len + size) as i32
+    }
+
+    /// The AC coefficient starting the 32 bits `peek` (most significant
+    /// first) when its symbol's code and magnitude bits are within the
+    /// first [`COEFFICIENT_BITS`]: its value, the run of zeros before it,
+    /// and the bits it takes. One lookup where [`Table::decode`] and the
+    /// magnitude bits after it take two steps; `None` for any other
+    /// symbol, which is then decoded so.
+    #[inline]
+    pub fn coefficient(&self, peek: u32) -> Option<(i32, usize, u32)> {
+        let entry = self.coefficients[(peek >> (32 - COEFFICIENT_BITS)) as usize];
+        (entry != 0).then_some((
+            entry >> 16,
+            ((entry >> 8) & 0xFF) as usize,
+            (entry & 0xFF) as u32,
+        ))
     }
 
     /// The code and length of `symbol`, `None` when the table has none.

@@ -98,6 +98,18 @@ fn block(
     let mut k = 1;
     while k < 64 {
         let word = r.peek32();
+        if let Some((value, run, bits)) = ac.coefficient(word) {
+            k += run;
+            if k > 63 {
+                return Err(Unsupported::Data);
+            }
+            r.skip(bits);
+            if let Some(out) = out.as_deref_mut() {
+                out[crate::dct::ZIGZAG[k]] = value;
+            }
+            k += 1;
+            continue;
+        }
         let (rs, len) = ac.decode(word >> 16).ok_or(Unsupported::Data)?;
         let (run, size) = (usize::from(rs >> 4), u32::from(rs & 15));
         if size == 0 {
@@ -317,6 +329,7 @@ impl Coder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::huffman::COEFFICIENT_BITS;
 
     #[test]
     fn magnitudes_read_back() {
@@ -325,5 +338,34 @@ mod tests {
             assert_eq!(extend(magnitude(v, size), size), v, "{v}");
         }
         assert_eq!(category(0), 0);
+    }
+
+    #[test]
+    fn a_coefficient_looked_up_is_its_symbol_and_magnitude_read_apart() {
+        // Every AC symbol (runs 0..=15, sizes 1..=10, EOB, ZRL), counts as
+        // skewed as a photo's: short codes for small coefficients, codes
+        // past the lookup for the rare ones.
+        let mut counts = [0u32; 256];
+        for run in 0..16u32 {
+            for size in 1..=10u32 {
+                counts[((run << 4) | size) as usize] = 1 + (1 << 20) >> (2 * run + 2 * size);
+            }
+        }
+        (counts[0x00], counts[0xF0]) = (1 << 18, 50);
+        let table = Table::optimal(&counts).expect("a table");
+        let mut looked_up = 0;
+        for prefix in 0..1u32 << COEFFICIENT_BITS {
+            // Any bits after the looked-up ones: they must not matter.
+            let peek =
+                (prefix << (32 - COEFFICIENT_BITS)) | (prefix.wrapping_mul(0x9E37) & 0x1F_FFFF);
+            let (rs, len) = table.decode(peek >> 16).expect("a full code space");
+            let (run, size) = (usize::from(rs >> 4), u32::from(rs & 15));
+            let apart = (size > 0 && size <= 10 && len + size <= COEFFICIENT_BITS)
+                .then(|| (extend(bits_after(peek, len, size), size), run, len + size));
+            assert_eq!(table.coefficient(peek), apart, "{prefix:#b}");
+            looked_up += usize::from(apart.is_some());
+        }
+        // Most bit patterns start with a coefficient the lookup gives.
+        assert!(looked_up > 1 << (COEFFICIENT_BITS - 1), "{looked_up}");
     }
 }
