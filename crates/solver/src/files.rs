@@ -17,7 +17,9 @@
 
 use std::fs::{File, FileType, Metadata};
 use std::io::{Error, ErrorKind, Read};
+use std::mem::MaybeUninit;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What a file is read as: named in messages, with its size bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +59,30 @@ pub fn read(path: &Path, limit: &FileLimit) -> std::io::Result<Vec<u8>> {
         return Err(too_big(bytes.len() as u64, limit));
     }
     Ok(bytes)
+}
+
+/// [`read`], into shared memory: a caller that keeps the bytes behind an
+/// `Arc` (a JPEG kept to draw its answer in) takes them without copying
+/// megabytes into one. A file whose size changes while it is read is read
+/// again by [`read`].
+pub fn read_shared(path: &Path, limit: &FileLimit) -> std::io::Result<Arc<[u8]>> {
+    let mut file = open_regular(path, limit)?;
+    let len = file.metadata()?.len();
+    if len > limit.max_bytes {
+        return Err(too_big(len, limit));
+    }
+    let zeroed: Arc<[MaybeUninit<u8>]> = Arc::new_zeroed_slice(len as usize);
+    // SAFETY: all-zero bytes are initialised u8s.
+    let mut bytes = unsafe { zeroed.assume_init() };
+    let whole = match Arc::get_mut(&mut bytes) {
+        Some(buf) => file.read_exact(buf).is_ok() && file.read(&mut [0u8; 1])? == 0,
+        None => false,
+    };
+    if whole {
+        Ok(bytes)
+    } else {
+        read(path, limit).map(Arc::from)
+    }
 }
 
 /// Reads the regular file at `path` whole as UTF-8 text, as [`read`] does.
@@ -189,8 +215,16 @@ mod tests {
         std::fs::write(&path, b"sixteen bytes!!!").unwrap();
         assert_eq!(read(&path, &SMALL).unwrap(), b"sixteen bytes!!!");
         assert_eq!(read_text(&path, &SMALL).unwrap(), "sixteen bytes!!!");
+        assert_eq!(&*read_shared(&path, &SMALL).unwrap(), b"sixteen bytes!!!");
+        std::fs::write(&path, b"").unwrap();
+        assert!(read_shared(&path, &SMALL).unwrap().is_empty());
         std::fs::write(&path, b"seventeen bytes!!").unwrap();
         let err = read(&path, &SMALL).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "file is 0 MiB; the largest test file read is 0 MiB"
+        );
+        let err = read_shared(&path, &SMALL).unwrap_err();
         assert_eq!(
             err.to_string(),
             "file is 0 MiB; the largest test file read is 0 MiB"
@@ -205,6 +239,10 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "not a regular file (a folder); test files are read from regular files only"
+        );
+        assert_eq!(
+            read_shared(&dir, &SMALL).unwrap_err().to_string(),
+            err.to_string()
         );
         assert!(open_stream(&dir)
             .unwrap_err()

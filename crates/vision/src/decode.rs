@@ -182,6 +182,24 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, DecodeError> {
 /// by the walk that opens it (see [`decode_jpeg_luma`]), so the opening
 /// costs nothing more.
 pub(crate) fn decode_opening(bytes: &[u8], open: bool) -> Result<Decoded, DecodeError> {
+    decode_opening_from(bytes, None, open)
+}
+
+/// [`decode_opening`] of bytes held in `shared` (as read by
+/// [`read_file_shared`]): a JPEG keeps them, not a copy.
+pub(crate) fn decode_opening_shared(
+    shared: &Arc<[u8]>,
+    open: bool,
+) -> Result<Decoded, DecodeError> {
+    decode_opening_from(shared, Some(shared), open)
+}
+
+/// [`decode_opening`] of `bytes`, which `shared` holds when given.
+fn decode_opening_from(
+    bytes: &[u8],
+    shared: Option<&Arc<[u8]>>,
+    open: bool,
+) -> Result<Decoded, DecodeError> {
     if bytes.is_empty() {
         return Err(DecodeError::Empty);
     }
@@ -196,7 +214,7 @@ pub(crate) fn decode_opening(bytes: &[u8], open: bool) -> Result<Decoded, Decode
         return Err(DecodeError::Truncated);
     }
     if format == ImageFormat::Jpeg {
-        if let Some(decoded) = decode_jpeg_luma(bytes, open)? {
+        if let Some(decoded) = decode_jpeg_luma(bytes, shared, open)? {
             return Ok(decoded);
         }
     }
@@ -265,7 +283,11 @@ fn check_dimensions(width: u32, height: u32) -> Result<(), DecodeError> {
 /// whose luma needs the colour conversion: the caller decodes those
 /// through `image`, in colour. With `open`, the opened JPEG is kept (see
 /// [`decode_opening`]).
-fn decode_jpeg_luma(bytes: &[u8], open: bool) -> Result<Option<Decoded>, DecodeError> {
+fn decode_jpeg_luma(
+    bytes: &[u8],
+    shared: Option<&Arc<[u8]>>,
+    open: bool,
+) -> Result<Option<Decoded>, DecodeError> {
     let mut decoder = JpegDecoder::new_with_options(ZCursor::new(bytes), jpeg_options());
     decoder.decode_headers().map_err(map_jpeg_err)?;
     if !matches!(
@@ -279,7 +301,8 @@ fn decode_jpeg_luma(bytes: &[u8], open: bool) -> Result<Option<Decoded>, DecodeE
         .exif()
         .and_then(|exif| Orientation::from_exif_chunk(exif))
         .map_or(1, |o| o.to_exif());
-    let jpeg: Arc<[u8]> = Arc::from(bytes);
+    // Kept for the answer: the caller's shared bytes, else a copy.
+    let jpeg: Arc<[u8]> = shared.map_or_else(|| Arc::from(bytes), Arc::clone);
     if let Some((width, height)) = decoder.dimensions() {
         // JPEG sizes are 16-bit, so these conversions are exact.
         let (width, height) = (width as u32, height as u32);
@@ -415,6 +438,12 @@ pub(crate) const PHOTO_FILE: FileLimit = FileLimit {
 /// and at most [`MAX_FILE_BYTES`]. Both are checked before the file is read.
 pub fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
     files::read(path, &PHOTO_FILE)
+}
+
+/// [`read_file`] into shared memory, which a JPEG's answer keeps without a
+/// copy (see [`decode_opening_shared`]).
+pub(crate) fn read_file_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
+    files::read_shared(path, &PHOTO_FILE)
 }
 
 fn map_err(e: image::ImageError) -> DecodeError {

@@ -236,16 +236,29 @@ impl Reader {
 
     /// Reads the photo at `path`.
     pub fn read_file(&self, path: &Path) -> Result<Page, ReadError> {
-        let bytes = decode::read_file(path).map_err(ReadError::Io)?;
+        let bytes = decode::read_file_shared(path).map_err(ReadError::Io)?;
         let debug = self.debug_dir.as_ref().map(|d| d.join(debug_name(path)));
-        self.read_bytes(&bytes, debug.as_deref())
+        self.read_decoding(
+            |open| decode::decode_opening_shared(&bytes, open),
+            debug.as_deref(),
+        )
     }
 
     /// Reads a photo from its encoded bytes. `debug` is a folder for the
     /// intermediate images, if wanted.
     pub fn read_bytes(&self, bytes: &[u8], debug: Option<&Path>) -> Result<Page, ReadError> {
+        self.read_decoding(|open| decode::decode_opening(bytes, open), debug)
+    }
+
+    /// Reads the photo `decode` gives (told whether to keep a JPEG opened),
+    /// its decoding timed.
+    fn read_decoding(
+        &self,
+        decode: impl FnOnce(bool) -> Result<Decoded, decode::DecodeError>,
+        debug: Option<&Path>,
+    ) -> Result<Page, ReadError> {
         let start = Instant::now();
-        let photo = decode::decode_opening(bytes, self.open_jpegs).map_err(ReadError::Decode)?;
+        let photo = decode(self.open_jpegs).map_err(ReadError::Decode)?;
         let mut timings = Timings::default();
         timings.lap("decode", start);
         self.read_decoded(photo, timings, debug)
