@@ -262,28 +262,75 @@ pub fn write_atomic(
     force: bool,
     inputs: &[PathBuf],
 ) -> Result<(), WriteError> {
+    stage(path, bytes, force, inputs)?.commit()
+}
+
+/// The first half of [`write_atomic`]: every check, and the bytes written
+/// and flushed to disk in a temporary file beside `path`. Nothing is in
+/// place until [`Staged::commit`]; dropping the result removes the
+/// temporary file. A caller with another file to flush first (a record
+/// that vouches for this one) stages this one meanwhile: the two waits
+/// for the disk overlap.
+pub fn stage(
+    path: &Path,
+    bytes: &[u8],
+    force: bool,
+    inputs: &[PathBuf],
+) -> Result<Staged, WriteError> {
     if inputs.iter().any(|i| same_file(i, path)) {
         return Err(WriteError::IsInput(path.to_path_buf()));
     }
     check_regular(path)?;
-    if !force && std::fs::symlink_metadata(path).is_ok() {
-        if holds_exactly(path, bytes) {
-            return Ok(());
+    let path = path.to_path_buf();
+    if !force && std::fs::symlink_metadata(&path).is_ok() {
+        if holds_exactly(&path, bytes) {
+            // Already in place: nothing to write or rename.
+            return Ok(Staged {
+                path,
+                force,
+                tmp: None,
+            });
         }
-        return Err(WriteError::Exists(path.to_path_buf()));
+        return Err(WriteError::Exists(path));
     }
     if interrupted() {
-        return Err(WriteError::Interrupted(path.to_path_buf()));
+        return Err(WriteError::Interrupted(path));
     }
-    let io = |e| WriteError::Io(path.to_path_buf(), e);
-    let dir = parent_dir(path);
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let mut tmp = LiveTemp::new(&dir, &name).map_err(io)?;
-    tmp.write(bytes).map_err(io)?;
-    tmp.persist(path, force)?;
-    sync_dir(&dir).map_err(io)
+    let written = LiveTemp::new(&parent_dir(&path), &name).and_then(|mut tmp| {
+        tmp.write(bytes)?;
+        Ok(tmp)
+    });
+    match written {
+        Ok(tmp) => Ok(Staged {
+            path,
+            force,
+            tmp: Some(tmp),
+        }),
+        Err(e) => Err(WriteError::Io(path, e)),
+    }
+}
+
+/// A file written by [`stage`], waiting to be put in place.
+pub struct Staged {
+    path: PathBuf,
+    force: bool,
+    /// `None` when the file in place already holds the bytes.
+    tmp: Option<LiveTemp>,
+}
+
+impl Staged {
+    /// Renames the temporary file onto its path and flushes the folder (see
+    /// [`write_atomic`]).
+    pub fn commit(self) -> Result<(), WriteError> {
+        let Some(tmp) = self.tmp else {
+            return Ok(());
+        };
+        tmp.persist(&self.path, self.force)?;
+        sync_dir(&parent_dir(&self.path)).map_err(|e| WriteError::Io(self.path, e))
+    }
 }
 
 /// True when the regular file at `path` holds exactly `bytes` (read no
@@ -624,6 +671,23 @@ mod tests {
         write_atomic(&p, b"two", true, &[]).unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         assert_eq!(names(dir.path()), ["a.png"], "no temporary file left");
+    }
+
+    #[test]
+    fn a_staged_file_is_in_place_only_once_committed() {
+        let dir = scratch();
+        let p = dir.path().join("a.png");
+        let staged = stage(&p, b"one", false, &[]).unwrap();
+        assert!(!p.exists(), "nothing in place before the commit");
+        assert_eq!(names(dir.path()).len(), 1, "the temporary file");
+        drop(staged);
+        assert!(
+            names(dir.path()).is_empty(),
+            "dropped: no temporary file left"
+        );
+        stage(&p, b"one", false, &[]).unwrap().commit().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"one");
+        assert_eq!(names(dir.path()), ["a.png"]);
     }
 
     #[test]

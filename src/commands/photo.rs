@@ -544,24 +544,34 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
     match (image, encoded) {
         (Some(path), Some(bytes)) => {
             // The record first, then the image: an image is never in place
-            // without the record that vouches for it (see resume.rs).
-            if let Some((records, print)) = records {
-                let stamp = ImageStamp {
-                    name: path
-                        .file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-                    stamp: Stamp::of_bytes(&bytes),
-                };
-                if let Err(e) = records.save(&name, print, &outcome, RecordedImage::Written(stamp))
-                {
-                    outcome.write_error = Some(format!(
-                        "{} not written: cannot record it for a resume: {e}",
-                        path.display()
-                    ));
-                    return (outcome, false);
-                }
+            // without the record that vouches for it (see resume.rs). The
+            // image is written to its temporary file meanwhile, so that
+            // the two flushes to disk overlap; it is put in place after.
+            let (saved, staged) = std::thread::scope(|scope| {
+                let staged = scope.spawn(|| output::stage(&path, &bytes, replace, &job.inputs));
+                let saved = records.map(|(records, print)| {
+                    let stamp = ImageStamp {
+                        name: path
+                            .file_name()
+                            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                        stamp: Stamp::of_bytes(&bytes),
+                    };
+                    records.save(&name, print, &outcome, RecordedImage::Written(stamp))
+                });
+                let staged = staged
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (saved, staged)
+            });
+            if let Some(Err(e)) = saved {
+                // The staged image's temporary file goes with it.
+                outcome.write_error = Some(format!(
+                    "{} not written: cannot record it for a resume: {e}",
+                    path.display()
+                ));
+                return (outcome, false);
             }
-            if let Err(e) = output::write_atomic(&path, &bytes, replace, &job.inputs) {
+            if let Err(e) = staged.and_then(output::Staged::commit) {
                 if let Some((records, _)) = records {
                     records.remove(&name);
                 }
