@@ -1017,9 +1017,10 @@ impl Ranked {
 
 /// The score of the comb of `n + 1` teeth at start `a`, pitch `p` in the
 /// profile `ranked` (max-filtered: `mx`), or `None` when it does not beat
-/// `to_beat` or its mean line strength is no more than `to_beat` (checked
-/// before the costlier clutter measure), or, for a 16x16, when a tooth
-/// finds no line (see [`ALL_LINES_FROM`]). `between` is scratch.
+/// `to_beat` or its mean line strength is no more than `to_beat` (both
+/// checked before the costlier clutter measure, the first on the score
+/// the comb would have with no clutter at all), or, for a 16x16, when a
+/// tooth finds no line (see [`ALL_LINES_FROM`]). `between` is scratch.
 ///
 /// The mean is no bound of the score (a comb with no clutter between its
 /// teeth scores 1 whatever its mean): a comb whose lines are fainter than
@@ -1053,6 +1054,15 @@ fn comb_score(
     }
     let mean = sum / seen.max(1) as f32;
     if mean <= to_beat {
+        return None;
+    }
+    // The score with nothing between the teeth and no line outside: the
+    // penalty below is at least 0 (a profile's values are), so no comb
+    // scores more. One that cannot beat `to_beat` even so is passed over
+    // before its clutter is measured, the same verdict for less work.
+    let strength = mean.min(weakest + WEAKEST_SLACK);
+    let normaliser = mean.max(MIN_NORMALISER);
+    if strength / normaliser <= to_beat {
         return None;
     }
     // The bins between the teeth, each tooth's tolerance left out.
@@ -1091,7 +1101,7 @@ fn comb_score(
         outside = outside.max(mx[after as usize]);
     }
     let penalty = clutter.max(outside - OUTSIDE_ALLOWANCE * mean);
-    let score = (mean.min(weakest + WEAKEST_SLACK) - penalty) / mean.max(MIN_NORMALISER);
+    let score = (strength - penalty) / normaliser;
     (score > to_beat).then_some(score)
 }
 
