@@ -348,7 +348,9 @@ mod tests {
         let mut counts = [0u32; 256];
         for run in 0..16u32 {
             for size in 1..=10u32 {
-                counts[((run << 4) | size) as usize] = 1 + (1 << 20) >> (2 * run + 2 * size);
+                let rarity = 2 * run + 2 * size;
+                counts[((run << 4) | size) as usize] =
+                    1 + (1u32 << 20).checked_shr(rarity).unwrap_or(0);
             }
         }
         (counts[0x00], counts[0xF0]) = (1 << 18, 50);
