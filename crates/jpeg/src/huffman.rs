@@ -103,11 +103,7 @@ impl Table {
             return 0;
         }
         let magnitude = (bits >> (COEFFICIENT_BITS - len - size)) & ((1 << size) - 1);
-        let value = if magnitude < 1 << (size - 1) {
-            magnitude as i32 - (1 << size) + 1
-        } else {
-            magnitude as i32
-        };
+        let value = crate::scan::extend(magnitude, size);
         (value << 16) | (run << 8) as i32 | (len + size) as i32
     }
 

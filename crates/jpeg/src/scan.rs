@@ -53,7 +53,7 @@ pub(crate) type Block = [i32; 64];
 
 /// The value of `bits` read as a coefficient of size category `size`.
 #[inline]
-fn extend(bits: u32, size: u32) -> i32 {
+pub(crate) fn extend(bits: u32, size: u32) -> i32 {
     if size == 0 {
         0
     } else if bits < 1 << (size - 1) {
