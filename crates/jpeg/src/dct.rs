@@ -107,6 +107,10 @@ pub(crate) fn inverse(block: &[i32; 64], quant: &[u16; 64]) -> [u8; 64] {
     samples.map(|s| (s + 128.5).clamp(0.0, 255.0) as u8)
 }
 
+/// A bound beyond any coefficient [`forward`] makes of samples in
+/// 0..=255 (at most 1024 either way), as a float.
+const COEFFICIENT_BOUND: f32 = 32767.0;
+
 /// Quantised coefficients (natural order) of `samples` (rows of 8,
 /// 0.0..=255.0) with quantisers `quant`.
 pub(crate) fn forward(samples: &[f32; 64], quant: &[u16; 64]) -> [i32; 64] {
@@ -116,8 +120,15 @@ pub(crate) fn forward(samples: &[f32; 64], quant: &[u16; 64]) -> [i32; 64] {
     let f = transformed(&s, basis_transposed());
     std::array::from_fn(|k| {
         let q = f[k] / f32::from(quant[k]);
-        // Rounded half away from zero (`as` truncates toward it).
-        (q + 0.5f32.copysign(q)) as i32
+        // Rounded half away from zero (the conversion truncates toward it).
+        // Samples in 0..=255 make coefficients within +-1024; the bounds
+        // (NaN goes to the lower) only make the conversion sound for any
+        // input, without `as`'s saturating steps.
+        let rounded = (q + 0.5f32.copysign(q))
+            .max(-COEFFICIENT_BOUND)
+            .min(COEFFICIENT_BOUND);
+        // SAFETY: `rounded` is finite and within i32 (bounded above).
+        unsafe { rounded.to_int_unchecked::<i32>() }
     })
 }
 
