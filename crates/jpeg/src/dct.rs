@@ -132,7 +132,36 @@ pub(crate) fn forward(samples: &[f32; 64], quant: &[u16; 64]) -> [i32; 64] {
     })
 }
 
+/// [`ycbcr`] of each pixel of `rgb` (3 bytes a pixel), component by
+/// component: `planes[c][i]` is component `c` of pixel `i`. Compiled for
+/// AVX2 where the CPU has it (the same arithmetic, so the same values).
+pub(crate) fn ycbcr_planes(rgb: &[u8], planes: [&mut [f32]; 3]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { ycbcr_planes_avx2(rgb, planes) };
+        return;
+    }
+    ycbcr_planes_with(rgb, planes);
+}
+
+/// [`ycbcr_planes`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn ycbcr_planes_avx2(rgb: &[u8], planes: [&mut [f32]; 3]) {
+    ycbcr_planes_with(rgb, planes);
+}
+
+/// [`ycbcr_planes`], inlined into each of its compiled forms.
+#[inline(always)]
+fn ycbcr_planes_with(rgb: &[u8], [y, cb, cr]: [&mut [f32]; 3]) {
+    for (((px, y), cb), cr) in rgb.chunks_exact(3).zip(y).zip(cb).zip(cr) {
+        [*y, *cb, *cr] = ycbcr([px[0], px[1], px[2]]);
+    }
+}
+
 /// JFIF's YCbCr of an RGB pixel.
+#[inline(always)]
 pub(crate) fn ycbcr([r, g, b]: [u8; 3]) -> [f32; 3] {
     let (r, g, b) = (f32::from(r), f32::from(g), f32::from(b));
     [

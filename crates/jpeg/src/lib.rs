@@ -450,9 +450,12 @@ impl Photo {
         let l = self.layout;
         let comps = &self.headers.components;
         // The drawn MCU in YCbCr, one plane per component, computed once.
-        let mut planes = vec![[0f32; 3]; l.mcu_w * l.mcu_h];
-        for (p, px) in planes.iter_mut().zip(after.chunks_exact(3)) {
-            *p = dct::ycbcr([px[0], px[1], px[2]]);
+        let n = l.mcu_w * l.mcu_h;
+        let mut planes = vec![0f32; 3 * n];
+        {
+            let (y, rest) = planes.split_at_mut(n);
+            let (cb, cr) = rest.split_at_mut(n);
+            dct::ycbcr_planes(after, [y, cb, cr]);
         }
         let mut out = blocks.to_vec();
         for (b, &(c, bx, by)) in self.block_places().iter().enumerate() {
@@ -465,20 +468,27 @@ impl Photo {
             if !changed {
                 continue;
             }
-            // Each sample the mean of the pixels it covers (1, 2 or 4:
-            // multiplying by the reciprocal is exact).
+            let plane = &planes[c * n..(c + 1) * n];
             let mut samples = [0f32; 64];
-            let share = 1.0 / (sx * sy) as f32;
-            for (v, row) in samples.chunks_exact_mut(8).enumerate() {
-                for (u, sample) in row.iter_mut().enumerate() {
-                    let mut sum = 0.0;
-                    for y in y0 + v * sy..y0 + (v + 1) * sy {
-                        let line = &planes[y * l.mcu_w + x0 + u * sx..][..sx];
-                        for p in line {
-                            sum += p[c];
+            if (sx, sy) == (1, 1) {
+                // A sample per pixel: the plane's own values.
+                for (v, row) in samples.chunks_exact_mut(8).enumerate() {
+                    row.copy_from_slice(&plane[(y0 + v) * l.mcu_w + x0..][..8]);
+                }
+            } else {
+                // Each sample the mean of the pixels it covers (2 or 4:
+                // multiplying by the reciprocal is exact).
+                let share = 1.0 / (sx * sy) as f32;
+                for (v, row) in samples.chunks_exact_mut(8).enumerate() {
+                    for (u, sample) in row.iter_mut().enumerate() {
+                        let mut sum = 0.0;
+                        for y in y0 + v * sy..y0 + (v + 1) * sy {
+                            for p in &plane[y * l.mcu_w + x0 + u * sx..][..sx] {
+                                sum += p;
+                            }
                         }
+                        *sample = sum * share;
                     }
-                    *sample = sum * share;
                 }
             }
             let mut coded = dct::forward(&samples, &comps[c].quant);
