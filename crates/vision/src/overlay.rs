@@ -87,25 +87,31 @@ impl Mask {
     fn sample(&self, x: f32, y: f32) -> f32 {
         // Floors by truncating from at least 0 (`floor` is a libm call on
         // the baseline x86-64 target); a point more than half a pixel off
-        // the mask samples zero coverage either way.
-        let (xs, ys) = ((x + 0.5).max(0.0), (y + 0.5).max(0.0));
-        let (tx, ty) = (xs as i32, ys as i32);
+        // the mask samples zero coverage either way, so a point past the
+        // frame is taken at its edge (MASK + 1: still past it).
+        let edge = (MASK + 1) as f32;
+        let (xs, ys) = ((x + 0.5).max(0.0).min(edge), (y + 0.5).max(0.0).min(edge));
+        // SAFETY: xs and ys are finite and within 0..=MASK + 1 (`max`
+        // gives 0 for NaN), so the conversion needs no saturation.
+        let (tx, ty) = unsafe { (xs.to_int_unchecked::<u32>(), ys.to_int_unchecked::<u32>()) };
         let (fx, fy) = (xs - tx as f32, ys - ty as f32);
         // The taps are texels tx - 1 and tx across, ty - 1 and ty down,
         // stored from index ty * PADDED + tx. Past the frame (tx or ty over
-        // MASK) all four lie off the mask and are zero. tx and ty are at
-        // least 0: xs and ys are (`max` gives 0 for NaN).
+        // MASK) all four lie off the mask: zero coverage. The taps are then
+        // read at the frame's edge and not used, so that no point branches
+        // (where the points fall past the frame is unpredictable).
         let (tx, ty) = (tx as usize, ty as usize);
-        let (a, b, c, d) = if tx <= MASK && ty <= MASK {
-            let at = ty * PADDED + tx;
-            let t = &self.texels;
-            (t[at], t[at + 1], t[at + PADDED], t[at + PADDED + 1])
-        } else {
-            (0.0, 0.0, 0.0, 0.0)
-        };
+        let on_mask = tx <= MASK && ty <= MASK;
+        let at = ty.min(MASK) * PADDED + tx.min(MASK);
+        let t = &self.texels;
+        let (a, b, c, d) = (t[at], t[at + 1], t[at + PADDED], t[at + PADDED + 1]);
         let top = a * (1.0 - fx) + b * fx;
         let bottom = c * (1.0 - fx) + d * fx;
-        top * (1.0 - fy) + bottom * fy
+        if on_mask {
+            top * (1.0 - fy) + bottom * fy
+        } else {
+            0.0
+        }
     }
 }
 
