@@ -490,35 +490,60 @@ fn band_means_avx2(
 fn band_means(
     raw: &[u8],
     stride: usize,
-    (x0, y0): (usize, usize),
+    from: (usize, usize),
     k: usize,
     first: usize,
     rows: &mut [u8],
     ow: usize,
 ) {
+    // A column's sum over k rows fits 16 bits up to k = 257 (257 * 255 <
+    // 2^16): twice the columns to a vector add of u32s.
+    if k <= MAX_ROWS_IN_U16 {
+        band_means_in::<u16>(raw, stride, from, k, first, rows, ow);
+    } else {
+        band_means_in::<u32>(raw, stride, from, k, first, rows, ow);
+    }
+}
+
+/// Most rows of u8 pixels a u16 holds the sum of: 257 * 255 <= 65535.
+const MAX_ROWS_IN_U16: usize = (u16::MAX / u8::MAX as u16) as usize;
+
+/// [`band_means`] with the column sums in `S`, wide enough for `k` rows.
+#[inline(always)]
+fn band_means_in<S>(
+    raw: &[u8],
+    stride: usize,
+    (x0, y0): (usize, usize),
+    k: usize,
+    first: usize,
+    rows: &mut [u8],
+    ow: usize,
+) where
+    S: Copy + Default + From<u8> + Into<u32> + std::ops::AddAssign,
+{
     let norm = (k * k) as u32;
-    let mut cols = vec![0u32; ow * k];
+    let mut cols = vec![S::default(); ow * k];
     for (i, orow) in rows.chunks_exact_mut(ow).enumerate() {
         let oy = first + i;
-        cols.iter_mut().for_each(|a| *a = 0);
+        cols.iter_mut().for_each(|a| *a = S::default());
         for y in y0 + oy * k..y0 + (oy + 1) * k {
             let start = y * stride + x0;
             let row = &raw[start..start + ow * k];
             for (a, &p) in cols.iter_mut().zip(row) {
-                *a += u32::from(p);
+                *a += S::from(p);
             }
         }
         match k {
-            2 => block_means::<2>(orow, &cols),
-            3 => block_means::<3>(orow, &cols),
-            4 => block_means::<4>(orow, &cols),
-            5 => block_means::<5>(orow, &cols),
-            6 => block_means::<6>(orow, &cols),
-            7 => block_means::<7>(orow, &cols),
-            8 => block_means::<8>(orow, &cols),
+            2 => block_means::<2, S>(orow, &cols),
+            3 => block_means::<3, S>(orow, &cols),
+            4 => block_means::<4, S>(orow, &cols),
+            5 => block_means::<5, S>(orow, &cols),
+            6 => block_means::<6, S>(orow, &cols),
+            7 => block_means::<7, S>(orow, &cols),
+            8 => block_means::<8, S>(orow, &cols),
             _ => {
                 for (o, block) in orow.iter_mut().zip(cols.chunks_exact(k)) {
-                    let a: u32 = block.iter().sum();
+                    let a: u32 = block.iter().map(|&c| c.into()).sum();
                     *o = ((a + norm / 2) / norm) as u8;
                 }
             }
@@ -534,10 +559,10 @@ fn band_means(
 /// a multiplication: with the factor known only at run time, each output
 /// pixel took a hardware division.
 #[inline(always)]
-fn block_means<const K: usize>(orow: &mut [u8], cols: &[u32]) {
+fn block_means<const K: usize, S: Copy + Into<u32>>(orow: &mut [u8], cols: &[S]) {
     let norm = (K * K) as u32;
     for (o, block) in orow.iter_mut().zip(cols.chunks_exact(K)) {
-        let a: u32 = block.iter().sum();
+        let a: u32 = block.iter().map(|&c| c.into()).sum();
         *o = ((a + norm / 2) / norm) as u8;
     }
 }
@@ -734,6 +759,18 @@ mod tests {
                     "k {k} at {ox},{oy}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn white_downscaled_by_the_largest_factors_stays_white() {
+        // The most rows a 16-bit column sum holds, and one more (summed in
+        // 32 bits): all 255, the sums at their largest.
+        let g = GrayImage::from_pixel(520, 520, image::Luma([255]));
+        for k in [MAX_ROWS_IN_U16, MAX_ROWS_IN_U16 + 1] {
+            let d = downscale_region(&g, 0, 0, 520, 520, k as u32);
+            assert_eq!(d.dimensions(), (2, 2), "k {k}");
+            assert!(d.pixels().all(|p| p[0] == 255), "k {k}");
         }
     }
 
