@@ -71,48 +71,117 @@ pub(crate) fn adaptive_threshold(img: &GrayImage, radius_divisor: usize) -> (Gra
         .enumerate()
         .for_each(|(band, (out, dark))| {
             let first = band * THRESHOLD_BAND_ROWS;
-            // Window sums by running sums, with no integral table:
-            // `cols[x]` holds column x summed over the window's rows (one
-            // row added and one dropped per output row: vector adds), and
-            // a running sum across `cols` gives each window (one add and
-            // one subtract per pixel). The same sums, clipped at the
-            // borders, as an integral image gives, with sequential memory
-            // access. Before row y is done, `cols` holds rows
-            // `y - r - 1 ..= y + r - 1` (clipped to the image); row y adds
-            // row `y + r` and drops row `y - r - 1`.
-            let mut cols = vec![0u32; w];
-            let mut prefix = vec![0u32; w + 1];
-            let mut sums = vec![0u32; w];
-            let before = if first > r { first - r - 1 } else { 0 };
-            for row in raw[before * w..(first + r).min(h) * w].chunks_exact(w) {
-                add_row(&mut cols, row);
-            }
-            for (i, (orow, drow)) in out
-                .chunks_exact_mut(w)
-                .zip(dark.chunks_exact_mut(w))
-                .enumerate()
-            {
-                let y = first + i;
-                if y + r < h {
-                    add_row(&mut cols, &raw[(y + r) * w..(y + r + 1) * w]);
-                }
-                if y > r {
-                    sub_row(&mut cols, &raw[(y - r - 1) * w..(y - r) * w]);
-                }
-                let rows = ((y + r + 1).min(h) - y.saturating_sub(r)) as u32;
-                threshold_row(
-                    &cols,
-                    &widths,
-                    rows,
-                    r,
-                    &raw[y * w..(y + 1) * w],
-                    (&mut prefix, &mut sums),
-                    orow,
-                    drow,
-                );
-            }
+            threshold_band((raw, w, h), r, &widths, first, (out, dark));
         });
     (mk(out), mk(dark))
+}
+
+/// The rows of [`adaptive_threshold`] from row `first` on, as many as
+/// `out` and `dark` hold, of the image `raw` (`w` x `h`), with the window
+/// radius `r` and the clipped window widths `widths`. Compiled for AVX2
+/// where the CPU has it (integer arithmetic: the same pixels either way).
+fn threshold_band(
+    image: (&[u8], usize, usize),
+    r: usize,
+    widths: &[u32],
+    first: usize,
+    rows: (&mut [u8], &mut [u8]),
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked above).
+        unsafe { threshold_band_avx2(image, r, widths, first, rows) };
+        return;
+    }
+    threshold_band_with(image, r, widths, first, rows);
+}
+
+/// [`threshold_band`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn threshold_band_avx2(
+    image: (&[u8], usize, usize),
+    r: usize,
+    widths: &[u32],
+    first: usize,
+    rows: (&mut [u8], &mut [u8]),
+) {
+    threshold_band_with(image, r, widths, first, rows);
+}
+
+/// Most rows of u8 pixels whose sum a u16 holds: 257 * 255 <= 65535.
+const MAX_ROWS_IN_U16: usize = (u16::MAX / u8::MAX as u16) as usize;
+
+/// [`threshold_band`], inlined into each of its compiled forms. The
+/// column sums are 16 bits wide when the window's rows fit (the search
+/// images' windows are 33-49 rows): twice the columns to a vector add.
+#[inline(always)]
+fn threshold_band_with(
+    image: (&[u8], usize, usize),
+    r: usize,
+    widths: &[u32],
+    first: usize,
+    rows: (&mut [u8], &mut [u8]),
+) {
+    // A row is added before the oldest is dropped: 2r + 2 rows at most.
+    if 2 * r + 2 <= MAX_ROWS_IN_U16 {
+        band_in::<u16>(image, r, widths, first, rows);
+    } else {
+        band_in::<u32>(image, r, widths, first, rows);
+    }
+}
+
+/// [`threshold_band`] with the column sums in `S`, wide enough for
+/// `2r + 2` rows.
+#[inline(always)]
+fn band_in<S>(
+    (raw, w, h): (&[u8], usize, usize),
+    r: usize,
+    widths: &[u32],
+    first: usize,
+    (out, dark): (&mut [u8], &mut [u8]),
+) where
+    S: Copy + Default + From<u8> + Into<u32> + std::ops::AddAssign + std::ops::SubAssign,
+{
+    // Window sums by running sums, with no integral table: `cols[x]`
+    // holds column x summed over the window's rows (one row added and one
+    // dropped per output row: vector adds), and a running sum across
+    // `cols` gives each window (one add and one subtract per pixel). The
+    // same sums, clipped at the borders, as an integral image gives, with
+    // sequential memory access. Before row y is done, `cols` holds rows
+    // `y - r - 1 ..= y + r - 1` (clipped to the image); row y adds row
+    // `y + r` and drops row `y - r - 1`.
+    let mut cols = vec![S::default(); w];
+    let mut prefix = vec![0u32; w + 1];
+    let mut sums = vec![0u32; w];
+    let before = if first > r { first - r - 1 } else { 0 };
+    for row in raw[before * w..(first + r).min(h) * w].chunks_exact(w) {
+        add_row(&mut cols, row);
+    }
+    for (i, (orow, drow)) in out
+        .chunks_exact_mut(w)
+        .zip(dark.chunks_exact_mut(w))
+        .enumerate()
+    {
+        let y = first + i;
+        if y + r < h {
+            add_row(&mut cols, &raw[(y + r) * w..(y + r + 1) * w]);
+        }
+        if y > r {
+            sub_row(&mut cols, &raw[(y - r - 1) * w..(y - r) * w]);
+        }
+        let rows = ((y + r + 1).min(h) - y.saturating_sub(r)) as u32;
+        threshold_row(
+            &cols,
+            widths,
+            rows,
+            r,
+            &raw[y * w..(y + 1) * w],
+            (&mut prefix, &mut sums),
+            orow,
+            drow,
+        );
+    }
 }
 
 /// Output rows per task of [`adaptive_threshold`]: a few hundred
@@ -129,8 +198,9 @@ const THRESHOLD_BAND_ROWS: usize = 128;
 /// threshold and the darkness then take each pixel alone, a loop the
 /// compiler runs several pixels at once in vector registers.
 #[allow(clippy::too_many_arguments)]
-fn threshold_row(
-    cols: &[u32],
+#[inline(always)]
+fn threshold_row<S: Copy + Into<u32>>(
+    cols: &[S],
     widths: &[u32],
     rows: u32,
     r: usize,
@@ -146,9 +216,24 @@ fn threshold_row(
     // column a pixel, two steps in a chain). Wrapping: the prefixes of a
     // wide image may pass u32, but each window's sum fits, and differences
     // modulo 2^32 give it exactly.
+    // Four columns at a time: their own running sums first, then the
+    // total so far added to each, so that the chain from column to column
+    // is one add in four (the same sums: wrapping adds in any order).
     prefix[0] = 0;
-    for (i, &c) in cols.iter().enumerate() {
-        prefix[i + 1] = prefix[i].wrapping_add(c);
+    let mut total = 0u32;
+    let quads = cols.chunks_exact(4);
+    let rest = quads.remainder();
+    for (quad, out) in quads.zip(prefix[1..].chunks_exact_mut(4)) {
+        let a: u32 = quad[0].into();
+        let b = a.wrapping_add(quad[1].into());
+        let c = b.wrapping_add(quad[2].into());
+        let d = c.wrapping_add(quad[3].into());
+        out.copy_from_slice(&[a, b, c, d].map(|v| total.wrapping_add(v)));
+        total = total.wrapping_add(d);
+    }
+    let done = cols.len() - rest.len();
+    for (i, &c) in rest.iter().enumerate() {
+        prefix[done + i + 1] = prefix[done + i].wrapping_add(c.into());
     }
     // Windows clipped on the left (x < r), whole ones, and clipped on the
     // right (x + r + 1 >= w).
@@ -165,12 +250,6 @@ fn threshold_row(
         *sum = prefix[(x + r + 1).min(w)].wrapping_sub(prefix[x.saturating_sub(r)]);
     }
     let windows = Windows { sums, widths, rows };
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked above).
-        unsafe { classify_row_avx2(&windows, row, out, dark) };
-        return;
-    }
     classify_row(&windows, row, out, dark);
 }
 
@@ -180,13 +259,6 @@ struct Windows<'a> {
     sums: &'a [u32],
     widths: &'a [u32],
     rows: u32,
-}
-
-/// [`classify_row`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn classify_row_avx2(windows: &Windows<'_>, row: &[u8], out: &mut [u8], dark: &mut [u8]) {
-    classify_row(windows, row, out, dark);
 }
 
 /// Each pixel of a row thresholded and its darkness taken, from its
@@ -210,16 +282,18 @@ fn classify_row(windows: &Windows<'_>, row: &[u8], out: &mut [u8], dark: &mut [u
 }
 
 /// `cols[x] += row[x]` for every column.
-fn add_row(cols: &mut [u32], row: &[u8]) {
+#[inline(always)]
+fn add_row<S: From<u8> + std::ops::AddAssign>(cols: &mut [S], row: &[u8]) {
     for (c, &p) in cols.iter_mut().zip(row) {
-        *c += u32::from(p);
+        *c += S::from(p);
     }
 }
 
 /// `cols[x] -= row[x]` for every column (a row added before).
-fn sub_row(cols: &mut [u32], row: &[u8]) {
+#[inline(always)]
+fn sub_row<S: From<u8> + std::ops::SubAssign>(cols: &mut [S], row: &[u8]) {
     for (c, &p) in cols.iter_mut().zip(row) {
-        *c -= u32::from(p);
+        *c -= S::from(p);
     }
 }
 
@@ -299,9 +373,9 @@ mod tests {
     }
 
     /// The threshold by definition: each window summed pixel by pixel.
-    fn by_definition(img: &GrayImage) -> (GrayImage, GrayImage) {
+    fn by_definition(img: &GrayImage, radius_divisor: usize) -> (GrayImage, GrayImage) {
         let (w, h) = (img.width() as usize, img.height() as usize);
-        let r = (w.max(h) / RADIUS_DIVISOR).max(MIN_RADIUS);
+        let r = (w.max(h) / radius_divisor).max(MIN_RADIUS);
         let mut out = GrayImage::new(w as u32, h as u32);
         let mut dark = GrayImage::new(w as u32, h as u32);
         for y in 0..h {
@@ -347,9 +421,25 @@ mod tests {
                 ])
             });
             let (bin, dark) = adaptive_threshold(&g, RADIUS_DIVISOR);
-            let (want_bin, want_dark) = by_definition(&g);
+            let (want_bin, want_dark) = by_definition(&g, RADIUS_DIVISOR);
             assert!(bin == want_bin, "{w}x{h} binary");
             assert!(dark == want_dark, "{w}x{h} darkness");
+        }
+    }
+
+    #[test]
+    fn the_widest_windows_summed_in_16_bits_and_wider_give_the_definition() {
+        // Bright pixels, the column sums at their largest: radius 127 (the
+        // widest window whose rows a u16 column sum holds, with the row
+        // added before the oldest is dropped) and 130 (summed in u32).
+        for h in [254, 260] {
+            let g = GrayImage::from_fn(12, h, |x, y| {
+                Luma([255 - ((x * 7 + y * 3) % 11) as u8 * (y % 3 == 0) as u8 * 20])
+            });
+            let (bin, dark) = adaptive_threshold(&g, 2);
+            let (want_bin, want_dark) = by_definition(&g, 2);
+            assert!(bin == want_bin, "height {h} binary");
+            assert!(dark == want_dark, "height {h} darkness");
         }
     }
 
