@@ -246,11 +246,58 @@ pub fn has_photo_signature(bytes: &[u8]) -> bool {
 /// without decoding any pixel (`None` when the header cannot be read):
 /// what decoding it will cost, known before the file is read whole.
 pub fn declared_dimensions<R: BufRead + Seek>(reader: R) -> Option<(u32, u32)> {
-    ImageReader::new(reader)
-        .with_guessed_format()
-        .ok()?
-        .into_dimensions()
-        .ok()
+    let guessed = ImageReader::new(reader).with_guessed_format().ok()?;
+    if guessed.format() == Some(ImageFormat::Jpeg) {
+        return jpeg_dimensions(guessed.into_inner());
+    }
+    guessed.into_dimensions().ok()
+}
+
+/// The frame size of the JPEG `reader` holds (read from its start): its
+/// segments are skipped up to the first start of frame. `image` reads a
+/// whole JPEG into memory to find it (a second read of a photo file of
+/// megabytes). `None` for no frame or a frame of no pixels.
+fn jpeg_dimensions<R: BufRead + Seek>(mut reader: R) -> Option<(u32, u32)> {
+    let mut two = [0u8; 2];
+    reader.read_exact(&mut two).ok()?;
+    if two != [0xFF, 0xD8] {
+        return None;
+    }
+    let mut byte = [0u8; 1];
+    loop {
+        // A marker: 0xFF, any fill bytes 0xFF, its code. Each step reads
+        // at least two bytes: the file's end ends the loop.
+        reader.read_exact(&mut byte).ok()?;
+        if byte[0] != 0xFF {
+            return None;
+        }
+        while byte[0] == 0xFF {
+            reader.read_exact(&mut byte).ok()?;
+        }
+        let code = byte[0];
+        match code {
+            // Markers with no segment.
+            0x01 | 0xD0..=0xD8 => continue,
+            // The image's end or its scan, with no frame before.
+            0xD9 | 0xDA => return None,
+            _ => {}
+        }
+        reader.read_exact(&mut two).ok()?;
+        let len = i64::from(u16::from_be_bytes(two));
+        // Start of frame: C0-CF but for C4 (Huffman tables), C8 (an
+        // extension) and CC (arithmetic conditioning).
+        if (0xC0..=0xCF).contains(&code) && !matches!(code, 0xC4 | 0xC8 | 0xCC) {
+            let mut frame = [0u8; 5];
+            reader.read_exact(&mut frame).ok()?;
+            let height = u32::from(u16::from_be_bytes([frame[1], frame[2]]));
+            let width = u32::from(u16::from_be_bytes([frame[3], frame[4]]));
+            return (width > 0 && height > 0).then_some((width, height));
+        }
+        if len < 2 {
+            return None;
+        }
+        reader.seek_relative(len - 2).ok()?;
+    }
 }
 
 /// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.
@@ -499,6 +546,36 @@ fn jpeg_is_truncated(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_jpeg_frame_size_is_read_from_its_header_as_image_reads_it() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "jpg") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let theirs = ImageReader::new(Cursor::new(&bytes))
+                .with_guessed_format()
+                .unwrap()
+                .into_dimensions()
+                .unwrap();
+            assert_eq!(
+                declared_dimensions(Cursor::new(&bytes)),
+                Some(theirs),
+                "{path:?}"
+            );
+            seen += 1;
+        }
+        assert!(seen >= 10, "{seen} fixture photos");
+        // A made JPEG, and the same cut off in its header or missing its start.
+        let made = encode(&sample(), ImageFormat::Jpeg);
+        assert_eq!(declared_dimensions(Cursor::new(&made)), Some((64, 48)));
+        assert_eq!(jpeg_dimensions(Cursor::new(&made[..24])), None);
+        assert_eq!(jpeg_dimensions(Cursor::new(&made[2..])), None);
+    }
 
     fn encode(img: &DynamicImage, fmt: ImageFormat) -> Vec<u8> {
         let mut v = Vec::new();
