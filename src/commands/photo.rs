@@ -165,6 +165,16 @@ impl Job<'_> {
         Some(Fingerprint::new(path, stamp, page, &options))
     }
 
+    /// Stamps the input `path` (when this run keeps records and has not
+    /// stamped it yet) from `bytes`, the whole file as read for decoding.
+    fn stamp_read(&self, path: &Path, bytes: &[u8]) {
+        if self.records.is_some() {
+            if let Some(stamp) = self.stamps.get(path) {
+                stamp.get_or_init(|| Some(Stamp::of_bytes(bytes)));
+            }
+        }
+    }
+
     /// The hand corrections aimed at page `page` of `path`.
     fn corrections_for(&self, path: &Path, page: Option<usize>) -> PageCorrections {
         self.corrections.for_page(path, page, &self.inputs)
@@ -522,17 +532,25 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
         };
         return (skipped, false);
     }
-    let fingerprint = job.fingerprint(unit.path(), unit.page());
     let name = record_name(unit, job.args);
     let image = job.image_path(unit);
     // A record whose image is gone or damaged vouches that the file at the
     // image's name was ours: it is replaced without --force.
     let mut replace = job.args.force;
-    if let (Some(records), Some(print), false) = (&job.records, &fingerprint, job.args.force) {
-        match records.load::<Outcome>(&name, print, image.as_deref()) {
-            Loaded::Done(outcome) => return (outcome, true),
-            Loaded::ImageLost => replace = true,
-            Loaded::None => {}
+    // The input is stamped here only when a record may be used: else its
+    // stamp is taken after reading it, from the bytes read when it is a
+    // JPEG (see `Job::stamp_read`), rather than by reading it once more.
+    let recorded = job
+        .records
+        .as_ref()
+        .filter(|r| !job.args.force && r.has(&name));
+    if let Some(records) = recorded {
+        if let Some(print) = job.fingerprint(unit.path(), unit.page()) {
+            match records.load::<Outcome>(&name, &print, image.as_deref()) {
+                Loaded::Done(outcome) => return (outcome, true),
+                Loaded::ImageLost => replace = true,
+                Loaded::None => {}
+            }
         }
     }
     let (mut outcome, encoded) = process(job, unit, image.is_some());
@@ -540,6 +558,7 @@ fn resume_or_process(job: &Job, unit: &Unit) -> (Outcome, bool) {
         // Not recorded: the page is done again on a resume.
         return (outcome, false);
     }
+    let fingerprint = job.fingerprint(unit.path(), unit.page());
     let records = job.records.as_ref().zip(fingerprint.as_ref());
     match (image, encoded) {
         (Some(path), Some(bytes)) => {
@@ -634,6 +653,9 @@ fn process(job: &Job, unit: &Unit, image: bool) -> (Outcome, Option<Vec<u8>>) {
             )
         }
     };
+    if let (Unit::Photo(path), Some(bytes)) = (unit, page.photo.file_bytes()) {
+        job.stamp_read(path, bytes);
+    }
     let name = unit.path().display().to_string();
     let start = Instant::now();
     let place = Place {

@@ -194,6 +194,12 @@ impl Records {
         self.dir.join(format!("{name}.json"))
     }
 
+    /// True when a record named `name` is kept (sound or not): only then
+    /// is there one to [`Records::load`].
+    pub fn has(&self, name: &str) -> bool {
+        self.path(name).is_file()
+    }
+
     /// The outcome recorded as `name` under exactly `fingerprint`. When
     /// `image` names the answer image this run wants for the page, the
     /// record must vouch for that file and the file must still be what it

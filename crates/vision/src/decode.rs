@@ -147,6 +147,12 @@ impl Decoded {
         }
     }
 
+    /// The whole file the photo was decoded from, as read, when it is a
+    /// JPEG whose colour is decoded on demand (`None` for the others).
+    pub fn file_bytes(&self) -> Option<&[u8]> {
+        self.jpeg.as_deref()
+    }
+
     /// The JPEG file the photo was decoded from, opened to make its answer
     /// in place (`snap_jpeg::Photo`: kept from the decoding when it was
     /// asked to open JPEGs, else its scan walked on the first call); `None`
