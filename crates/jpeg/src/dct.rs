@@ -124,6 +124,8 @@ pub(crate) fn forward(samples: &[f32; 64], quant: &[u16; 64]) -> [i32; 64] {
         // Samples in 0..=255 make coefficients within +-1024; the bounds
         // (NaN goes to the lower) only make the conversion sound for any
         // input, without `as`'s saturating steps.
+        // Not `clamp`: it keeps NaN, which the conversion must not see.
+        #[allow(clippy::manual_clamp)]
         let rounded = (q + 0.5f32.copysign(q))
             .max(-COEFFICIENT_BOUND)
             .min(COEFFICIENT_BOUND);
