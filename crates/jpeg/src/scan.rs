@@ -341,6 +341,63 @@ mod tests {
     }
 
     #[test]
+    fn coded_blocks_read_back_as_they_were() {
+        // Blocks with no AC, one at the last place, runs of 16 and more
+        // zeros, and dense ones; coded with tables made for them, then
+        // read back by the walk's own reading.
+        let zigzag = &crate::dct::ZIGZAG;
+        let mut blocks: Vec<Block> = vec![[0; 64]];
+        let mut last: Block = [0; 64];
+        last[zigzag[63]] = -3;
+        blocks.push(last);
+        for seed in 1..40i32 {
+            let mut b: Block = [0; 64];
+            b[0] = seed * 37 % 2000 - 1000;
+            for k in 1..64 {
+                if (k as i32 * seed) % (seed % 7 + 2) == 0 || k == 17 + seed as usize % 40 {
+                    b[zigzag[k]] = (k as i32 * 13 + seed) % 1023 - 511;
+                }
+            }
+            if seed % 5 == 0 {
+                // Runs of zeros of 16 and more, up to the last place.
+                for &natural in &zigzag[2..63] {
+                    b[natural] = 0;
+                }
+                b[zigzag[63]] = seed;
+            }
+            blocks.push(b);
+        }
+        let all = vec![[1u32; 256]; 2];
+        let tables: Vec<Table> = all
+            .iter()
+            .map(|c| Table::optimal(c).expect("a table"))
+            .collect();
+        let mut coder = Coder {
+            tables: &tables,
+            missing: vec![Vec::new(); 2],
+            counts: vec![[0; 256]; 2],
+        };
+        let mut w = Writer::new(Vec::new());
+        let mut pred = 0;
+        for b in &blocks {
+            coder.block(&mut w, b, pred, 0, 1);
+            pred = b[0];
+        }
+        assert!(coder.missing.iter().all(Vec::is_empty));
+        w.marker(crate::marker::EOI);
+        let data = crate::bits::unstuff(&w.out, 0).expect("a scan");
+        let mut r = Reader::new(&data, 0);
+        let mut pred = 0;
+        for (i, b) in blocks.iter().enumerate() {
+            let mut read: Block = [0; 64];
+            let diff = block(&mut r, &tables[0], &tables[1], Some(&mut read)).expect("a block");
+            read[0] = pred + diff;
+            pred = read[0];
+            assert_eq!(&read, b, "block {i}");
+        }
+    }
+
+    #[test]
     fn a_coefficient_looked_up_is_its_symbol_and_magnitude_read_apart() {
         // Every AC symbol (runs 0..=15, sizes 1..=10, EOB, ZRL), counts as
         // skewed as a photo's: short codes for small coefficients, codes
