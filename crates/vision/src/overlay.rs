@@ -265,9 +265,15 @@ pub fn draw_digits(
         .filter(|&&(index, digit)| (1..=MAX_SYMBOL).contains(&digit) && index < n * n)
         .map(|&(index, digit)| {
             let (window, mask) = (glyphs.ink(digit), glyphs.mask(digit));
-            coverage(size, grid_to_photo, grid_side, n, index, window, |u, v| {
-                mask.sample(u * MASK as f32, v * MASK as f32)
-            })
+            coverage(
+                size,
+                grid_to_photo,
+                grid_side,
+                n,
+                index,
+                (window, Some(mask)),
+                |u, v| mask.sample(u * MASK as f32, v * MASK as f32),
+            )
         })
         .collect::<Result<Vec<Option<Coverage>>, OverlayError>>()?;
     for c in covered.iter().flatten() {
@@ -346,7 +352,15 @@ fn paint_cell(
     alpha: impl Fn(f32, f32) -> f32 + Sync,
 ) -> Result<(), OverlayError> {
     let size = photo.dimensions();
-    if let Some(c) = coverage(size, grid_to_photo, grid_side, n, index, window, alpha)? {
+    if let Some(c) = coverage(
+        size,
+        grid_to_photo,
+        grid_side,
+        n,
+        index,
+        (window, None),
+        alpha,
+    )? {
         blend(photo, &c, colour);
     }
     Ok(())
@@ -372,7 +386,7 @@ fn coverage(
     grid_side: f32,
     n: usize,
     index: usize,
-    window: Window,
+    (window, mask): (Window, Option<&Mask>),
     alpha: impl Fn(f32, f32) -> f32 + Sync,
 ) -> Result<Option<Coverage>, OverlayError> {
     let to_grid = grid_to_photo.inverse().ok_or(OverlayError::Degenerate)?;
@@ -392,6 +406,7 @@ fn coverage(
         cell: f64::from(cell),
         at: (c, r),
         window,
+        mask,
     };
     // A digit of a 12 MP photo's cell covers tens of thousands of pixels:
     // its rows are done on the pool.
@@ -415,12 +430,16 @@ fn coverage(
 
 /// What [`coverage_row`] maps a photo pixel through to its cell: the
 /// inverse homography (photo to grid), the cell's side in grid units, the
-/// cell's column and row, and the window of the cell that `alpha` covers.
+/// cell's column and row, the window of the cell that `alpha` covers, and
+/// the mask it samples.
 struct CellMap<'a> {
     m: &'a [f64; 9],
     cell: f64,
     at: (f32, f32),
     window: Window,
+    /// The glyph mask `alpha` samples (at 0..MASK across the cell), when
+    /// it is one: then, in AVX2, eight points are sampled at once.
+    mask: Option<&'a Mask>,
 }
 
 /// One row of a [`Coverage`]: `row[i]` is `alpha` at the cell's own
@@ -440,7 +459,7 @@ fn coverage_row(
         unsafe { coverage_row_avx2(row, start, map, alpha) };
         return;
     }
-    coverage_row_with(row, start, map, alpha);
+    coverage_row_with::<false>(row, start, map, alpha);
 }
 
 /// [`coverage_row`] compiled for AVX2.
@@ -452,12 +471,13 @@ fn coverage_row_avx2(
     map: &CellMap,
     alpha: &(impl Fn(f32, f32) -> f32 + Sync),
 ) {
-    coverage_row_with(row, start, map, alpha);
+    coverage_row_with::<true>(row, start, map, alpha);
 }
 
-/// [`coverage_row`], inlined into each of its compiled forms.
+/// [`coverage_row`], inlined into each of its compiled forms; `AVX2` true
+/// only in the one compiled for AVX2.
 #[inline(always)]
-fn coverage_row_with(
+fn coverage_row_with<const AVX2: bool>(
     row: &mut [f32],
     (x0, yc): (f64, f64),
     map: &CellMap,
@@ -468,6 +488,7 @@ fn coverage_row_with(
         cell,
         at: (c, r),
         window: Window { u0, v0, u1, v1 },
+        mask,
     } = *map;
     // The inverse homography's numerators and denominator along the row,
     // stepped per pixel (one division per pixel, not two).
@@ -492,12 +513,93 @@ fn coverage_row_with(
             let per_cell = 1.0 / (w * cell);
             (*u, *v) = ((x * per_cell) as f32 - c, (y * per_cell) as f32 - r);
         }
-        for ((value, u), v) in run.iter_mut().zip(us).zip(vs) {
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let (true, Some(mask)) = (AVX2, mask) {
+            done = run.len() / 8 * 8;
+            for ((values, us), vs) in run[..done]
+                .chunks_exact_mut(8)
+                .zip(us.chunks_exact(8))
+                .zip(vs.chunks_exact(8))
+            {
+                // SAFETY: `AVX2` is true only where the CPU has it (see
+                // `coverage_row`); each chunk is eight values.
+                unsafe { mask_eight_avx2(mask, &map.window, values, us, vs) };
+            }
+        }
+        for ((value, &u), &v) in run.iter_mut().zip(&us).zip(&vs).skip(done) {
             if (u0..u1).contains(&u) && (v0..v1).contains(&v) {
                 *value = alpha(u, v);
             }
         }
     }
+}
+
+/// Eight points of a glyph's coverage at once: `values[i]` becomes the
+/// mask's sample at `(us[i], vs[i])` (the cell's own coordinates, scaled to
+/// the mask as the digits' `alpha` does) where the point is in `window`,
+/// else stays. The same operations as [`Mask::sample`], lane by lane, so
+/// the same values.
+///
+/// # Safety
+///
+/// The CPU must have AVX2, and each slice must hold eight values.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mask_eight_avx2(
+    mask: &Mask,
+    window: &Window,
+    values: &mut [f32],
+    us: &[f32],
+    vs: &[f32],
+) {
+    use std::arch::x86_64::*;
+    let Window { u0, v0, u1, v1 } = *window;
+    let (u, v) = (_mm256_loadu_ps(us.as_ptr()), _mm256_loadu_ps(vs.as_ptr()));
+    let scale = _mm256_set1_ps(MASK as f32);
+    let (x, y) = (_mm256_mul_ps(u, scale), _mm256_mul_ps(v, scale));
+    // As `Mask::sample`: max(p + 0.5, 0) (the instruction gives its second
+    // operand, 0, for NaN, as `f32::max` does), at most MASK + 1.
+    let (half, zero) = (_mm256_set1_ps(0.5), _mm256_setzero_ps());
+    let edge = _mm256_set1_ps((MASK + 1) as f32);
+    let xs = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(x, half), zero), edge);
+    let ys = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(y, half), zero), edge);
+    let (tx, ty) = (_mm256_cvttps_epi32(xs), _mm256_cvttps_epi32(ys));
+    let fx = _mm256_sub_ps(xs, _mm256_cvtepi32_ps(tx));
+    let fy = _mm256_sub_ps(ys, _mm256_cvtepi32_ps(ty));
+    let past = _mm256_set1_epi32((MASK + 1) as i32);
+    let on_mask = _mm256_and_si256(_mm256_cmpgt_epi32(past, tx), _mm256_cmpgt_epi32(past, ty));
+    let last = _mm256_set1_epi32(MASK as i32);
+    let (cx, cy) = (_mm256_min_epi32(tx, last), _mm256_min_epi32(ty, last));
+    let at = _mm256_add_epi32(_mm256_mullo_epi32(cy, _mm256_set1_epi32(PADDED as i32)), cx);
+    let texels = mask.texels.as_ptr();
+    // SAFETY (the reads): cx and cy are at most MASK, so the last tap,
+    // at + PADDED + 1, is at most (MASK + 1) * PADDED + MASK + 1 =
+    // PADDED * PADDED - 1, inside the texels.
+    let tap = |offset: i32| {
+        _mm256_i32gather_ps::<4>(texels, _mm256_add_epi32(at, _mm256_set1_epi32(offset)))
+    };
+    let (a, b) = (tap(0), tap(1));
+    let (c, d) = (tap(PADDED as i32), tap(PADDED as i32 + 1));
+    let one = _mm256_set1_ps(1.0);
+    let (gx, gy) = (_mm256_sub_ps(one, fx), _mm256_sub_ps(one, fy));
+    let top = _mm256_add_ps(_mm256_mul_ps(a, gx), _mm256_mul_ps(b, fx));
+    let bottom = _mm256_add_ps(_mm256_mul_ps(c, gx), _mm256_mul_ps(d, fx));
+    let sampled = _mm256_add_ps(_mm256_mul_ps(top, gy), _mm256_mul_ps(bottom, fy));
+    let sampled = _mm256_and_ps(sampled, _mm256_castsi256_ps(on_mask));
+    // As `Range::contains`: start <= p < end, false for NaN.
+    let inside = _mm256_and_ps(
+        _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_GE_OQ>(u, _mm256_set1_ps(u0)),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(u, _mm256_set1_ps(u1)),
+        ),
+        _mm256_and_ps(
+            _mm256_cmp_ps::<_CMP_GE_OQ>(v, _mm256_set1_ps(v0)),
+            _mm256_cmp_ps::<_CMP_LT_OQ>(v, _mm256_set1_ps(v1)),
+        ),
+    );
+    let kept = _mm256_loadu_ps(values.as_ptr());
+    _mm256_storeu_ps(values.as_mut_ptr(), _mm256_blendv_ps(kept, sampled, inside));
 }
 
 /// Blends `colour` into `photo` with the coverage `c`.
@@ -612,6 +714,56 @@ mod tests {
             tiles: Vec::new(),
             classes: Vec::new(),
             negative: false,
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn eight_glyph_samples_at_once_are_the_samples_one_by_one() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let glyphs = glyphs();
+        let window = glyphs.ink(8);
+        let mask = glyphs.mask(8);
+        // Points across the mask and its window, past both ends, on texel
+        // edges, and not numbers at all.
+        let mut points: Vec<(f32, f32)> = (0..4000)
+            .map(|k| {
+                let t = k as f32;
+                (
+                    (t * 0.618_034).fract() * 1.4 - 0.2,
+                    (t * 0.414_214).fract() * 1.4 - 0.2,
+                )
+            })
+            .collect();
+        points.extend([
+            (0.0, 0.0),
+            (1.0, 1.0),
+            (0.5, 1.0 / MASK as f32),
+            (f32::NAN, 0.5),
+            (0.5, f32::NAN),
+            (f32::INFINITY, 0.5),
+            (-1e30, 0.5),
+            (1e30, 1e30),
+        ]);
+        points.resize(points.len().next_multiple_of(8), (0.3, 0.3));
+        for eight in points.chunks_exact(8) {
+            let us: Vec<f32> = eight.iter().map(|p| p.0).collect();
+            let vs: Vec<f32> = eight.iter().map(|p| p.1).collect();
+            let mut got = [-1.0f32; 8];
+            // SAFETY: the CPU has AVX2 (checked above); eight values each.
+            unsafe { mask_eight_avx2(mask, &window, &mut got, &us, &vs) };
+            for (k, &(u, v)) in eight.iter().enumerate() {
+                let inside =
+                    (window.u0..window.u1).contains(&u) && (window.v0..window.v1).contains(&v);
+                let want = if inside {
+                    mask.sample(u * MASK as f32, v * MASK as f32)
+                } else {
+                    -1.0
+                };
+                assert_eq!(got[k].to_bits(), want.to_bits(), "({u}, {v})");
+            }
         }
     }
 
