@@ -488,7 +488,7 @@ fn coverage_row_with<const AVX2: bool>(
         cell,
         at: (c, r),
         window: Window { u0, v0, u1, v1 },
-        mask,
+        mask: _,
     } = *map;
     // The inverse homography's numerators and denominator along the row,
     // stepped per pixel (one division per pixel, not two).
@@ -513,26 +513,42 @@ fn coverage_row_with<const AVX2: bool>(
             let per_cell = 1.0 / (w * cell);
             (*u, *v) = ((x * per_cell) as f32 - c, (y * per_cell) as f32 - r);
         }
-        let mut done = 0;
-        #[cfg(target_arch = "x86_64")]
-        if let (true, Some(mask)) = (AVX2, mask) {
-            done = run.len() / 8 * 8;
-            for ((values, us), vs) in run[..done]
-                .chunks_exact_mut(8)
-                .zip(us.chunks_exact(8))
-                .zip(vs.chunks_exact(8))
-            {
-                // SAFETY: `AVX2` is true only where the CPU has it (see
-                // `coverage_row`); each chunk is eight values.
-                unsafe { mask_eight_avx2(mask, &map.window, values, us, vs) };
-            }
-        }
+        let done = if AVX2 {
+            masked_eights(run, &us, &vs, map)
+        } else {
+            0
+        };
         for ((value, &u), &v) in run.iter_mut().zip(&us).zip(&vs).skip(done) {
             if (u0..u1).contains(&u) && (v0..v1).contains(&v) {
                 *value = alpha(u, v);
             }
         }
     }
+}
+
+/// The values of `run` that [`mask_eight_avx2`] sets, eight at a time,
+/// from the run's start (with the points `us`, `vs`): how many, 0 when
+/// `map` has no mask or the target is not x86-64. Only for a CPU with
+/// AVX2 (see [`coverage_row_with`]).
+#[inline(always)]
+fn masked_eights(run: &mut [f32], us: &[f32], vs: &[f32], map: &CellMap) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(mask) = map.mask {
+        let done = run.len() / 8 * 8;
+        for ((values, us), vs) in run[..done]
+            .chunks_exact_mut(8)
+            .zip(us.chunks_exact(8))
+            .zip(vs.chunks_exact(8))
+        {
+            // SAFETY: called only where the CPU has AVX2 (`coverage_row`
+            // checks); each chunk is eight values.
+            unsafe { mask_eight_avx2(mask, &map.window, values, us, vs) };
+        }
+        return done;
+    }
+    // Elsewhere the arguments go unused.
+    let _ = (run, us, vs, map);
+    0
 }
 
 /// Eight points of a glyph's coverage at once: `values[i]` becomes the
