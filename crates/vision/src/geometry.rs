@@ -505,8 +505,9 @@ fn band_means(
     }
 }
 
-/// Most rows of u8 pixels a u16 holds the sum of: 257 * 255 <= 65535.
-const MAX_ROWS_IN_U16: usize = (u16::MAX / u8::MAX as u16) as usize;
+/// Most rows of u8 pixels a u16 holds the sum of: 257 * 255 <= 65535
+/// (the downscale's and the threshold's column sums).
+pub(crate) const MAX_ROWS_IN_U16: usize = (u16::MAX / u8::MAX as u16) as usize;
 
 /// [`band_means`] with the column sums in `S`, wide enough for `k` rows.
 #[inline(always)]

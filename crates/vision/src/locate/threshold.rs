@@ -3,6 +3,8 @@
 
 use image::GrayImage;
 
+use crate::geometry::MAX_ROWS_IN_U16;
+
 /// The threshold's neighbourhood radius is the work image's longer side
 /// divided by this: about two cells of a grid filling the frame, wide
 /// enough that a thick box line is darker than its surroundings.
@@ -108,9 +110,6 @@ fn threshold_band_avx2(
 ) {
     threshold_band_with(image, r, widths, first, rows);
 }
-
-/// Most rows of u8 pixels whose sum a u16 holds: 257 * 255 <= 65535.
-const MAX_ROWS_IN_U16: usize = (u16::MAX / u8::MAX as u16) as usize;
 
 /// [`threshold_band`], inlined into each of its compiled forms. The
 /// column sums are 16 bits wide when the window's rows fit (the search
