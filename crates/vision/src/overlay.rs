@@ -547,7 +547,7 @@ fn masked_eights(run: &mut [f32], us: &[f32], vs: &[f32], map: &CellMap) -> usiz
         return done;
     }
     // Elsewhere the arguments go unused.
-    let _ = (run, us, vs, map);
+    let _ = (run, us, vs, map.mask);
     0
 }
 
