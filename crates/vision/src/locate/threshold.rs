@@ -209,15 +209,15 @@ fn threshold_row<S: Copy + Into<u32>>(
     dark: &mut [u8],
 ) {
     let w = row.len();
-    // `prefix[i]`: columns `0..i` summed, one add a column, so that window
-    // x sums to `prefix[min(x + r + 1, w)] - prefix[max(x - r, 0)]`,
-    // independent of its neighbours' (a running sum added and dropped a
-    // column a pixel, two steps in a chain). Wrapping: the prefixes of a
-    // wide image may pass u32, but each window's sum fits, and differences
-    // modulo 2^32 give it exactly.
-    // Four columns at a time: their own running sums first, then the
-    // total so far added to each, so that the chain from column to column
-    // is one add in four (the same sums: wrapping adds in any order).
+    // `prefix[i]`: columns `0..i` summed, so that window x sums to
+    // `prefix[min(x + r + 1, w)] - prefix[max(x - r, 0)]`, independent of
+    // its neighbours' (a running sum added and dropped a column a pixel,
+    // two steps in a chain). Wrapping: the prefixes of a wide image may
+    // pass u32, but each window's sum fits, and differences modulo 2^32
+    // give it exactly. The columns go four at a time: their own running
+    // sums first, then the total so far added to each, so that the chain
+    // from column to column is one add in four (the same sums: wrapping
+    // adds in any order).
     prefix[0] = 0;
     let mut total = 0u32;
     let quads = cols.chunks_exact(4);
