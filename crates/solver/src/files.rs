@@ -48,11 +48,7 @@ pub const PUZZLE_FILE: FileLimit = FileLimit {
 /// Reads the regular file at `path` whole, refusing any other kind of file
 /// and any file over `limit.max_bytes`, both before reading it.
 pub fn read(path: &Path, limit: &FileLimit) -> std::io::Result<Vec<u8>> {
-    let file = open_regular(path, limit)?;
-    let len = file.metadata()?.len();
-    if len > limit.max_bytes {
-        return Err(too_big(len, limit));
-    }
+    let (file, len) = open_within(path, limit)?;
     let mut bytes = Vec::with_capacity(len as usize);
     file.take(limit.max_bytes + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit.max_bytes {
@@ -61,16 +57,23 @@ pub fn read(path: &Path, limit: &FileLimit) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The regular file at `path`, opened, and its length: an error for any
+/// other kind of file and for a file over `limit.max_bytes`.
+fn open_within(path: &Path, limit: &FileLimit) -> std::io::Result<(File, u64)> {
+    let file = open_regular(path, limit)?;
+    let len = file.metadata()?.len();
+    if len > limit.max_bytes {
+        return Err(too_big(len, limit));
+    }
+    Ok((file, len))
+}
+
 /// [`read`], into shared memory: a caller that keeps the bytes behind an
 /// `Arc` (a JPEG kept to draw its answer in) takes them without copying
 /// megabytes into one. A file whose size changes while it is read is read
 /// again by [`read`].
 pub fn read_shared(path: &Path, limit: &FileLimit) -> std::io::Result<Arc<[u8]>> {
-    let mut file = open_regular(path, limit)?;
-    let len = file.metadata()?.len();
-    if len > limit.max_bytes {
-        return Err(too_big(len, limit));
-    }
+    let (mut file, len) = open_within(path, limit)?;
     let zeroed: Arc<[MaybeUninit<u8>]> = Arc::new_zeroed_slice(len as usize);
     // SAFETY: all-zero bytes are initialised u8s.
     let mut bytes = unsafe { zeroed.assume_init() };
