@@ -686,6 +686,20 @@ fn decide_reading(
     }
 }
 
+/// Whether more of `cells` (a reading of `shape`) are read in doubt than
+/// the decision's search is likely to reach ([`within_reach`] below
+/// [`SOLVED_CONFIDENCE`]): such a reading is `solved` only where its
+/// doubted cells cannot change the answer ([`answer_neutral`]).
+pub(crate) fn beyond_reach(shape: Shape, cells: &[CellEvidence]) -> bool {
+    let read = Board {
+        shape,
+        cells: (0..shape.cell_count())
+            .map(|i| cells.get(i).map_or(0, |e| e.best().0))
+            .collect(),
+    };
+    within_reach(cells, &read, &[]) < SOLVED_CONFIDENCE
+}
+
 /// The probability that at most [`MAX_CHANGES`] cells of the reading are
 /// misread, taking each unsure cell (below [`SURE`]) as misread with
 /// probability `1 - p` of its most likely value, independently; sure cells
