@@ -217,7 +217,7 @@ fn the_orientation_tag_is_kept_or_set_to_the_pixels_as_stored() {
 #[test]
 fn other_jpegs_are_refused_with_the_reason() {
     // A gray photo: its answer's colour needs the whole image encoded.
-    let gray = fixture("unsure-two-cells.jpg");
+    let gray = fixture("unsure-blurred.jpg");
     assert_eq!(
         Photo::open(gray.as_slice().into()).err(),
         Some(Unsupported::Colour)

@@ -16,7 +16,7 @@ const DOCS = path.join(ROOT, 'docs');
 const WWW = path.join(ROOT, 'crates/web/www');
 const PHONE = { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 const DESKTOP = { viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 };
-const UNSURE = path.join(FIXTURES, 'unsure-two-cells.jpg');
+const UNSURE = path.join(FIXTURES, 'unsure-blurred.jpg');
 
 // Taps cell (row, col) of the one 9x9 grid of the photo shown.
 async function tapCell(page, quad, row, col) {

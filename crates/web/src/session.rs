@@ -523,7 +523,7 @@ mod tests {
 
     #[test]
     fn an_unsure_grid_is_settled_by_the_cells_it_names() {
-        let (mut session, view) = read("answers-grey-blurred.jpg");
+        let (mut session, view) = read("unsure-blurred.jpg");
         let grid = view
             .grids
             .iter()

@@ -9,8 +9,8 @@ import {
   FIXTURES, cellCentre, launch, nativeVerdict, openPage, readPhoto, serve, verdict,
 } from '../harness.mjs';
 
-// A single-grid photo the binary reads as unsure (two cells to check).
-const UNSURE = path.join(FIXTURES, 'unsure-two-cells.jpg');
+// A single-grid photo the binary reads as unsure (cells to check).
+const UNSURE = path.join(FIXTURES, 'unsure-blurred.jpg');
 const SOLVED = path.join(FIXTURES, 'image18.jpg');
 
 // `r7c1=1` as { row, col, value } (0-based row and column).
