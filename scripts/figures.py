@@ -509,6 +509,7 @@ def busy(ctx):
               "16-cloth": "16x16 on a cloth",
               "9-cloth": "9x9 on a cloth (control)"}
     rows = []
+    blurred = []
     sets = [(0, "seeds 0-11, tuned on"), (1000, "seeds 1000-1011, held out"),
             (3000, "seeds 3000-3011, held out"), (6000, "seeds 6000-6011, held out"),
             (9000, "seeds 9000-9011, held out"), (12000, "seeds 12000-12011, held out"),
@@ -528,6 +529,8 @@ def busy(ctx):
                          "--seed", first, "--count", 12], key=f"make-{first}-{kind}")
         t = json.loads(ctx.run(["models/eval/busy_photos.py", "eval", folder, "--json",
                                 "--binary", ctx.bin], key=f"eval-{first}"))
+        if first != 0:
+            blurred += [ph for ph in t.get("photos", []) if ph["kind"] == "16-blur"]
         for kind, label in labels.items():
             r = t["rows"].get(kind)
             if r is None:
@@ -541,6 +544,7 @@ def busy(ctx):
     out += table(["photos", "count", "grids found (right shape)", "solved right", "unsure",
                   "partial", "other (no grid, wrong grid)",
                   "false verdicts (no solution, several)", "wrong answers"], rows)
+    out += busy_blur_bands(blurred)
     out += ("\nEvery photo's puzzle has one solution, so each `no_solution` or"
             " `multiple_solutions` verdict is wrong (a Samurai's grid found alone and read"
             " as a 9x9 has several). The blurred 16x16 photos are read poorly (a B read as 8 with confidence, E"
@@ -548,7 +552,13 @@ def busy(ctx):
             " crates/vision/src/decide.rs), never reported as a broken puzzle. Where a font's"
             " Bs are read as 8s with B as their runner-up, and exactly one way of putting"
             " Bs back among those cells makes a puzzle of one solution, it is taken"
-            " (`stand_in` there), weighed as the repairs are. A 16x16 whose thin lines the"
+            " (`stand_in` there), weighed as the repairs are. A grid read with more cells in"
+            " doubt than the decision's search reaches is read again with its cells sharpened"
+            " by about a photo's blur (6 % of a cell), and that reading is taken when it is"
+            " solved (`Focus::Sharpened` in crates/vision/src/pipeline.rs). Blurred by more"
+            " than about 6.5 % of a cell, a 16x16's letters are misread in too many cells (B as"
+            " 8, E and F as empty) for any reading to be sure: it is `unsure` or not found."
+            " A 16x16 whose thin lines the"
             " downscaled search image lost, its box lines standing out as a 16x16's, is looked"
             " at again on the photo (`LOST_LINES_BOXES` in crates/vision/src/locate/mod.rs),"
             " and on the photo sharpened by about its blur when its lines are lost there too"
@@ -568,6 +578,28 @@ def busy(ctx):
             " has one solution, else the grid is `partial` (`samurai_of_lone` in"
             " crates/vision/src/locate/samurai.rs).\n")
     return out
+
+
+def busy_blur_bands(photos):
+    """The held-out blurred 16x16 photos pooled, by their blur as a share of
+    a cell: where the reader stops reading them."""
+    if not photos:
+        return ""
+    bands = [(0.0, 0.05, "under 5 %"), (0.05, 0.065, "5-6.5 %"), (0.065, 0.08, "6.5-8 %"),
+             (0.08, 0.10, "8-10 %"), (0.10, 1.0, "10 % and more")]
+    rows = []
+    for lo, hi, label in bands:
+        got = [ph for ph in photos if lo <= ph["blur_cells"] < hi]
+        if not got:
+            continue
+        count = lambda o: sum(1 for ph in got if ph["outcome"] == o)
+        rows.append([label, len(got), f"{count('solved')}/{len(got)}", count("unsure"),
+                     count("partial") + count("other"),
+                     f"**{sum(ph['wrong'] for ph in got)}**"])
+    return ("\nThe held-out blurred 16x16 photos above (every set but seeds 0-11), by their"
+            " blur (the Gaussian's sigma as a share of a cell):\n\n"
+            + table(["blur", "photos", "solved right", "unsure", "other (no grid)",
+                     "wrong answers"], rows))
 
 
 @section("accuracy", "tight", "Tight crops")

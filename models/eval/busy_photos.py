@@ -31,7 +31,8 @@ Writes, per photo, STEM.jpg and STEM.json (`{"shape", "givens",
 per class: grids found, solved right, unsure, partial, other verdicts,
 wrong answers (an answer that is not the puzzle's solution) and false
 verdicts: `no_solution` or `multiple_solutions` (every puzzle drawn has
-one, so each is wrong).
+one, so each is wrong). With `--json` it also gives each photo's outcome
+and its blur as a share of a cell.
 """
 import argparse
 import glob
@@ -292,6 +293,7 @@ def evaluate(folder, binary):
             by_path.setdefault(v["path"], []).append(v)
     rows = {}
     problems = []
+    outcomes = []
     for p in photos:
         truth = json.load(open(p[:-4] + ".json"))
         sol = truth["solution"].replace("#", "")
@@ -315,18 +317,25 @@ def evaluate(folder, binary):
         r["false_verdicts"] += statuses.count("no_solution") + statuses.count("multiple_solutions")
         if right:
             r["solved"] += 1
+            outcome = "solved"
         elif "unsure" in statuses:
             r["unsure"] += 1
+            outcome = "unsure"
         elif "partial" in statuses:
             r["partial"] += 1
+            outcome = "partial"
         else:
             r["other"] += 1
+            outcome = "other"
+        outcomes.append({"photo": os.path.basename(p), "kind": truth["kind"],
+                         "blur_cells": round(truth["blur_px"] / truth["cell_px"], 4),
+                         "outcome": outcome, "wrong": len(wrong)})
         if not right or wrong or len(grids) != 1:
             problems.append(f"{os.path.basename(p)}: {truth['background']} blur "
                             f"{truth['blur_px']} cell {truth['cell_px']}: "
                             f"{[(g.get('shape'), g['status']) for g in grids] or 'no grid'}"
                             f"{' WRONG ANSWER' if wrong else ''}")
-    return rows, problems
+    return rows, problems, outcomes
 
 
 def main():
@@ -345,9 +354,9 @@ def main():
     if a.cmd == "make":
         make(a.out, a.kind, a.seed, a.count)
     else:
-        rows, problems = evaluate(a.folder, a.binary)
+        rows, problems, outcomes = evaluate(a.folder, a.binary)
         if a.json:
-            print(json.dumps({"rows": rows, "problems": problems}))
+            print(json.dumps({"rows": rows, "problems": problems, "photos": outcomes}))
         else:
             for kind, r in sorted(rows.items()):
                 print(kind, r)
