@@ -563,25 +563,27 @@ impl Reader {
         if !decide::beyond_reach(grid.shape(), &grid.cells) {
             return Ok(Some(grid));
         }
-        let unsure = matches!(decide_grid(&grid, &[]).verdict, Verdict::Unsure(_));
-        *t = timings.lap("solve", *t);
-        if !unsure {
-            return Ok(Some(grid));
-        }
-        let sharp = self.look_at(photo, layout, None, timings, t, Focus::Sharpened)?;
-        let solved = sharp
-            .as_ref()
-            .is_some_and(|sharp| decide_grid(sharp, &[]).verdict == Verdict::Solved);
+        let sharpened = Focus::Sharpened {
+            quarter_turns: grid.quarter_turns,
+            tried: grid.orientations_tried,
+        };
+        // The sharpened reading is decided first: it is seldom solved, and
+        // then the reading as taken needs no decision here.
+        let sharp = self
+            .look_at(photo, layout, None, timings, t, sharpened)?
+            .filter(|sharp| decide_grid(sharp, &[]).verdict == Verdict::Solved);
+        let take = sharp.is_some() && matches!(decide_grid(&grid, &[]).verdict, Verdict::Unsure(_));
         *t = timings.lap("solve", *t);
         Ok(Some(match sharp {
-            Some(sharp) if solved => sharp,
+            Some(sharp) if take => sharp,
             _ => grid,
         }))
     }
 
     /// Reads one puzzle in `focus`: every part rectified and cut into
-    /// tiles, the orientation found on the part with most ink, every part
-    /// classified in that orientation. `None` for a degenerate outline.
+    /// tiles, the orientation found on the part with most ink (sharpened,
+    /// the first look's), every part classified in that orientation.
+    /// `None` for a degenerate outline.
     fn look_at(
         &self,
         photo: &Decoded,
@@ -604,11 +606,21 @@ impl Reader {
         // The Samurai's centre grid (or the one part) decides the
         // orientation: it is always complete and holds clues.
         let lead = if layout.parts.len() == 5 { 2 } else { 0 };
-        let (quarter_turns, orientations_tried, lead_classes) = self.orient(
-            &stored[lead],
-            layout.parts[lead].found.n,
-            photo.exif_orientation,
-        )?;
+        let n = layout.parts[lead].found.n;
+        let (quarter_turns, orientations_tried, lead_classes) = match focus {
+            // Sharpening does not turn a grid: it is read as it was turned.
+            Focus::Sharpened {
+                quarter_turns: k,
+                tried,
+            } => {
+                let classes = self
+                    .classifier()?
+                    .classify(&rotate_tiles(&stored[lead], n, k))
+                    .map_err(ReadError::Model)?;
+                (k, tried, classes)
+            }
+            Focus::AsTaken => self.orient(&stored[lead], n, photo.exif_orientation)?,
+        };
         let upright = layout.rotated(quarter_turns);
         let mut parts = Vec::with_capacity(layout.parts.len());
         for (k, part) in layout.parts.iter().enumerate() {
@@ -793,8 +805,9 @@ enum Focus {
     AsTaken,
     /// The rectified grid sharpened: an unsharp mask, the grid plus
     /// [`SHARPEN_AMOUNT`] times what it differs from itself blurred by
-    /// [`SHARPEN_CELL`] of a cell.
-    Sharpened,
+    /// [`SHARPEN_CELL`] of a cell. Read in the orientation the look as
+    /// taken found (its quarter turns, and the orientations it tried).
+    Sharpened { quarter_turns: u8, tried: u8 },
 }
 
 /// Sigma of the unsharp mask of [`Focus::Sharpened`], as a share of a cell.
@@ -821,7 +834,7 @@ fn part_tiles(
     focus: Focus,
 ) -> Option<(Vec<Tile>, bool)> {
     let mut rectified = rectify::rectify(gray, &found.quad, found.n)?;
-    if focus == Focus::Sharpened {
+    if matches!(focus, Focus::Sharpened { .. }) {
         rectified = imageproc::filter::sharpen_gaussian(
             &rectified,
             SHARPEN_CELL * CELL_PX as f32,
