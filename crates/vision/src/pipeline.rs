@@ -799,7 +799,7 @@ impl Default for EarlyReads {
 }
 
 /// How a grid's cells are looked at (see [`Reader::read_layout`]).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Focus {
     /// The photo as taken.
     AsTaken,
@@ -810,11 +810,11 @@ enum Focus {
     Sharpened { quarter_turns: u8, tried: u8 },
 }
 
-/// Sigma of the unsharp mask of [`Focus::Sharpened`], as a share of a cell.
-/// The blurred 16x16 photos the classifier reads at all, sharpened, are
-/// blurred by at most 6-7 % of a cell (busy seeds 1000-15000, 72 photos);
-/// on the tuning photos (seed 41000) a mask of 4, 6 or 9 % settled the
-/// same grids within one.
+/// Sigma of the unsharp mask of [`Focus::Sharpened`], as a share of a cell:
+/// about the most blur whose 16x16 photos are read surely once sharpened
+/// (none of the held-out blurred 16x16 photos blurred by more than 6.5 %
+/// of a cell is, in `docs/accuracy.md`). On the tuning photos (busy seed
+/// 41000) a mask of 4, 6 or 9 % settled the same grids within one.
 const SHARPEN_CELL: f32 = 0.06;
 
 /// See [`SHARPEN_CELL`]: the difference added 2.5 times raises a stroke
