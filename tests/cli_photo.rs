@@ -96,6 +96,18 @@ fn a_finished_board_on_a_screen_is_complete() {
 }
 
 #[test]
+fn a_dark_screen_whose_lines_are_faint_and_boxes_shaded_is_solved() {
+    // fixtures/screen-dark-shaded.png: a dark Material theme's screen, its
+    // cell lines and border 7 gray levels over their ground and its boxes
+    // told apart by shading. No line of it stood out enough to be marked:
+    // "no Sudoku grid found".
+    let stem = "screen-dark-shaded";
+    let v = read_one(&format!("{stem}.png"));
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], "solved", "{v}");
+}
+
+#[test]
 fn a_samurai_on_a_checked_cloth_is_solved() {
     // fixtures/samurai-on-checks.jpg (models/eval/busy_photos.py): a
     // printed Samurai photographed at an angle on a gingham cloth. Its

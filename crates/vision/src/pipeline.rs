@@ -29,6 +29,7 @@ use crate::decode::{self, DecodeError, Decoded};
 use crate::evidence;
 use crate::geometry::{Homography, Quad, CELL_PX};
 use crate::guide::{self, Guide};
+use crate::kind::kind_as_read;
 use crate::layout;
 use crate::locate;
 #[cfg(feature = "pdf")]
@@ -401,23 +402,59 @@ impl Reader {
             }
             t = early.end;
         }
-        let t = timings.lap("locate", t);
+        let mut t = timings.lap("locate", t);
         if let Some(dir) = debug {
             // Best effort: debug images must never turn a result into an error.
             let _ = debug::write_search(dir, &dbg);
         }
-        let mut layouts = layout::compose(&found_of(&located));
-        if let Some(shape) = self.guide.shape {
-            layouts = guide::as_shape(layouts, shape);
+        let (mut grids, mut any_layout) =
+            self.read_located(photo, &located, &mut early, debug, &mut timings, &mut t)?;
+        let reported = |grids: &[GridReading]| grids.iter().any(|g| kind_as_read(g).is_reported());
+        if !reported(&grids) {
+            // A grid drawn in lines as faint as a dark theme's, which the
+            // search does not see: looked for only here, where no grid but
+            // tables (or none) is read (see `locate::faint_lattice_grids`).
+            let faint = locate::faint_lattice_grids(&photo.gray);
+            t = timings.lap("locate", t);
+            let mut none = EarlyReads::default();
+            let (read, some) =
+                self.read_located(photo, &faint, &mut none, debug, &mut timings, &mut t)?;
+            if reported(&read) {
+                grids = read;
+            }
+            any_layout |= some;
         }
-        if layouts.is_empty() {
-            if let Some(dir) = debug {
+        if grids.is_empty() {
+            if let Some(dir) = debug.filter(|_| !any_layout) {
+                // Best effort, as above.
                 let _ = debug::write_debug_images(dir, None, Some((&photo.gray, None)), None, None);
             }
             return Err(ReadError::NoGrid);
         }
+        let mut grids: Vec<GridReading> = grids
+            .into_iter()
+            .map(|grid| self.lone_samurai_grid(photo, grid, &mut timings, &mut t))
+            .collect::<Result<_, _>>()?;
+        evidence::merge_page(&mut grids);
+        Ok((grids, timings, dbg.unsearched))
+    }
+
+    /// The puzzles of the grids `located` on `photo` (those read while the
+    /// search went on taken from `early`), and whether they made any layout.
+    fn read_located(
+        &self,
+        photo: &Decoded,
+        located: &[locate::Located],
+        early: &mut EarlyReads,
+        debug: Option<&Path>,
+        timings: &mut Timings,
+        t: &mut Instant,
+    ) -> Result<(Vec<GridReading>, bool), ReadError> {
+        let mut layouts = layout::compose(&found_of(located));
+        if let Some(shape) = self.guide.shape {
+            layouts = guide::as_shape(layouts, shape);
+        }
         let mut grids = Vec::with_capacity(layouts.len());
-        let mut t = t;
         for (k, layout) in layouts.iter().enumerate() {
             // A puzzle read while the finer search ran is taken as read.
             let read = match early.layouts.iter().position(|l| l == layout) {
@@ -429,22 +466,14 @@ impl Reader {
                         0 => d.to_path_buf(),
                         _ => d.join(format!("grid-{}", k + 1)),
                     });
-                    self.read_layout(photo, layout, dir.as_deref(), &mut timings, &mut t)?
+                    self.read_layout(photo, layout, dir.as_deref(), timings, t)?
                 }
             };
             if let Some(grid) = read {
                 grids.push(grid);
             }
         }
-        if grids.is_empty() {
-            return Err(ReadError::NoGrid);
-        }
-        let mut grids: Vec<GridReading> = grids
-            .into_iter()
-            .map(|grid| self.lone_samurai_grid(photo, grid, &mut timings, &mut t))
-            .collect::<Result<_, _>>()?;
-        evidence::merge_page(&mut grids);
-        Ok((grids, timings, dbg.unsearched))
+        Ok((grids, !layouts.is_empty()))
     }
 
     /// Searches `gray` (the photo or its negative) for grids, and reads the

@@ -22,6 +22,10 @@
 //! cells and nothing crosses where its cell lines would be; and a second
 //! pass ([`Pass::Loose`]) takes lines whose marks step a pixel sideways or
 //! run on past the extent they span.
+//!
+//! A dark theme's lines can be as faint as its cell lines' contrast
+//! throughout, border and all: [`faint_lattice_grids`] marks every line
+//! at that contrast, for the pipeline to look at where it reads no grid.
 
 use image::GrayImage;
 
@@ -568,14 +572,31 @@ struct LatticeMarks<'a> {
 /// best first, none overlapping another: the sure ones first (cell lines
 /// seen, by [`Pass::Strict`]), then the others where no sure one is.
 pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
+    lattice_grids_at(gray, MIN_CONTRAST)
+}
+
+/// [`lattice_grids`] with every line and shading step marked at
+/// [`CELL_LINE_CONTRAST`]: dark Material themes draw their cell lines and
+/// border 6-8 levels from their ground and tell the boxes apart by
+/// shading, so the lines of a lattice are marked only at the cell lines'
+/// contrast. Not a replacement for [`lattice_grids`]: on a light screen
+/// or a video frame, JPEG noise and blurred text mark enough at that
+/// contrast to make extents of no grid, which crowd out the grid's own
+/// (of [`MAX_EXTENTS`]).
+pub(super) fn faint_lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
+    lattice_grids_at(gray, CELL_LINE_CONTRAST)
+}
+
+/// [`lattice_grids`] with lines and steps marked at `contrast`.
+fn lattice_grids_at(gray: &GrayImage, contrast: i16) -> Vec<LatticeGrid> {
     let (w, h) = (gray.width() as usize, gray.height() as usize);
     let min_len = (w.min(h) as f32 * MIN_RUN_SHARE).ceil() as usize;
     if min_len < 2 * SAME_PX {
         return Vec::new();
     }
     let marks = LatticeMarks {
-        vertical: Marks::of(gray, true, MIN_CONTRAST),
-        horizontal: Marks::of(gray, false, MIN_CONTRAST),
+        vertical: Marks::of(gray, true, contrast),
+        horizontal: Marks::of(gray, false, contrast),
         faint_vertical: FaintMarks {
             gray,
             vertical: true,
@@ -829,6 +850,20 @@ mod tests {
         let (mut img, at) = faint_screen(250, 190, 250, false, 3);
         digits(&mut img, at, &givens(), 95);
         assert!(lattice_grids(&img).is_empty());
+    }
+
+    #[test]
+    fn a_dark_themes_lattice_is_found_at_its_cell_lines_contrast() {
+        // Lines and border 7 levels over a dark ground, as a dark
+        // Material theme draws them.
+        let (img, at) = faint_screen(52, 59, 59, true, 1);
+        assert!(lattice_grids(&img).is_empty());
+        let found = faint_lattice_grids(&img);
+        assert_outline(&found, at);
+        assert!(found[0].sure);
+        // Lines under that contrast are none.
+        let (img, _) = faint_screen(52, 56, 56, true, 1);
+        assert!(faint_lattice_grids(&img).is_empty());
     }
 
     #[test]
