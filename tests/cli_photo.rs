@@ -108,6 +108,22 @@ fn a_dark_screen_whose_lines_are_faint_and_boxes_shaded_is_solved() {
 }
 
 #[test]
+fn a_video_frame_of_a_borderless_grid_with_a_wrong_entry_is_no_solution() {
+    // fixtures/screen-video-borderless.jpg: a 1280x720 video frame (JPEG
+    // 40) of a light Material screen whose grid has no border, scaled to
+    // a third, one of its cell lines blurred away; the player's wrong 8 in
+    // r7c9 clashes. It was "no Sudoku grid found".
+    let stem = "screen-video-borderless";
+    let v = read_one(&format!("{stem}.jpg"));
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], "no_solution", "{v}");
+    assert!(
+        v["error"].as_str().is_some_and(|e| e.contains("r7c9")),
+        "{v}"
+    );
+}
+
+#[test]
 fn a_samurai_on_a_checked_cloth_is_solved() {
     // fixtures/samurai-on-checks.jpg (models/eval/busy_photos.py): a
     // printed Samurai photographed at an angle on a gingham cloth. Its

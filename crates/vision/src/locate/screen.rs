@@ -16,12 +16,13 @@
 //! lines are there on both axes, all but [`MAX_MISSING_LINES`] of them and
 //! every box line. The outline then is the grid's border, drawn or not.
 //!
-//! Two looser ways find grids that are less sure (see [`LatticeGrid`]'s
+//! Three looser ways find grids that are less sure (see [`LatticeGrid`]'s
 //! `sure`): a lattice whose cell lines are gone is a grid when its box
 //! lines and border are there, digits fill the middles of enough of its
-//! cells and nothing crosses where its cell lines would be; and a second
-//! pass ([`Pass::Loose`]) takes lines whose marks step a pixel sideways or
-//! run on past the extent they span.
+//! cells and nothing crosses where its cell lines would be; a lattice
+//! without a border is one when all but [`MAX_MISSING_INNER`] of its other
+//! lines are there; and a second pass ([`Pass::Loose`]) takes lines whose
+//! marks step a pixel sideways or run on past the extent they span.
 //!
 //! A dark theme's lines can be as faint as its cell lines' contrast
 //! throughout, border and all: [`faint_lattice_grids`] marks every line
@@ -103,6 +104,13 @@ const CELL_MARGIN: f32 = 0.15;
 /// Lattice lines of an axis that may be missing: the two borders of a
 /// grid drawn without one. Box lines never are.
 const MAX_MISSING_LINES: usize = 2;
+
+/// Lines between the borders of an axis that may be missing on a grid
+/// shown without its border: a video frame scales a phone's screen down
+/// to a third and blurs it, which leaves a light theme's 1 px cell lines
+/// at about [`CELL_LINE_CONTRAST`], and one of them may fall under it.
+/// Grids so shown are less sure.
+const MAX_MISSING_INNER: usize = 1;
 
 /// Least share of a lattice's cells with ink in their middle (see
 /// [`CELL_MIDDLE`]) for its box lines alone to make it a grid: a 9x9 with
@@ -380,6 +388,8 @@ fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
 struct LinesSeen {
     seen: usize,
     borders: bool,
+    /// Of the `n - 1` lines between the borders.
+    inner: usize,
 }
 
 /// Which of the `n + 1` lattice lines from `first` to `last` (across the
@@ -414,12 +424,15 @@ fn lattice_lines(
     let mut lines = LinesSeen {
         seen: 0,
         borders: true,
+        inner: 0,
     };
     for k in 0..=n {
         let there = inner_box(k) || covered(k) >= MIN_COVERAGE;
         lines.seen += usize::from(there);
-        if (k == 0 || k == n) && !there {
-            lines.borders = false;
+        if k == 0 || k == n {
+            lines.borders &= there;
+        } else {
+            lines.inner += usize::from(there);
         }
     }
     Some(lines)
@@ -695,6 +708,9 @@ fn grids_of(
                 let enough = |seen: usize| seen + MAX_MISSING_LINES > n;
                 let pair = (vertical, horizontal);
                 let cell_lines = enough(x.seen) && enough(y.seen);
+                // A grid without a border, its cell lines seen.
+                let inner = |seen: usize| seen + MAX_MISSING_INNER + 1 >= n;
+                let inner_lines = inner(x.inner) && inner(y.inner);
                 // Box lines and border alone, their cells shown by digits.
                 let by_boxes = || {
                     x.borders
@@ -704,7 +720,7 @@ fn grids_of(
                 };
                 // The cells' marks last: they cost a look at every other
                 // pixel of the square.
-                if !cell_lines && !by_boxes()
+                if !cell_lines && !inner_lines && !by_boxes()
                     || cell_marks(vertical, horizontal, (left, top), (right, bottom), n)
                         > MAX_CELL_MARKS
                 {
@@ -849,6 +865,35 @@ mod tests {
         // Without its border the box lines alone are no grid.
         let (mut img, at) = faint_screen(250, 190, 250, false, 3);
         digits(&mut img, at, &givens(), 95);
+        assert!(lattice_grids(&img).is_empty());
+    }
+
+    /// `img` with the vertical cell line `k` of the 9x9 at `(x0, y0,
+    /// side)` painted over in `ground`.
+    fn erase_column(img: &mut GrayImage, (x0, y0, side): (f32, f32, f32), k: u32, ground: u8) {
+        let x = x0 as u32 + (k as f32 * side / 9.0).round() as u32;
+        for y in y0 as u32..(y0 + side) as u32 {
+            img.put_pixel(x, y, Luma([ground]));
+        }
+    }
+
+    #[test]
+    fn a_borderless_grid_missing_one_cell_line_is_found_less_sure() {
+        // A video frame's light theme: one cell line blurred away.
+        let (mut img, at) = screen(250, 190, false, 3);
+        erase_column(&mut img, at, 4, 250);
+        let found = lattice_grids(&img);
+        assert_outline(&found, at);
+        assert!(!found[0].sure);
+        // Two are more than blur takes from a grid.
+        erase_column(&mut img, at, 5, 250);
+        assert!(lattice_grids(&img).is_empty());
+        // A grid with its border is not looked at so: its lines must be
+        // there as they are on a screen.
+        let (mut img, at) = screen(250, 190, true, 3);
+        erase_column(&mut img, at, 4, 250);
+        erase_column(&mut img, at, 5, 250);
+        erase_column(&mut img, at, 7, 250);
         assert!(lattice_grids(&img).is_empty());
     }
 
