@@ -1462,14 +1462,32 @@ fn print_height(
     Some(median as f32)
 }
 
+/// Side of a tile's four corner squares, in tile pixels, whose ink
+/// [`glyph_height`] leaves out: a grid drawn with rounded corners puts
+/// its border's arc in the outer corner of its corner cells' tiles (an
+/// app's pencil 5 in r1c1 measured 18 px, its grid's print 13), while a
+/// glyph, printed in the middle of its cell, has ink between them in its
+/// top and bottom rows (an A's splayed feet aside, which cost it a few
+/// rows of its height).
+const GLYPH_CORNER: usize = TILE / 4;
+
 /// Rows of a tile from its first to its last holding ink (a pixel at
-/// least half black): a glyph's height in tile pixels.
+/// least half black) outside its corners ([`GLYPH_CORNER`]): a glyph's
+/// height in tile pixels.
 fn glyph_height(tile: &Tile) -> usize {
+    let in_corner = |x: usize, y: usize| {
+        let near = |v: usize| !(GLYPH_CORNER..TILE - GLYPH_CORNER).contains(&v);
+        near(x) && near(y)
+    };
     let inked: Vec<usize> = tile
         .pixels
         .chunks_exact(TILE)
         .enumerate()
-        .filter(|(_, row)| row.iter().any(|&p| p >= 0.5))
+        .filter(|&(y, row)| {
+            row.iter()
+                .enumerate()
+                .any(|(x, &p)| p >= 0.5 && !in_corner(x, y))
+        })
         .map(|(y, _)| y)
         .collect();
     match (inked.first(), inked.last()) {
@@ -1851,7 +1869,12 @@ mod tests {
         read.cells[other] = 9;
         let e = confident(&read);
         let print = glyph(20);
-        let pencil = glyph(7);
+        let mut pencil = glyph(7);
+        // A rounded grid's corner arc in the tile's corners is no part of
+        // the glyph.
+        pencil.pixels[0] = 1.0;
+        pencil.pixels[TILE * TILE - 1] = 1.0;
+        assert_eq!(glyph_height(&pencil), 7);
         let tiles: Vec<Option<&Tile>> = (0..81)
             .map(|c| match (c == nine, read.cells[c]) {
                 (true, _) => Some(&pencil),
