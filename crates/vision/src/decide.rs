@@ -505,9 +505,7 @@ pub(crate) fn decide(
 }
 
 /// `cells` with the clues of `decision`'s reading whose glyphs are too
-/// small for the grid's print ([`small_glyphs`]) holding no clue but a
-/// player's candidates (so that a board late in a game, mostly printed,
-/// is not taken for an answer grid with a digit missed there); `None`
+/// small for the grid's print ([`small_glyphs`]) holding no clue; `None`
 /// when there are none, or when the reading has several solutions (taking
 /// clues out leaves as many or more). The person's cells (`fixed`) stay.
 fn without_small_glyphs(
@@ -529,7 +527,6 @@ fn without_small_glyphs(
     for cell in small {
         if let Some(e) = split.get_mut(cell) {
             e.clue.clone_from(&no_clue);
-            e.pencil = 1.0;
         }
     }
     Some(split)
@@ -1905,42 +1902,6 @@ mod tests {
         tiles[1] = Some(&print);
         let d = decide(Shape::classic(), &e, &[], &tiles);
         assert_eq!(d.verdict, fours_clash());
-    }
-
-    #[test]
-    fn a_board_late_in_a_game_with_a_note_read_as_a_clue_is_solved() {
-        // An app's board nearly filled in, a lone pencil note in one of
-        // its empty cells read surely as a printed digit that clashes:
-        // taken out, the cell holds a note, not an answer grid's missed
-        // digit, and the board is solved.
-        let Ok(Outcome::Unique(solution)) = solve(&board(PUZZLE), DEFAULT_LIMIT) else {
-            panic!("the puzzle has one solution");
-        };
-        let mut late = solution.clone();
-        for c in (0..81).step_by(5) {
-            late.cells[c] = 0;
-        }
-        assert!(matches!(
-            solve(&late, DEFAULT_LIMIT),
-            Ok(Outcome::Unique(_))
-        ));
-        let note = 10;
-        let clash = solution.cells[note - 1];
-        let mut read = late.clone();
-        read.cells[note] = clash;
-        let mut e = confident(&read);
-        e[note].ink = 0.7;
-        let (print, blank, pencil) = (glyph(20), Tile::default(), glyph(7));
-        let tiles: Vec<Option<&Tile>> = (0..81)
-            .map(|c| match (c == note, read.cells[c]) {
-                (true, _) => Some(&pencil),
-                (false, 0) => Some(&blank),
-                _ => Some(&print),
-            })
-            .collect();
-        let d = decide(Shape::classic(), &e, &[], &tiles);
-        assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
-        assert_eq!(d.solution(), Some(&solution));
     }
 
     #[test]
