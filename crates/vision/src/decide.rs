@@ -1216,11 +1216,9 @@ fn small_glyphs(
     (0..read.cells.len())
         .filter(|&c| read.cells[c] != 0 && free(given, c))
         .filter(|&c| {
-            tiles
-                .get(c)
-                .copied()
-                .flatten()
-                .is_some_and(|t| (glyph_height(t) as f32) < SMALL_GLYPH * print)
+            tiles.get(c).copied().flatten().is_some_and(|t| {
+                (glyph_height(t, outer_corner(read.shape, c)) as f32) < SMALL_GLYPH * print
+            })
         })
         .collect()
 }
@@ -1452,7 +1450,10 @@ fn print_height(
     let mut heights: Vec<usize> = (0..read.cells.len())
         .filter(|&c| read.cells[c] != 0 && evidence[c].best().1 >= SURE)
         .filter(|&c| clashes.iter().all(|&(a, b)| a != c && b != c))
-        .filter_map(|c| tiles.get(c).copied().flatten().map(glyph_height))
+        .filter_map(|c| {
+            let tile = tiles.get(c).copied().flatten()?;
+            Some(glyph_height(tile, outer_corner(read.shape, c)))
+        })
         .collect();
     if heights.len() < MIN_PRINT_SAMPLES {
         return None;
@@ -1462,22 +1463,36 @@ fn print_height(
     Some(median as f32)
 }
 
-/// Side of a tile's four corner squares, in tile pixels, whose ink
-/// [`glyph_height`] leaves out: a grid drawn with rounded corners puts
-/// its border's arc in the outer corner of its corner cells' tiles (an
-/// app's pencil 5 in r1c1 measured 18 px, its grid's print 13), while a
-/// glyph, printed in the middle of its cell, has ink between them in its
-/// top and bottom rows (an A's splayed feet aside, which cost it a few
-/// rows of its height).
+/// Side, in tile pixels, of the square at the grid's outer corner that
+/// [`glyph_height`] leaves out of a corner cell's tile: a grid drawn with
+/// rounded corners puts its border's arc there (an app's pencil 5 in r1c1
+/// measured 18 px, its grid's print 13). Only the grid's four corner
+/// cells: elsewhere a tile's corners hold what the cutter left of the
+/// lines' crossings, on every cell alike.
 const GLYPH_CORNER: usize = TILE / 4;
 
+/// The corner of a cell's tile at its grid's outer corner, `(right,
+/// bottom)`, for the four corner cells of `shape`'s grid.
+fn outer_corner(shape: Shape, cell: usize) -> Option<(bool, bool)> {
+    let side = shape.side();
+    let edge = |v: usize| match v {
+        0 => Some(false),
+        _ if v + 1 == side => Some(true),
+        _ => None,
+    };
+    Some((edge(cell % side)?, edge(cell / side)?))
+}
+
 /// Rows of a tile from its first to its last holding ink (a pixel at
-/// least half black) outside its corners ([`GLYPH_CORNER`]): a glyph's
-/// height in tile pixels.
-fn glyph_height(tile: &Tile) -> usize {
-    let in_corner = |x: usize, y: usize| {
-        let near = |v: usize| !(GLYPH_CORNER..TILE - GLYPH_CORNER).contains(&v);
-        near(x) && near(y)
+/// least half black), the square at `corner` (the grid's outer corner,
+/// see [`outer_corner`]) left out: a glyph's height in tile pixels.
+fn glyph_height(tile: &Tile, corner: Option<(bool, bool)>) -> usize {
+    let masked = |x: usize, y: usize| {
+        let near = |v: usize, far: bool| match far {
+            true => v >= TILE - GLYPH_CORNER,
+            false => v < GLYPH_CORNER,
+        };
+        corner.is_some_and(|(right, bottom)| near(x, right) && near(y, bottom))
     };
     let inked: Vec<usize> = tile
         .pixels
@@ -1486,7 +1501,7 @@ fn glyph_height(tile: &Tile) -> usize {
         .filter(|&(y, row)| {
             row.iter()
                 .enumerate()
-                .any(|(x, &p)| p >= 0.5 && !in_corner(x, y))
+                .any(|(x, &p)| p >= 0.5 && !masked(x, y))
         })
         .map(|(y, _)| y)
         .collect();
@@ -1869,12 +1884,14 @@ mod tests {
         read.cells[other] = 9;
         let e = confident(&read);
         let print = glyph(20);
-        let mut pencil = glyph(7);
-        // A rounded grid's corner arc in the tile's corners is no part of
-        // the glyph.
-        pencil.pixels[0] = 1.0;
-        pencil.pixels[TILE * TILE - 1] = 1.0;
-        assert_eq!(glyph_height(&pencil), 7);
+        let pencil = glyph(7);
+        // A rounded grid's corner arc in a corner cell's tile, at the
+        // grid's outer corner, is no part of the glyph.
+        let mut arc = glyph(7);
+        arc.pixels[0] = 1.0;
+        assert_eq!(glyph_height(&arc, outer_corner(Shape::classic(), 0)), 7);
+        assert_eq!(glyph_height(&arc, outer_corner(Shape::classic(), 80)), 13);
+        assert_eq!(glyph_height(&arc, outer_corner(Shape::classic(), 1)), 13);
         let tiles: Vec<Option<&Tile>> = (0..81)
             .map(|c| match (c == nine, read.cells[c]) {
                 (true, _) => Some(&pencil),
