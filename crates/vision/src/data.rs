@@ -36,6 +36,11 @@ pub(crate) struct Found {
     /// whole (see `locate::samurai_of_lone`): alone it may have several
     /// answers that the Samurai's other grids settle.
     pub samurai_part: bool,
+    /// Where a lattice of upright lines places the grid otherwise, that
+    /// lattice too faint to be sure (blurred, or its lines seen a pixel
+    /// apart): a grid read in doubt is read there too (a comb placed two
+    /// thirds of a cell short on a video frame's dark screen).
+    pub alternative: Option<Quad>,
 }
 
 /// One square grid of a puzzle, placed in the puzzle's layout.
@@ -425,6 +430,7 @@ impl GridReading {
             cut: false,
             at_frame: false,
             samurai_part: false,
+            alternative: None,
         };
         Some(GridReading {
             layout: Layout {

@@ -84,6 +84,7 @@ pub(crate) fn layout_from_corners(
             cut: false,
             at_frame: false,
             samurai_part: false,
+            alternative: None,
         },
         origin,
     };
@@ -235,6 +236,7 @@ mod tests {
                     cut: false,
                     at_frame: false,
                     samurai_part: false,
+                    alternative: None,
                 },
                 origin: (0, 0),
             }],

@@ -550,6 +550,7 @@ impl Reader {
             n: found.n,
             cut: false,
             at_frame: found.at_frame,
+            alternative: None,
         };
         let (shows, grids) = locate::samurai_of_lone(&photo.gray, &lone);
         let layouts = grids.map(|g| layout::compose(&found_of(&g)));
@@ -590,7 +591,9 @@ impl Reader {
             return Ok(None);
         };
         if !decide::beyond_reach(grid.shape(), &grid.cells) {
-            return Ok(Some(grid));
+            return self
+                .placed_otherwise(photo, layout, grid, timings, t)
+                .map(Some);
         }
         let sharpened = Focus::Sharpened {
             quarter_turns: grid.quarter_turns,
@@ -603,10 +606,43 @@ impl Reader {
             .filter(|sharp| decide_grid(sharp, &[]).verdict == Verdict::Solved);
         let take = sharp.is_some() && matches!(decide_grid(&grid, &[]).verdict, Verdict::Unsure(_));
         *t = timings.lap("solve", *t);
-        Ok(Some(match sharp {
+        let grid = match sharp {
             Some(sharp) if take => sharp,
             _ => grid,
-        }))
+        };
+        self.placed_otherwise(photo, layout, grid, timings, t)
+            .map(Some)
+    }
+
+    /// `grid`, read from the one-part `layout`, or where it is read in
+    /// doubt, its reading where a lattice too faint to be sure places it
+    /// otherwise ([`Found::alternative`]) when that reading is solved.
+    fn placed_otherwise(
+        &self,
+        photo: &Decoded,
+        layout: &Layout,
+        grid: GridReading,
+        timings: &mut Timings,
+        t: &mut Instant,
+    ) -> Result<GridReading, ReadError> {
+        let [part] = layout.parts.as_slice() else {
+            return Ok(grid);
+        };
+        let Some(quad) = part.found.alternative else {
+            return Ok(grid);
+        };
+        if !matches!(decide_grid(&grid, &[]).verdict, Verdict::Unsure(_)) {
+            *t = timings.lap("solve", *t);
+            return Ok(grid);
+        }
+        let mut there = layout.clone();
+        there.parts[0].found.quad = quad;
+        there.parts[0].found.alternative = None;
+        let other = self
+            .look_at(photo, &there, None, timings, t, Focus::AsTaken)?
+            .filter(|other| decide_grid(other, &[]).verdict == Verdict::Solved);
+        *t = timings.lap("solve", *t);
+        Ok(other.unwrap_or(grid))
     }
 
     /// Reads one puzzle in `focus`: every part rectified and cut into
@@ -801,6 +837,7 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             cut: l.cut,
             at_frame: l.at_frame,
             samurai_part: false,
+            alternative: l.alternative,
         })
         .collect()
 }

@@ -361,6 +361,9 @@ pub(crate) struct Located {
     /// The grid, or the hull it was found in, touches the frame (see
     /// [`Found::at_frame`](crate::data::Found::at_frame)).
     pub at_frame: bool,
+    /// Where an upright lattice too faint to be sure places the grid
+    /// otherwise (see [`Found::alternative`](crate::data::Found::alternative)).
+    pub alternative: Option<Quad>,
 }
 
 /// A candidate quad the search verified, for the debug image.
@@ -584,7 +587,8 @@ pub(crate) fn locate_all_early<T: Send>(
 /// away from it, and replaces those found in its place unless one agrees
 /// with it ([`LATTICE_AGREE_CELLS`]) or holds it ([`LATTICE_HELD_AREA`]):
 /// there the search found a comb inside it, or the box around a grid
-/// without a border.
+/// without a border. A lattice not sure enough to replace a grid that
+/// it places otherwise is kept as that grid's `alternative`.
 fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Located> {
     let (w, h) = gray.dimensions();
     if u64::from(w) * u64::from(h) > LATTICE_MAX_PIXELS {
@@ -616,6 +620,17 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
             for l in located.iter_mut().filter(|l| g.sure && l.cut) {
                 if same(l) && agrees(l) {
                     l.cut = false;
+                }
+            }
+            // A lattice too faint to be sure that places a grid found
+            // here otherwise is where that grid is read again if it is
+            // read in doubt.
+            for l in located
+                .iter_mut()
+                .filter(|l| !g.sure && !l.cut && l.n == g.n)
+            {
+                if same(l) && !agrees(l) && !holds(l) && l.alternative.is_none() {
+                    l.alternative = Some(g.quad);
                 }
             }
             continue;
@@ -658,6 +673,7 @@ fn lattice_located(g: &screen::LatticeGrid, (w, h): (u32, u32)) -> Located {
             || y0 <= FRAME_TOL
             || x1 >= w as f32 - FRAME_TOL
             || y1 >= h as f32 - FRAME_TOL,
+        alternative: None,
     }
 }
 
@@ -1961,6 +1977,7 @@ fn finish(gray: &GrayImage, ex: &Examined, factor: f32) -> Located {
         n: ex.verdict.n,
         cut: outside || !ex.whole,
         at_frame: ex.at_frame,
+        alternative: None,
     }
 }
 
@@ -1999,6 +2016,7 @@ mod tests {
             n: 9,
             cut: false,
             at_frame: false,
+            alternative: None,
         };
         // A comb across a page (first search) and two grids the finer
         // search found inside it: the grids stay, the comb goes.
@@ -2322,6 +2340,7 @@ mod tests {
             n: 9,
             cut: false,
             at_frame: false,
+            alternative: None,
         };
         let near = |quad: Quad| Examined {
             verdict: Verdict {

@@ -407,6 +407,7 @@ mod tests {
             n: 9,
             cut: false,
             at_frame: false,
+            alternative: None,
         }
     }
 
