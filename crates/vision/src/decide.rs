@@ -505,8 +505,12 @@ pub(crate) fn decide(
 }
 
 /// `cells` with the clues of `decision`'s reading whose glyphs are too
-/// small for the grid's print ([`small_glyphs`]) holding no clue; `None`
-/// when there are none, or when the reading has several solutions (taking
+/// small for the grid's print ([`small_glyphs`]) holding no clue; in a
+/// grid where a player has noted candidates ([`PENCIL_EMPTY`]) in other
+/// cells, they hold candidates too (a board late in a game, mostly
+/// printed, is then no answer grid with a digit missed there: a book's
+/// answer grid, whose answers may be printed smaller than its clues,
+/// holds no notes). `None` when there are none, or when the reading has several solutions (taking
 /// clues out leaves as many or more). The person's cells (`fixed`) stay.
 fn without_small_glyphs(
     decision: &Decision,
@@ -523,10 +527,17 @@ fn without_small_glyphs(
         return None;
     }
     let no_clue = CellEvidence::certain(0, read.shape.digits()).clue;
+    let noted = cells
+        .iter()
+        .enumerate()
+        .any(|(c, e)| e.pencil >= PENCIL_EMPTY && !small.contains(&c));
     let mut split = cells.to_vec();
-    for cell in small {
+    for &cell in &small {
         if let Some(e) = split.get_mut(cell) {
             e.clue.clone_from(&no_clue);
+            if noted {
+                e.pencil = 1.0;
+            }
         }
     }
     Some(split)
@@ -1919,6 +1930,50 @@ mod tests {
         tiles[1] = Some(&print);
         let d = decide(Shape::classic(), &e, &[], &tiles);
         assert_eq!(d.verdict, fours_clash());
+    }
+
+    #[test]
+    fn a_board_late_in_a_game_with_a_note_read_as_a_clue_is_solved() {
+        // An app's board nearly filled in, notes in some empty cells and
+        // a lone note in another read surely as a printed digit that
+        // clashes: taken out, that cell holds a note too, not an answer
+        // grid's missed digit, and the board is solved.
+        let Ok(Outcome::Unique(solution)) = solve(&board(PUZZLE), DEFAULT_LIMIT) else {
+            panic!("the puzzle has one solution");
+        };
+        let mut late = solution.clone();
+        for c in (0..81).step_by(5) {
+            late.cells[c] = 0;
+        }
+        assert!(matches!(
+            solve(&late, DEFAULT_LIMIT),
+            Ok(Outcome::Unique(_))
+        ));
+        let (note, noted) = (10, 20);
+        let mut read = late.clone();
+        read.cells[note] = solution.cells[note - 1];
+        let mut e = confident(&read);
+        e[note].ink = 0.7;
+        e[noted].ink = 0.7;
+        e[noted].pencil = 1.0;
+        let (print, blank, pencil) = (glyph(20), Tile::default(), glyph(7));
+        let tiles: Vec<Option<&Tile>> = (0..81)
+            .map(|c| match (c == note || c == noted, read.cells[c]) {
+                (true, _) => Some(&pencil),
+                (false, 0) => Some(&blank),
+                _ => Some(&print),
+            })
+            .collect();
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        assert_eq!(d.verdict, Verdict::Solved, "{:?}", d.verdict);
+        assert_eq!(d.solution(), Some(&solution));
+        // Without notes elsewhere (a book's answer grid, its answers
+        // printed smaller than its clues), the glyph taken out leaves a
+        // digit missed: not solved.
+        e[noted].pencil = 0.0;
+        e[noted].ink = 0.0;
+        let d = decide(Shape::classic(), &e, &[], &tiles);
+        assert_ne!(d.verdict, Verdict::Solved);
     }
 
     #[test]
