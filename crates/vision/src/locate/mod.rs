@@ -624,10 +624,14 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
             }
             // A lattice too faint to be sure that places a grid found
             // here otherwise is where that grid is read again if it is
-            // read in doubt.
+            // read in doubt; not at the frame, where a grid read in doubt
+            // may be cut (see `Found::at_frame`) and a lattice placed on
+            // the lines left in the image is squeezed.
+            let inside = |l: &Located| !l.cut && !l.at_frame;
+            let lattice_inside = !lattice_located(&g, (w, h)).at_frame;
             for l in located
                 .iter_mut()
-                .filter(|l| !g.sure && !l.cut && l.n == g.n)
+                .filter(|l| !g.sure && lattice_inside && inside(l) && l.n == g.n)
             {
                 if same(l) && !agrees(l) && !holds(l) && l.alternative.is_none() {
                     l.alternative = Some(g.quad);
