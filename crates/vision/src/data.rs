@@ -62,6 +62,16 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
+    /// The layout with no part's [`Found::alternative`]: as the first
+    /// page search gives it, before the lattices are looked for.
+    pub(crate) fn without_alternatives(&self) -> Layout {
+        let mut layout = self.clone();
+        for part in &mut layout.parts {
+            part.found.alternative = None;
+        }
+        layout
+    }
+
     /// True when any part is cut by the frame.
     pub(crate) fn cut(&self) -> bool {
         self.parts.iter().any(|p| p.found.cut)

@@ -456,9 +456,15 @@ impl Reader {
         }
         let mut grids = Vec::with_capacity(layouts.len());
         for (k, layout) in layouts.iter().enumerate() {
-            // A puzzle read while the finer search ran is taken as read.
-            let read = match early.layouts.iter().position(|l| l == layout) {
-                Some(i) => std::mem::replace(&mut early.reads[i], Ok(None))?,
+            // A puzzle read while the finer search ran is taken as read,
+            // and read where its lattice places it when that is known only
+            // now (its `alternative`).
+            let first = layout.without_alternatives();
+            let read = match early.layouts.iter().position(|l| *l == first) {
+                Some(i) => match std::mem::replace(&mut early.reads[i], Ok(None))? {
+                    Some(grid) => Some(self.placed_otherwise(photo, layout, grid, timings, t)?),
+                    None => None,
+                },
                 None => {
                     // The first grid's debug images go beside the page's
                     // search images, each other grid's into `grid-K/`.
@@ -572,13 +578,11 @@ impl Reader {
         Ok(grid)
     }
 
-    /// Reads one puzzle (see [`Reader::look_at`]), and looks at it again
-    /// sharpened ([`Focus::Sharpened`]) when more of its cells are read in
-    /// doubt than the decision's search reaches and it is not solved: the
-    /// sharpened reading is taken when it is solved. A photo out of focus
-    /// leaves 8s and Bs, 3s and 5s alike, E and F faint; an unsharp mask of
-    /// about the blur gives their strokes back. Only such a reading is
-    /// looked at twice, so a photo that reads surely costs nothing more.
+    /// Reads one puzzle (see [`Reader::look_at`]), looks at it again
+    /// sharpened when more of its cells are read in doubt than the
+    /// decision's search reaches ([`Reader::sharpened`]), and where it is
+    /// read in doubt, where a lattice places it otherwise
+    /// ([`Reader::placed_otherwise`]).
     fn read_layout(
         &self,
         photo: &Decoded,
@@ -590,11 +594,30 @@ impl Reader {
         let Some(grid) = self.look_at(photo, layout, debug, timings, t, Focus::AsTaken)? else {
             return Ok(None);
         };
-        if !decide::beyond_reach(grid.shape(), &grid.cells) {
-            return self
-                .placed_otherwise(photo, layout, grid, timings, t)
-                .map(Some);
-        }
+        let grid = if decide::beyond_reach(grid.shape(), &grid.cells) {
+            self.sharpened(photo, layout, grid, timings, t)?
+        } else {
+            grid
+        };
+        self.placed_otherwise(photo, layout, grid, timings, t)
+            .map(Some)
+    }
+
+    /// `grid`, read from `layout`, or its reading sharpened
+    /// ([`Focus::Sharpened`]) when that is solved and `grid` is not. A
+    /// photo out of focus leaves 8s and Bs, 3s and 5s alike, E and F
+    /// faint; an unsharp mask of about the blur gives their strokes back.
+    /// Only a reading with more cells in doubt than the decision's search
+    /// reaches is looked at so, so a photo that reads surely costs nothing
+    /// more.
+    fn sharpened(
+        &self,
+        photo: &Decoded,
+        layout: &Layout,
+        grid: GridReading,
+        timings: &mut Timings,
+        t: &mut Instant,
+    ) -> Result<GridReading, ReadError> {
         let sharpened = Focus::Sharpened {
             quarter_turns: grid.quarter_turns,
             tried: grid.orientations_tried,
@@ -606,12 +629,10 @@ impl Reader {
             .filter(|sharp| decide_grid(sharp, &[]).verdict == Verdict::Solved);
         let take = sharp.is_some() && matches!(decide_grid(&grid, &[]).verdict, Verdict::Unsure(_));
         *t = timings.lap("solve", *t);
-        let grid = match sharp {
+        Ok(match sharp {
             Some(sharp) if take => sharp,
             _ => grid,
-        };
-        self.placed_otherwise(photo, layout, grid, timings, t)
-            .map(Some)
+        })
     }
 
     /// `grid`, read from the one-part `layout`, or where it is read in
