@@ -59,16 +59,23 @@ fn read_one(file: &str) -> serde_json::Value {
     objects[0].clone()
 }
 
+/// [`read_one`] of the fixture `file`, its puzzle read as its truth
+/// (`<stem>.txt`) and given `status`.
+fn read_as_truth(file: &str, status: &str) -> serde_json::Value {
+    let v = read_one(file);
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
+    assert_eq!(v["status"], status, "{v}");
+    v
+}
+
 #[test]
 fn a_console_screen_with_a_neon_frame_and_a_cursor_is_solved() {
     // fixtures/screen-console-neon.png: a 1280x720 console screen drawn by
     // models/eval/screenshots.py (--kinds console): a dark grid in a thick
     // glowing frame, a cursor ring across the lines of one cell, a column
     // of digits and button hints beside it.
-    let stem = "screen-console-neon";
-    let v = read_one(&format!("{stem}.png"));
-    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
-    assert_eq!(v["status"], "solved", "{v}");
+    read_as_truth("screen-console-neon.png", "solved");
 }
 
 #[test]
@@ -77,10 +84,7 @@ fn a_video_frame_with_a_phone_screen_inside_is_solved() {
     // blurred) holding a phone screen a third of its width on a blurred
     // copy of itself, with a caption, a play button, a channel logo and a
     // progress bar off the grid.
-    let stem = "screen-video-frame";
-    let v = read_one(&format!("{stem}.jpg"));
-    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
-    assert_eq!(v["status"], "solved", "{v}");
+    read_as_truth("screen-video-frame.jpg", "solved");
 }
 
 #[test]
@@ -89,10 +93,7 @@ fn a_finished_board_on_a_screen_is_complete() {
     // cell filled right (clues and typed entries) and a "done" banner
     // under the grid: a full valid grid is `complete`, with no answer to
     // give.
-    let stem = "screen-finished-board";
-    let v = read_one(&format!("{stem}.png"));
-    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
-    assert_eq!(v["status"], "complete", "{v}");
+    read_as_truth("screen-finished-board.png", "complete");
 }
 
 #[test]
@@ -101,10 +102,7 @@ fn a_dark_screen_whose_lines_are_faint_and_boxes_shaded_is_solved() {
     // cell lines and border 7 gray levels over their ground and its boxes
     // told apart by shading. No line of it stood out enough to be marked:
     // "no Sudoku grid found".
-    let stem = "screen-dark-shaded";
-    let v = read_one(&format!("{stem}.png"));
-    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
-    assert_eq!(v["status"], "solved", "{v}");
+    read_as_truth("screen-dark-shaded.png", "solved");
 }
 
 #[test]
@@ -113,10 +111,7 @@ fn a_video_frame_of_a_borderless_grid_with_a_wrong_entry_is_no_solution() {
     // 40) of a light Material screen whose grid has no border, scaled to
     // a third, one of its cell lines blurred away; the player's wrong 8 in
     // r7c9 clashes. It was "no Sudoku grid found".
-    let stem = "screen-video-borderless";
-    let v = read_one(&format!("{stem}.jpg"));
-    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
-    assert_eq!(v["status"], "no_solution", "{v}");
+    let v = read_as_truth("screen-video-borderless.jpg", "no_solution");
     assert!(
         v["error"].as_str().is_some_and(|e| e.contains("r7c9")),
         "{v}"
@@ -131,10 +126,7 @@ fn a_video_frame_whose_grid_a_comb_placed_short_is_read_where_its_lattice_is() {
     // columns fell out of their tiles: `unsure`. Its lattice of lines,
     // blurred, is not sure enough to replace that grid, but the grid read
     // in doubt is read there too.
-    let stem = "screen-video-dark-narrow";
-    let v = read_one(&format!("{stem}.jpg"));
-    assert_eq!(v["givens"].as_str(), Some(truth(stem).as_str()), "{v}");
-    assert_eq!(v["status"], "solved", "{v}");
+    read_as_truth("screen-video-dark-narrow.jpg", "solved");
 }
 
 #[test]
