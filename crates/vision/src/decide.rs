@@ -510,8 +510,9 @@ pub(crate) fn decide(
 /// cells, they hold candidates too (a board late in a game, mostly
 /// printed, is then no answer grid with a digit missed there: a book's
 /// answer grid, whose answers may be printed smaller than its clues,
-/// holds no notes). `None` when there are none, or when the reading has several solutions (taking
-/// clues out leaves as many or more). The person's cells (`fixed`) stay.
+/// holds no notes). `None` when there are none, or when the reading has
+/// several solutions (taking clues out leaves as many or more). The
+/// person's cells (`fixed`) stay.
 fn without_small_glyphs(
     decision: &Decision,
     cells: &[CellEvidence],
@@ -1227,9 +1228,8 @@ fn small_glyphs(
     (0..read.cells.len())
         .filter(|&c| read.cells[c] != 0 && free(given, c))
         .filter(|&c| {
-            tiles.get(c).copied().flatten().is_some_and(|t| {
-                (glyph_height(t, outer_corner(read.shape, c)) as f32) < SMALL_GLYPH * print
-            })
+            cell_glyph_height(tiles, read.shape, c)
+                .is_some_and(|h| (h as f32) < SMALL_GLYPH * print)
         })
         .collect()
 }
@@ -1461,10 +1461,7 @@ fn print_height(
     let mut heights: Vec<usize> = (0..read.cells.len())
         .filter(|&c| read.cells[c] != 0 && evidence[c].best().1 >= SURE)
         .filter(|&c| clashes.iter().all(|&(a, b)| a != c && b != c))
-        .filter_map(|c| {
-            let tile = tiles.get(c).copied().flatten()?;
-            Some(glyph_height(tile, outer_corner(read.shape, c)))
-        })
+        .filter_map(|c| cell_glyph_height(tiles, read.shape, c))
         .collect();
     if heights.len() < MIN_PRINT_SAMPLES {
         return None;
@@ -1492,6 +1489,14 @@ fn outer_corner(shape: Shape, cell: usize) -> Option<(bool, bool)> {
         _ => None,
     };
     Some((edge(cell % side)?, edge(cell / side)?))
+}
+
+/// The glyph height ([`glyph_height`]) of cell `cell` of `shape`'s grid,
+/// from its tile in `tiles`, a corner cell's arc left out; `None` for a
+/// cell without a tile.
+fn cell_glyph_height(tiles: &[Option<&Tile>], shape: Shape, cell: usize) -> Option<usize> {
+    let tile = tiles.get(cell).copied().flatten()?;
+    Some(glyph_height(tile, outer_corner(shape, cell)))
 }
 
 /// Rows of a tile from its first to its last holding ink (a pixel at
