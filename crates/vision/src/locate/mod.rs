@@ -1622,12 +1622,15 @@ fn grids_apart(windows: &[(usize, Quad)]) -> bool {
 /// grids' box lines, spaced like a grid's lines on a coarse image) and
 /// gives way to them, as does one cut by the frame that holds a whole
 /// grid (see [`cut_combs_dropped`]); a grid of the finer search where a grid stays
-/// (inside one that holds fewer) stays out, as in the search itself.
+/// (inside one that holds fewer) stays out, as in the search itself. A
+/// grid the first search took for cut gives way to the same grid found
+/// whole by the finer search (see [`whole_again`]).
 fn grids_of_grids_replaced(known: Vec<Located>, added: Vec<Located>) -> Vec<Located> {
     let held = |k: &Located| added.iter().filter(|a| inside(&a.quad, &k.quad)).count();
     let mut out: Vec<Located> = known
         .into_iter()
         .filter(|k| held(k) < 2 && !(k.cut && holds_whole(k, &added)))
+        .map(|k| whole_again(&k, &added).unwrap_or(k))
         .collect();
     let kept: Vec<Located> = added
         .into_iter()
@@ -1657,6 +1660,34 @@ fn cut_combs_dropped(grids: Vec<Located>) -> Vec<Located> {
         .zip(keep)
         .filter_map(|(g, k)| k.then_some(g))
         .collect()
+}
+
+/// The grid of `added` that is `known`, found whole where `known` was
+/// taken for cut: `None` unless `known` is cut and a grid of `added` of
+/// its size is not, each corner within [`LATTICE_AGREE_CELLS`] of a cell
+/// of its own. A grid is whole when every line of its lattice is found
+/// where the lattice puts it ([`whole_at_frame`]); the coarse search image
+/// can lose a thin line the finer one holds, so a line not found there is
+/// the want of evidence and a lattice seen whole at the finer scale is the
+/// evidence (a newspaper photo cropped a pixel inside its border at the
+/// top and left).
+fn whole_again(known: &Located, added: &[Located]) -> Option<Located> {
+    if !known.cut {
+        return None;
+    }
+    let cell = known.quad.max_side() / known.n as f32;
+    added
+        .iter()
+        .find(|a| {
+            !a.cut
+                && a.n == known.n
+                && a.quad
+                    .corners
+                    .iter()
+                    .zip(known.quad.corners)
+                    .all(|(&p, q)| dist(p, q) <= LATTICE_AGREE_CELLS * cell)
+        })
+        .copied()
 }
 
 /// Whether one of `grids`, not cut by the frame, lies inside `outer`
@@ -2042,6 +2073,28 @@ mod tests {
         let beside = grid(1200.0, 0.0, 300.0);
         let out = grids_of_grids_replaced(vec![page], vec![beside]);
         assert_eq!(out, vec![page, beside]);
+    }
+
+    #[test]
+    fn a_grid_taken_for_cut_gives_way_to_itself_found_whole() {
+        let grid = |x: f32, cut: bool| Located {
+            quad: Quad::new([(x, 0.0), (x + 900.0, 0.0), (x + 900.0, 900.0), (x, 900.0)]),
+            score: 0.5,
+            n: 9,
+            cut,
+            at_frame: true,
+            alternative: None,
+        };
+        // The finer search saw the lattice whole (its border a few pixels
+        // away): the grid is whole.
+        let out = grids_of_grids_replaced(vec![grid(0.0, true)], vec![grid(4.0, false)]);
+        assert_eq!(out, vec![grid(4.0, false)]);
+        // Found cut again, or a third of a cell off (another lattice), the
+        // first search's grid stands cut.
+        let out = grids_of_grids_replaced(vec![grid(0.0, true)], vec![grid(4.0, true)]);
+        assert_eq!(out, vec![grid(0.0, true)]);
+        let out = grids_of_grids_replaced(vec![grid(0.0, true)], vec![grid(33.0, false)]);
+        assert_eq!(out, vec![grid(0.0, true)]);
     }
 
     #[test]
