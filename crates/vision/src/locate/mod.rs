@@ -50,7 +50,7 @@ use candidates::{
 };
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides, straight_runs_quad};
-use tight::{whole_at_frame, TIGHT_CROP_CELLS};
+use tight::{whole_at_frame, Placed, TIGHT_CROP_CELLS};
 use verify::{could_hold_grid, verify, Measured, Spec, Verdict, SIZES};
 
 use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
@@ -76,9 +76,12 @@ const MIN_SCORE_AT_FRAME: f32 = 0.2;
 
 /// A grid on the frame is taken whole only when its box lines stand out
 /// this much (`Verdict::boxes`: 0.3-2 for printed puzzles, near 0 for a
-/// uniform lattice): past the frame its lattice may go on, and a window of
-/// a crossword cut by the frame (-0.2 in a newspaper photo) fits a comb of
-/// nine cells as well as a Sudoku does.
+/// uniform lattice), or stand out on the lattice's lines across the sides
+/// on the frame (`Placed::boxes_seen`; the comb's measure, over both
+/// axes, drops where the frame cuts a border of thin box lines): past the
+/// frame its lattice may go on, and a window of a crossword cut by the
+/// frame (-0.2 in a newspaper photo) fits a comb of nine cells as well as
+/// a Sudoku does.
 const MIN_BOXES_AT_FRAME: f32 = 0.2;
 
 /// Work pixels within which a quad side counts as lying on the frame.
@@ -1852,16 +1855,15 @@ fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined
         .then(|| settle(dark, quad, spec, Check::new(true, &measured)))
         .filter(|(v, frame, placed)| {
             frame.iter().any(|&f| f)
-                && placed.is_some()
+                && placed.is_some_and(|p| v.boxes >= MIN_BOXES_AT_FRAME || p.boxes_seen)
                 && v.score >= MIN_SCORE
-                && v.boxes >= MIN_BOXES_AT_FRAME
                 && (closed.2.is_none() || v.score >= closed.0.score)
         });
     let (verdict, frame, placed) = open.unwrap_or(closed);
     let whole = placed.is_some();
     // A whole grid on the frame has its border where the lattice puts it.
     let verdict = Verdict {
-        quad: placed.unwrap_or(verdict.quad),
+        quad: placed.map_or(verdict.quad, |p| p.quad),
         ..verdict
     };
     let min_score = if frame.iter().any(|&f| f) {
@@ -1913,7 +1915,7 @@ fn settle(
     quad: &Quad,
     spec: Spec,
     check: Check<'_>,
-) -> (Verdict, [bool; 4], Option<Quad>) {
+) -> (Verdict, [bool; 4], Option<Placed>) {
     let open = check.open;
     let (w, h) = (dark.width() as f32, dark.height() as f32);
     let verdict = recheck_around(dark, check.run(dark, quad, spec), spec, check);

@@ -43,6 +43,18 @@ const MIN_BOX_INK_RATIO: f64 = 1.3;
 /// comb squeezed over a grid a row short).
 const MAX_PITCH_CHANGE: f32 = 0.05;
 
+/// A grid on the frame placed where its lattice puts its border (see
+/// [`whole_at_frame`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Placed {
+    /// The grid's outer lines, as the verdict's quad.
+    pub quad: Quad,
+    /// Across every side on the frame, the lattice's box lines hold
+    /// [`MIN_BOX_INK_RATIO`] times the ink of each of its other inner
+    /// lines: a 9x9's boxes, measured on the lines themselves.
+    pub boxes_seen: bool,
+}
+
 /// The grid `quad` (a verdict's outer lines, work pixels, pixel-index
 /// convention) of `n` cells a side, whose sides `frame` lie on the frame
 /// of `dark`, with those sides moved to where its lattice puts them; `None`
@@ -57,9 +69,12 @@ pub(super) fn whole_at_frame(
     quad: &Quad,
     n: usize,
     frame: [bool; 4],
-) -> Option<Quad> {
+) -> Option<Placed> {
     if !frame.iter().any(|&f| f) {
-        return Some(*quad);
+        return Some(Placed {
+            quad: *quad,
+            boxes_seen: false,
+        });
     }
     // Continuous coordinates: a hull pixel index's middle.
     let q = Quad::new(quad.corners.map(|(x, y)| (x + 0.5, y + 0.5)));
@@ -70,6 +85,7 @@ pub(super) fn whole_at_frame(
     // Per axis (0: the vertical lines, across sides 3 and 1; 1: the
     // horizontal ones, across sides 0 and 2), the outer lines' positions.
     let mut ends = [[0.0, side]; 2];
+    let mut boxes_seen = true;
     for (axis, (near, far)) in [(3, 1), (0, 2)].into_iter().enumerate() {
         if !frame[near] && !frame[far] {
             continue;
@@ -79,9 +95,11 @@ pub(super) fn whole_at_frame(
         if ((b - cell) / cell).abs() > MAX_PITCH_CHANGE as f64 {
             return None;
         }
-        if open.0 && open.1 && !box_lines_stand_out(&ink, n) {
+        let boxes = box_lines_stand_out(&ink, n);
+        if open.0 && open.1 && !boxes {
             return None;
         }
+        boxes_seen &= boxes;
         if frame[near] {
             ends[axis][0] = a;
         }
@@ -116,12 +134,17 @@ pub(super) fn whole_at_frame(
             }
         }
     }
-    Some(Quad::new(corners.map(|(x, y)| (x - 0.5, y - 0.5))))
+    Some(Placed {
+        quad: Quad::new(corners.map(|(x, y)| (x - 0.5, y - 0.5))),
+        boxes_seen,
+    })
 }
 
-/// Whether the lines of a 9x9 cut at both ends (`ink` per line, `None`
-/// where not looked for) have box lines, lines 3 and 6, each holding
-/// [`MIN_BOX_INK_RATIO`] times the ink of every other line.
+/// Whether the lines of a 9x9 (`ink` per line, `None` where not looked
+/// for) have box lines, lines 3 and 6, each holding [`MIN_BOX_INK_RATIO`]
+/// times the ink of every other inner line. The outer lines are left out:
+/// a border is printed as thick as box lines, and on the frame it is not
+/// looked for.
 fn box_lines_stand_out(ink: &[Option<f64>], n: usize) -> bool {
     if n != 9 {
         return false;
@@ -129,6 +152,8 @@ fn box_lines_stand_out(ink: &[Option<f64>], n: usize) -> bool {
     let (boxes, others): (Vec<_>, Vec<_>) = ink
         .iter()
         .enumerate()
+        .take(n)
+        .skip(1)
         .filter_map(|(j, v)| v.map(|v| (j, v)))
         .partition(|(j, _)| j % 3 == 0);
     let weakest_box = boxes.iter().map(|b| b.1).fold(f64::MAX, f64::min);
@@ -260,8 +285,24 @@ mod tests {
         let whole = whole_at_frame(&dark, &quad, 9, frame);
         let whole = whole.expect("every cell is in the image");
         assert!(
-            (whole.corners[1].0 - quad.corners[1].0).abs() < 2.0,
+            (whole.quad.corners[1].0 - quad.corners[1].0).abs() < 2.0,
             "{whole:?}"
         );
+        // Its lines are all alike: no box lines seen.
+        assert!(!whole.boxes_seen);
+    }
+
+    #[test]
+    fn box_lines_are_told_by_their_ink_against_the_other_inner_lines() {
+        // A border on the frame not looked for, the far one as thick as
+        // the box lines: it is not counted among the others.
+        let thin = Some(2.0);
+        let thick = Some(3.0);
+        let ink = [None, thin, thin, thick, thin, thin, thick, thin, thin, thick];
+        assert!(box_lines_stand_out(&ink, 9));
+        // A box line as faint as a cell line: no boxes.
+        let ink = [None, thin, thin, thick, thin, thin, Some(2.4), thin, thin, thick];
+        assert!(!box_lines_stand_out(&ink, 9));
+        assert!(!box_lines_stand_out(&[thin; 17], 16));
     }
 }
