@@ -359,6 +359,15 @@ fn a_tight_crop_that_reads_with_clashing_clues_is_partial_not_broken() {
 }
 
 #[test]
+fn a_photo_cropped_at_its_border_and_found_a_row_short_is_solved() {
+    // fixtures/photo-cropped-row-short.jpg: a newspaper photo cropped at
+    // the grid's bottom border. Its comb took the row of text above the
+    // grid for the first row and read a puzzle with no solution; the box
+    // lines a line off place the grid a row down, whole.
+    read_as_truth("photo-cropped-row-short.jpg", "solved");
+}
+
+#[test]
 fn a_photo_cropped_at_the_grid_border_is_solved() {
     // Fixture photos cropped at the bottom of the grid the reader finds in
     // them, and 1 and 3 px inside it: the border line at or past the

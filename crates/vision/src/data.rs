@@ -24,10 +24,11 @@ pub(crate) struct Found {
     pub n: usize,
     /// Cut by the frame (or a fold or a finger): reported, never solved.
     pub cut: bool,
-    /// The grid, or the outline it was found in, touches the image frame:
-    /// a border the crop cut off can leave the grid's lattice placed a
-    /// line off or squeezed, so a reading that contradicts itself may be
-    /// the crop's doing, not the puzzle's.
+    /// The grid, or the outline it was found in, touches the image frame,
+    /// or it was found a line short of a border on the frame: a border
+    /// the crop cut off can leave the grid's lattice placed a line off or
+    /// squeezed, so a reading that contradicts itself may be the crop's
+    /// doing, not the puzzle's.
     pub at_frame: bool,
     /// A 9x9 grid sharing one corner box with another 9x9 found on the
     /// page, as a Samurai's grids do, whose Samurai was not found whole

@@ -50,7 +50,7 @@ use candidates::{
 };
 use refine::{full_to_work, quad_to_full, refine};
 use sides::{expand, fit_sides, frame_sides, straight_runs_quad};
-use tight::{whole_at_frame, Placed, TIGHT_CROP_CELLS};
+use tight::{boxes_a_line_towards_frame, whole_at_frame, Placed, TIGHT_CROP_CELLS};
 use verify::{could_hold_grid, verify, Measured, Spec, Verdict, SIZES};
 
 use threshold::{adaptive_threshold, FINE_RADIUS_DIVISOR, RADIUS_DIVISOR};
@@ -1877,11 +1877,35 @@ fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined
     // chance.
     let fills = !merged || verdict.quad.area().abs() >= MERGED_FILL * quad.area().abs();
     let passed = verdict.score >= min_score && fills;
+    // A grid a line short of a border on the frame (its box lines a line
+    // off) is the grid moved a cell there: whole when that border is
+    // where its lattice puts it, else cut, never read a line off.
+    let moved = passed
+        .then(|| boxes_a_line_towards_frame(dark, &verdict.quad, verdict.n))
+        .flatten();
+    let (verdict, frame, whole) = match moved {
+        Some(moved) => {
+            let (w, h) = (dark.width() as f32, dark.height() as f32);
+            let frame = frame_sides(&moved, w, h, FRAME_TOL);
+            match whole_at_frame(dark, &moved, verdict.n, frame) {
+                Some(placed) => (
+                    Verdict {
+                        quad: placed.quad,
+                        ..verdict
+                    },
+                    frame,
+                    true,
+                ),
+                None => (verdict, frame, false),
+            }
+        }
+        None => (verdict, frame, whole),
+    };
     Examined {
         verdict,
         frame,
         whole,
-        at_frame: touches(quad) || frame.iter().any(|&f| f),
+        at_frame: touches(quad) || frame.iter().any(|&f| f) || moved.is_some(),
         passed,
     }
 }

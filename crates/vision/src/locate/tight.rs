@@ -38,6 +38,11 @@ const SAMPLES_PER_BIN: usize = 1;
 /// only in part.
 const MIN_BOX_INK_RATIO: f64 = 1.3;
 
+/// A side of a grid has the frame within reach when the frame lies less
+/// than this many cells past it: one cell for a border the comb could not
+/// count, and a half for a tilted border cropped at its outermost point.
+const BEYOND_REACH_CELLS: f64 = 1.5;
+
 /// The fitted pitch may differ from the comb's by this fraction: the comb
 /// spans the grid, so a lattice of another pitch is another pattern (a
 /// comb squeezed over a grid a row short).
@@ -180,38 +185,8 @@ fn lattice_line(
     open: (bool, bool),
 ) -> Option<(f64, f64, Vec<Option<f64>>)> {
     let side = n as f64 * cell;
-    let (w, h) = (dark.width() as f64, dark.height() as f64);
-    let raw = dark.as_raw();
-    let stride = dark.width() as usize;
-    let along = (side as usize * SAMPLES_PER_BIN).max(1);
-    let steps: Vec<f64> = (0..along)
-        .map(|i| (i as f64 + 0.5) * side / along as f64)
-        .collect();
-    let (mut xs, mut ys) = (vec![0.0; along], vec![0.0; along]);
-    // Mean darkness (0-1) along the line at `t` bins, over its samples in
-    // the image. The line's samples are mapped at once (see
-    // `Homography::map_row`), then read.
-    let mut line_at = |t: f64| {
-        if axis == 0 {
-            g2p.map_column(t, &steps, &mut xs, &mut ys);
-        } else {
-            g2p.map_row(&steps, t, &mut xs, &mut ys);
-        }
-        let (mut sum, mut cnt) = (0.0f64, 0usize);
-        for (&x, &y) in xs.iter().zip(&ys) {
-            if x >= 0.0 && y >= 0.0 && x < w && y < h {
-                // SAFETY: x and y are in 0..w and 0..h (checked above,
-                // which no NaN passes; an image side fits i32), so they
-                // convert unchecked: `as usize` saturates first, a dozen
-                // instructions a sample on x86-64.
-                let (xi, yi) =
-                    unsafe { (x.to_int_unchecked::<i32>(), y.to_int_unchecked::<i32>()) };
-                sum += raw[yi as usize * stride + xi as usize] as f64;
-                cnt += 1;
-            }
-        }
-        (cnt > 0).then(|| (sum / cnt as f64 / 255.0) as f32)
-    };
+    let mut along = Along::new(dark, g2p, axis, side);
+    let mut line_at = |t: f64| along.darkness(t);
     let win = (SEARCH_CELLS as f64 * cell).round() as isize;
     let mut pts: Vec<(f64, f64)> = Vec::with_capacity(n + 1);
     let mut ink = vec![None; n + 1];
@@ -255,6 +230,146 @@ fn lattice_line(
         .then_some((a, b, ink))
 }
 
+/// The lines of one axis of a grid mapped by `g2p` from a square of
+/// `side` bins (axis 0: the vertical lines, at `u` = t; 1: the horizontal
+/// ones), read across the square.
+struct Along<'a> {
+    dark: &'a GrayImage,
+    g2p: &'a Homography,
+    axis: usize,
+    steps: Vec<f64>,
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+}
+
+impl<'a> Along<'a> {
+    fn new(dark: &'a GrayImage, g2p: &'a Homography, axis: usize, side: f64) -> Along<'a> {
+        let along = (side as usize * SAMPLES_PER_BIN).max(1);
+        let steps: Vec<f64> = (0..along)
+            .map(|i| (i as f64 + 0.5) * side / along as f64)
+            .collect();
+        Along {
+            dark,
+            g2p,
+            axis,
+            steps,
+            xs: vec![0.0; along],
+            ys: vec![0.0; along],
+        }
+    }
+
+    /// Mean darkness (0-1) along the line at `t` bins, over its samples in
+    /// the image; `None` when none is. The line's samples are mapped at
+    /// once (see `Homography::map_row`), then read.
+    fn darkness(&mut self, t: f64) -> Option<f32> {
+        if self.axis == 0 {
+            self.g2p
+                .map_column(t, &self.steps, &mut self.xs, &mut self.ys);
+        } else {
+            self.g2p.map_row(&self.steps, t, &mut self.xs, &mut self.ys);
+        }
+        let (w, h) = (self.dark.width() as f64, self.dark.height() as f64);
+        let raw = self.dark.as_raw();
+        let stride = self.dark.width() as usize;
+        let (mut sum, mut cnt) = (0.0f64, 0usize);
+        for (&x, &y) in self.xs.iter().zip(&self.ys) {
+            if x >= 0.0 && y >= 0.0 && x < w && y < h {
+                // SAFETY: x and y are in 0..w and 0..h (checked above,
+                // which no NaN passes; an image side fits i32), so they
+                // convert unchecked: `as usize` saturates first, a dozen
+                // instructions a sample on x86-64.
+                let (xi, yi) =
+                    unsafe { (x.to_int_unchecked::<i32>(), y.to_int_unchecked::<i32>()) };
+                sum += raw[yi as usize * stride + xi as usize] as f64;
+                cnt += 1;
+            }
+        }
+        (cnt > 0).then(|| (sum / cnt as f64 / 255.0) as f32)
+    }
+
+    /// The ink across the line at `t` bins: the darkness above the
+    /// floor of the window within [`SEARCH_CELLS`] of a cell (`cell` bins)
+    /// of it, summed over the part of that window in the image (as
+    /// [`lattice_line`] measures it). `None` when fewer than two of the
+    /// window's lines are in the image (a border on the frame keeps a
+    /// few).
+    fn ink(&mut self, t: f64, cell: f64) -> Option<f64> {
+        let win = (SEARCH_CELLS as f64 * cell).round() as isize;
+        let prof: Vec<f32> = (-win..=win)
+            .filter_map(|k| self.darkness(t.round() + k as f64 + 0.5))
+            .collect();
+        if prof.len() < 2 {
+            return None;
+        }
+        let floor = prof.iter().fold(f32::MAX, |m, &v| m.min(v));
+        Some(prof.iter().map(|&v| (v - floor) as f64).sum())
+    }
+}
+
+/// The grid `quad` (work pixels, pixel-index convention), a 9x9, moved a
+/// cell towards a side that has the image's frame within
+/// [`BEYOND_REACH_CELLS`], when it is its lattice placed a line short of
+/// that side; `None` when it is not. Across that side, the lines that
+/// stand out as box lines (see [`box_lines_stand_out`]) are those of the
+/// grid moved a cell towards the frame, whose border there is then the
+/// line a cell past the side. The comb cannot count a border on the frame,
+/// and may take a row of what lies beyond the far side instead (a
+/// newspaper photo cropped at the bottom border, found with a row of the
+/// text above it). A frame round a screen's grid a cell away moves no box
+/// line.
+pub(super) fn boxes_a_line_towards_frame(dark: &GrayImage, quad: &Quad, n: usize) -> Option<Quad> {
+    if n != 9 {
+        return None;
+    }
+    let q = Quad::new(quad.corners.map(|(x, y)| (x + 0.5, y + 0.5)));
+    let cell =
+        ((q.max_side() / n as f32).round() as usize).clamp(MIN_BIN_CELL, MAX_BIN_CELL) as f64;
+    let side = n as f64 * cell;
+    let g2p = Homography::square_to_quad(side, &q)?;
+    let (w, h) = (dark.width() as f64, dark.height() as f64);
+    let outside = |(u, v): (f64, f64)| {
+        let (x, y) = g2p.map64(u, v);
+        x < 0.0 || y < 0.0 || x >= w || y >= h
+    };
+    let reach = BEYOND_REACH_CELLS * cell;
+    // Per side (top, right, bottom, left): the axis of its line, where it
+    // lies and which way is out.
+    let sides = [
+        (1, 0.0, -1.0),
+        (0, side, 1.0),
+        (1, side, 1.0),
+        (0, 0.0, -1.0),
+    ];
+    let (axis, out) = sides
+        .into_iter()
+        .find_map(|(axis, at, out): (usize, f64, f64)| {
+            let past = at + out * reach;
+            let ends =
+                [0.0, side / 2.0, side].map(|a| if axis == 0 { (past, a) } else { (a, past) });
+            if !ends.into_iter().any(outside) {
+                return None;
+            }
+            // The lines of the grid moved a cell out, by their number there.
+            let mut along = Along::new(dark, &g2p, axis, side);
+            let moved: Vec<Option<f64>> = (0..=n)
+                .map(|j| along.ink((j as f64 + out) * cell, cell))
+                .collect();
+            box_lines_stand_out(&moved, n).then_some((axis, out))
+        })?;
+    let shift = |(u, v): (f64, f64)| {
+        let (u, v) = if axis == 0 {
+            (u + out * cell, v)
+        } else {
+            (u, v + out * cell)
+        };
+        let (x, y) = g2p.map64(u, v);
+        (x as f32 - 0.5, y as f32 - 0.5)
+    };
+    Some(Quad::new(
+        [(0.0, 0.0), (side, 0.0), (side, side), (0.0, side)].map(shift),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,15 +408,73 @@ mod tests {
     }
 
     #[test]
+    fn a_grid_a_line_short_of_its_border_on_the_frame_is_told() {
+        // A 9x9 of 20 px cells, box lines and border 3 px wide, its top
+        // border at `y0` and `below` rows under the bottom border's first
+        // row; optionally a frame line (a screen's) a cell below it.
+        let (x0, y0, cell) = (40u32, 40u32, 20u32);
+        let side = 9 * cell;
+        let grid = |below: u32, frame_line: bool| {
+            let (w, h) = (x0 + side + 40, y0 + side + below);
+            let on = |v: u32, o: u32| {
+                v >= o
+                    && v <= o + side
+                    && ((v - o) % (3 * cell) < 3 || (v - o).is_multiple_of(cell))
+            };
+            GrayImage::from_fn(w, h, |x, y| {
+                let inside = |v: u32, o: u32| v >= o && v <= o + side + 2;
+                let line = (on(x, x0) && inside(y, y0)) || (on(y, y0) && inside(x, x0));
+                let framed = frame_line && y == y0 + side + cell;
+                Luma([if line || framed { 255 } else { 0 }])
+            })
+        };
+        let square = |top: u32| {
+            let (a, b) = (x0 as f32, (x0 + side) as f32);
+            let (c, d) = (top as f32, (top + side) as f32);
+            Quad::new([(a, c), (b, c), (b, d), (a, d)])
+        };
+        // Cropped at its bottom border and placed a row up: its box lines
+        // are those of the grid a row down.
+        let cropped = grid(1, false);
+        let moved = boxes_a_line_towards_frame(&cropped, &square(y0 - cell), 9);
+        let moved = moved.expect("a row short of its border");
+        for (a, b) in moved.corners.iter().zip(square(y0).corners) {
+            assert!(
+                (a.0 - b.0).abs() < 0.01 && (a.1 - b.1).abs() < 0.01,
+                "{moved:?}"
+            );
+        }
+        // Placed right: no box line moves.
+        assert_eq!(boxes_a_line_towards_frame(&cropped, &square(y0), 9), None);
+        // A frame line a cell under a grid near the image's edge is no
+        // lattice going on.
+        let framed = grid(cell + 10, true);
+        assert_eq!(boxes_a_line_towards_frame(&framed, &square(y0), 9), None);
+    }
+
+    #[test]
     fn box_lines_are_told_by_their_ink_against_the_other_inner_lines() {
         // A border on the frame not looked for, the far one as thick as
         // the box lines: it is not counted among the others.
         let thin = Some(2.0);
         let thick = Some(3.0);
-        let ink = [None, thin, thin, thick, thin, thin, thick, thin, thin, thick];
+        let ink = [
+            None, thin, thin, thick, thin, thin, thick, thin, thin, thick,
+        ];
         assert!(box_lines_stand_out(&ink, 9));
         // A box line as faint as a cell line: no boxes.
-        let ink = [None, thin, thin, thick, thin, thin, Some(2.4), thin, thin, thick];
+        let ink = [
+            None,
+            thin,
+            thin,
+            thick,
+            thin,
+            thin,
+            Some(2.4),
+            thin,
+            thin,
+            thick,
+        ];
         assert!(!box_lines_stand_out(&ink, 9));
         assert!(!box_lines_stand_out(&[thin; 17], 16));
     }
