@@ -17,7 +17,10 @@ Held out, by puzzle: the shared newspaper photos whose puzzle is in no
 training photo (photos/test and photos/extra, by `manifest.tsv`), the
 Kubiesa phone photos of the five held-out puzzles (models/eval/kubiesa.sh;
 their truth is the printed clues), and the app screens of the held-out seed
-(`$SNAP_HELDOUT/screens-2026`, those whose truth has one solution).
+(`$SNAP_HELDOUT/screens-2026`, those whose truth has one solution). Besides
+them, as a wider check, every shared newspaper photo (train, test and
+extra), the source "every newspaper photo": the digit model was trained on
+photos/train, but no grid search was ever tuned on any of them cropped.
 
 Usage, from the repository root after `cargo build --release`:
     models/eval/tight_crops.py OUT [--bin BIN] [--screens N]
@@ -53,9 +56,15 @@ def truth_of(path):
 
 
 def photos(shared, heldout, screens):
-    """(source, image path, truth of 81 characters) of every held-out photo."""
+    """(source, image path, truth of 81 characters) of every held-out photo,
+    and of every shared newspaper photo (train, test and extra: the locator
+    is tuned on none of them cropped)."""
     out = [("newspaper photos", jpg, truth_of(jpg.with_suffix(".txt")))
            for jpg in heldout_photos.newspaper(shared)]
+    for split in ("train", "test", "extra"):
+        for jpg in sorted((shared / "fixtures" / "photos" / split).glob("*.jpg")):
+            if jpg.with_suffix(".txt").exists():
+                out.append(("every newspaper photo", jpg, truth_of(jpg.with_suffix(".txt"))))
     out += [("kubiesa phone photos", jpg, truth_of(printed))
             for jpg, printed in heldout_photos.kubiesa(shared)]
     tsv = heldout / "screens-2026" / "screens.tsv"
