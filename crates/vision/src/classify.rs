@@ -81,11 +81,22 @@ pub(crate) const MODEL_FILE: FileLimit = FileLimit {
 /// The model shipped in the binary.
 static EMBEDDED_MODEL: &[u8] = include_bytes!("../../../models/digits.onnx");
 
+/// The model shipped in the binary for 16x16 grids: same contract, trained
+/// on photographed 16x16 pages, whose letters are a third of a 9x9's
+/// digits and blur into each other where a 9x9's digits stay apart
+/// (`models/README.md`).
+static EMBEDDED_MODEL_16X16: &[u8] = include_bytes!("../../../models/digits16.onnx");
+
+/// Grid side whose cells the embedded 16x16 model reads.
+const SIDE_16X16: usize = 16;
+
 /// Where a model came from, for error messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ModelSource {
     /// The model embedded in the binary.
     Embedded,
+    /// The model embedded in the binary for 16x16 grids.
+    Embedded16x16,
     /// A model file given by the user.
     File(PathBuf),
 }
@@ -94,6 +105,7 @@ impl fmt::Display for ModelSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ModelSource::Embedded => write!(f, "embedded model"),
+            ModelSource::Embedded16x16 => write!(f, "embedded 16x16 model"),
             ModelSource::File(p) => write!(f, "model file {}", p.display()),
         }
     }
@@ -237,11 +249,35 @@ impl Classifier {
     /// It is loaded and optimised once per process (the first call); later
     /// calls share that plan (and its blank tile's probabilities).
     pub(crate) fn embedded() -> Result<Classifier, OcrError> {
-        // The error is kept as text: OcrError holds an io::Error and is not Clone.
         static EMBEDDED: OnceLock<Result<Classifier, String>> = OnceLock::new();
-        let classifier = EMBEDDED.get_or_init(|| {
-            let source = ModelSource::Embedded;
-            match load(EMBEDDED_MODEL, &source) {
+        Self::embedded_once(&EMBEDDED, EMBEDDED_MODEL, ModelSource::Embedded)
+    }
+
+    /// The embedded model that reads the cells of a grid of `n` by `n`:
+    /// the 16x16 model for a 16x16, else the model of 9x9 grids (and of a
+    /// Samurai's). Each is loaded once per process, at its first use.
+    pub(crate) fn embedded_for(n: usize) -> Result<Classifier, OcrError> {
+        static EMBEDDED_16X16: OnceLock<Result<Classifier, String>> = OnceLock::new();
+        if n == SIDE_16X16 {
+            Self::embedded_once(
+                &EMBEDDED_16X16,
+                EMBEDDED_MODEL_16X16,
+                ModelSource::Embedded16x16,
+            )
+        } else {
+            Self::embedded()
+        }
+    }
+
+    fn embedded_once(
+        cell: &OnceLock<Result<Classifier, String>>,
+        bytes: &[u8],
+        source: ModelSource,
+    ) -> Result<Classifier, OcrError> {
+        // The error is kept as text: OcrError holds an io::Error and is not Clone.
+        let classifier = cell.get_or_init(|| {
+            let source = source.clone();
+            match load(bytes, &source) {
                 Ok(plan) => Ok(Classifier {
                     plan,
                     source,
@@ -253,7 +289,7 @@ impl Classifier {
         match classifier {
             Ok(classifier) => Ok(classifier.clone()),
             Err(detail) => Err(OcrError::NotAModel {
-                model: ModelSource::Embedded,
+                model: source,
                 detail: detail.clone(),
             }),
         }
@@ -628,32 +664,34 @@ mod tests {
 
     #[test]
     fn the_model_s_pools_run_by_our_loop_give_tract_s_probabilities_to_the_bit() {
-        let c = Classifier::embedded().unwrap();
-        let ours = c.plan.model().nodes().iter();
-        let pools = ours.filter(|n| n.op_is::<crate::halving_pool::HalvingMaxPool>());
-        assert_eq!(pools.count(), 3, "the model's three pools are ours");
-        let mut reader = EMBEDDED_MODEL;
-        let tracts = tract_onnx::onnx()
-            .model_for_read(&mut reader)
-            .unwrap()
-            .with_input_fact(0, f32::fact([BATCH, 1, TILE, TILE]).into())
-            .unwrap()
-            .into_optimized()
-            .unwrap()
-            .into_runnable()
-            .unwrap();
-        let tracts = Classifier {
-            plan: tracts,
-            source: ModelSource::Embedded,
-            blank: Arc::default(),
-        };
-        for sheet in ["extra-image69.png", "kubiesa-03_01_iphone_14_0.png"] {
-            let tiles = sheet_tiles(sheet);
-            for batch in tiles.chunks(BATCH) {
-                assert_eq!(
-                    c.run_batch(batch).unwrap(),
-                    tracts.run_batch(batch).unwrap()
-                );
+        for (n, bytes) in [(9, EMBEDDED_MODEL), (16, EMBEDDED_MODEL_16X16)] {
+            let c = Classifier::embedded_for(n).unwrap();
+            let ours = c.plan.model().nodes().iter();
+            let pools = ours.filter(|n| n.op_is::<crate::halving_pool::HalvingMaxPool>());
+            assert_eq!(pools.count(), 3, "the model's three pools are ours");
+            let mut reader = bytes;
+            let tracts = tract_onnx::onnx()
+                .model_for_read(&mut reader)
+                .unwrap()
+                .with_input_fact(0, f32::fact([BATCH, 1, TILE, TILE]).into())
+                .unwrap()
+                .into_optimized()
+                .unwrap()
+                .into_runnable()
+                .unwrap();
+            let tracts = Classifier {
+                plan: tracts,
+                source: c.source.clone(),
+                blank: Arc::default(),
+            };
+            for sheet in ["extra-image69.png", "kubiesa-03_01_iphone_14_0.png"] {
+                let tiles = sheet_tiles(sheet);
+                for batch in tiles.chunks(BATCH) {
+                    assert_eq!(
+                        c.run_batch(batch).unwrap(),
+                        tracts.run_batch(batch).unwrap()
+                    );
+                }
             }
         }
     }
@@ -738,6 +776,49 @@ mod tests {
         let tiles: Vec<Tile> = letters.chars().map(|l| render(&font, l)).collect();
         let got = argmax(&Classifier::embedded().unwrap().classify(&tiles).unwrap());
         assert_eq!(got, (10..=PRINTED_MAX).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_16x16_is_read_by_its_own_model_and_other_grids_by_the_classic_one() {
+        let sixteen = Classifier::embedded_for(16).expect("the 16x16 model loads");
+        assert_eq!(sixteen.source, ModelSource::Embedded16x16);
+        let again = Classifier::embedded_for(16).expect("and again");
+        assert!(Arc::ptr_eq(&sixteen.plan, &again.plan), "loaded once");
+        for n in [9, 21, 25] {
+            let c = Classifier::embedded_for(n).expect("the classic model loads");
+            assert_eq!(c.source, ModelSource::Embedded, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn the_16x16_model_reads_rendered_symbols_and_turned_ones_as_other_ink() {
+        let bytes = include_bytes!("../../../assets/Go-Bold.ttf");
+        let font = ab_glyph::FontRef::try_from_slice(bytes).expect("font parses");
+        let symbols = "123456789ABCDEFG";
+        let tiles: Vec<Tile> = symbols.chars().map(|l| render(&font, l)).collect();
+        let c = Classifier::embedded_for(16).unwrap();
+        assert_eq!(
+            argmax(&c.classify(&tiles).unwrap()),
+            (1..=PRINTED_MAX).collect::<Vec<_>>()
+        );
+        // A quarter turn: none of these reads as a symbol turned upright.
+        let turned: Vec<Tile> = tiles
+            .iter()
+            .map(|t| {
+                let mut r = blank();
+                for y in 0..TILE {
+                    for x in 0..TILE {
+                        r.pixels[y * TILE + x] = t.pixels[(TILE - 1 - x) * TILE + y];
+                    }
+                }
+                r
+            })
+            .collect();
+        let got = argmax(&c.classify(&turned).unwrap());
+        let other = got.iter().filter(|&&k| k == OTHER).count();
+        assert!(other * 10 >= turned.len() * 8, "{other} of 16: {got:?}");
+        assert_eq!(c.classify(&[blank()]).unwrap().len(), 1);
+        assert_eq!(argmax(&c.classify(&[blank()]).unwrap()), vec![EMPTY]);
     }
 
     /// Truth for fixtures/tiles/kubiesa-03_01_iphone_14_0.png: the 81 tiles

@@ -138,6 +138,10 @@ pub struct Page {
 /// more may have grids left unread, and says so ([`Page::unsearched`]).
 pub const PAGE_SEARCH_SHAPES: usize = locate::PAGE_MAX_CANDIDATES;
 
+/// A 9x9's side: the grids whose model the web page loads ahead, and the
+/// model that checks a book page's drawn clues.
+const CLASSIC_SIDE: usize = 9;
+
 /// Reads photos: holds the digit model, loaded once per process.
 pub struct Reader {
     /// The model file's classifier, or `None` for the embedded model (see
@@ -188,12 +192,13 @@ impl Reader {
         })
     }
 
-    /// The digit model: the file's, or the embedded one (waiting for its
-    /// load if that has not finished).
-    fn classifier(&self) -> Result<Classifier, OcrError> {
+    /// The digit model for the cells of an `n` by `n` grid: the file's, or
+    /// the embedded one for that size (waiting for its load if that has not
+    /// finished).
+    fn classifier(&self, n: usize) -> Result<Classifier, OcrError> {
         match &self.model_file {
             Some(classifier) => Ok(classifier.clone()),
-            None => Classifier::embedded(),
+            None => Classifier::embedded_for(n),
         }
     }
 
@@ -201,7 +206,7 @@ impl Reader {
     /// web page does so when it opens, so that its first photo does not
     /// wait for it); an error when it cannot be loaded.
     pub fn load_model(&self) -> Result<(), OcrError> {
-        self.classifier().map(|_| ())
+        self.classifier(CLASSIC_SIDE).map(|_| ())
     }
 
     /// Work done on a second thread while each photo is read (none, by
@@ -341,7 +346,7 @@ impl Reader {
     ) -> Result<Page, ReadError> {
         if let Some(drawing) = drawing.filter(|_| self.wants_drawing(debug)) {
             let start = Instant::now();
-            let classifier = self.classifier()?;
+            let classifier = self.classifier(CLASSIC_SIDE)?;
             let read = vector::confirm(drawing, &rendered.image.gray, &classifier)
                 .map_err(ReadError::Model)?;
             timings.lap("vector", start);
@@ -700,7 +705,7 @@ impl Reader {
                 tried,
             } => {
                 let classes = self
-                    .classifier()?
+                    .classifier(n)?
                     .classify(&rotate_tiles(&stored[lead], n, k))
                     .map_err(ReadError::Model)?;
                 (k, tried, classes)
@@ -715,14 +720,14 @@ impl Reader {
             let classes = if k == lead {
                 lead_classes.clone()
             } else {
-                self.classifier()?
+                self.classifier(n)?
                     .classify(&tiles)
                     .map_err(ReadError::Model)?
             };
             let (tiles, classes) = if negative[k] {
                 (tiles, classes)
             } else {
-                self.look_past_faint_ink(tiles, classes)?
+                self.look_past_faint_ink(tiles, classes, n)?
             };
             let quad = part.found.quad.rotated(quarter_turns);
             let Some(grid_to_photo) = Homography::square_to_quad((n * CELL_PX) as f64, &quad)
@@ -778,6 +783,7 @@ impl Reader {
         &self,
         mut tiles: Vec<Tile>,
         mut classes: Vec<[f32; CLASSES]>,
+        n: usize,
     ) -> Result<(Vec<Tile>, Vec<[f32; CLASSES]>), ReadError> {
         let picked = evidence::hidden_by_faint_ink(&classes, &tiles);
         if picked.is_empty() {
@@ -788,7 +794,7 @@ impl Reader {
             .map(|&i| tiles[i].without_faint_ink(evidence::FAINT_SHARE))
             .collect();
         let again = self
-            .classifier()?
+            .classifier(n)?
             .classify(&cleaned)
             .map_err(ReadError::Model)?;
         for ((i, tile), row) in picked.into_iter().zip(cleaned).zip(again) {
@@ -830,7 +836,7 @@ impl Reader {
             tried += 1;
             let turned = rotate_tiles(tiles, n, k);
             let classes = self
-                .classifier()?
+                .classifier(n)?
                 .classify(&turned)
                 .map_err(ReadError::Model)?;
             let (score, confident) = upright_score(&classes);
