@@ -168,7 +168,8 @@ pub struct PhotoArgs {
 /// Options shared by everything that reads photos.
 #[derive(Debug, Args, Clone, Default)]
 pub struct ReaderArgs {
-    /// Use this ONNX digit model instead of the embedded one.
+    /// Use this ONNX digit model instead of the embedded ones (it then
+    /// reads every grid, 16x16 ones too; see models/README.md).
     #[arg(long, value_name = "PATH")]
     pub model: Option<PathBuf>,
 
