@@ -501,7 +501,11 @@ def busy(ctx):
     (seeds 8900-8911, run once, then its blurred 16x16 not found looked
     at when the closer look was sharpened), and one made last (seeds
     9100-9111, run once). The blurred 16x16 search was tuned on seeds
-    20000-20023, made apart from these sets."""
+    20000-20023, made apart from these sets. The 16x16 model's three
+    training rounds were compared on the 16x16 photos of all of these sets
+    (seeds 9900-9911 made before its last round, then run with it and the
+    one before); one set was made after its last round (seeds 9950-9961,
+    run once)."""
     if ctx.raw is None:
         ctx.need_binary()
     labels = {"16-blur": "16x16, blurred (sigma 4-14 % of a cell)",
@@ -520,7 +524,9 @@ def busy(ctx):
             (7900, "seeds 7900-7911, made after, run once"),
             (8800, "seeds 8800-8811, made after, its blurred 16x16 looked at"),
             (8900, "seeds 8900-8911, made after, its blurred 16x16 looked at"),
-            (9100, "seeds 9100-9111, made last, run once")]
+            (9100, "seeds 9100-9111, made last, run once"),
+            (9900, "seeds 9900-9911, made before the 16x16 model's last round"),
+            (9950, "seeds 9950-9961, made after the 16x16 model, run once")]
     for first, which in sets:
         folder = ROOT / "target" / "figures" / f"busy-{first}"
         if ctx.raw is None and not folder.exists():
@@ -547,17 +553,23 @@ def busy(ctx):
     out += busy_blur_bands(blurred)
     out += ("\nEvery photo's puzzle has one solution, so each `no_solution` or"
             " `multiple_solutions` verdict is wrong (a Samurai's grid found alone and read"
-            " as a 9x9 has several). The blurred 16x16 photos are read poorly (a B read as 8 with confidence, E"
-            " and F as empty): their clashes are named to check (`doubted_givens` in"
+            " as a 9x9 has several). A 16x16's cells are read by a model of their own"
+            " (`models/digits16.onnx`, see models/README.md): its letters, about a third of a"
+            " 9x9's digits, blur into each other (B into 8, E and F into smudges) where a 9x9's"
+            " digits stay apart. It is trained on photographed 16x16 pages in other fonts than"
+            " these photos' (DejaVu), and the 9x9 model reads every other grid. A 16x16 still"
+            " read with clashes has them named to check (`doubted_givens` in"
             " crates/vision/src/decide.rs), never reported as a broken puzzle. Where a font's"
             " Bs are read as 8s with B as their runner-up, and exactly one way of putting"
             " Bs back among those cells makes a puzzle of one solution, it is taken"
             " (`stand_in` there), weighed as the repairs are. A grid read with more cells in"
             " doubt than the decision's search reaches is read again with its cells sharpened"
             " by about a photo's blur (6 % of a cell), and that reading is taken when it is"
-            " solved (`Focus::Sharpened` in crates/vision/src/pipeline.rs). Blurred by more"
-            " than about 6.5 % of a cell, a 16x16's letters are misread in too many cells (B as"
-            " 8, E and F as empty) for any reading to be sure: it is `unsure` or not found."
+            " solved (`Focus::Sharpened` in crates/vision/src/pipeline.rs). Blurred by up to"
+            " 6.5 % of a cell, every held-out 16x16 is solved, and about half of those blurred"
+            " by 6.5-10 %; blurred by more, a 16x16's letters are misread in too many cells"
+            " (8 for B, F for E, 6 for G) for a reading to be sure: it is `unsure`, naming the"
+            " cells to check, or not found."
             " A 16x16 whose thin lines the"
             " downscaled search image lost, its box lines standing out as a 16x16's, is looked"
             " at again on the photo (`LOST_LINES_BOXES` in crates/vision/src/locate/mod.rs),"
