@@ -166,3 +166,15 @@ def motion(img, rng):
     m = np.float32([[1, 0, d * np.cos(ang)], [0, 1, d * np.sin(ang)]])
     ghost = cv2.warpAffine(img, m, img.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
     return (1 - a) * img + a * ghost
+
+
+def contact_sheet(x, path, cols=20, most=400):
+    """The first `most` tiles of x (n, 28, 28) side by side in a PNG at
+    `path`, for eyeballing a dataset."""
+    n = min(len(x), most)
+    sheet = np.zeros(((n + cols - 1) // cols * 30, cols * 30), np.uint8)
+    for i in range(n):
+        rr, cc = divmod(i, cols)
+        sheet[rr * 30:rr * 30 + 28, cc * 30:cc * 30 + 28] = (x[i] * 255).astype(np.uint8)
+    cv2.imwrite(path, sheet)
+    return n

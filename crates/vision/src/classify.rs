@@ -703,6 +703,17 @@ mod tests {
         assert_eq!(argmax(&c.classify(&tiles).unwrap()), truth(IMAGE69));
     }
 
+    /// `t` turned 90 degrees clockwise: (x, y) <- (y, TILE-1-x).
+    fn quarter_turned(t: &Tile) -> Tile {
+        let mut r = blank();
+        for y in 0..TILE {
+            for x in 0..TILE {
+                r.pixels[y * TILE + x] = t.pixels[(TILE - 1 - x) * TILE + y];
+            }
+        }
+        r
+    }
+
     #[test]
     fn rotated_digits_read_as_other_ink() {
         // A grid seen sideways: every digit tile turned a quarter turn. The
@@ -714,16 +725,7 @@ mod tests {
             .iter()
             .zip(&want)
             .filter(|(_, &w)| w != EMPTY)
-            .map(|(t, _)| {
-                let mut r = blank();
-                for y in 0..TILE {
-                    for x in 0..TILE {
-                        // 90 degrees clockwise: (x, y) <- (y, TILE-1-x)
-                        r.pixels[y * TILE + x] = t.pixels[(TILE - 1 - x) * TILE + y];
-                    }
-                }
-                r
-            })
+            .map(|(t, _)| quarter_turned(t))
             .collect();
         let got = argmax(&c.classify(&turned).unwrap());
         let other = got.iter().filter(|&&k| k == OTHER).count();
@@ -802,18 +804,7 @@ mod tests {
             (1..=PRINTED_MAX).collect::<Vec<_>>()
         );
         // A quarter turn: none of these reads as a symbol turned upright.
-        let turned: Vec<Tile> = tiles
-            .iter()
-            .map(|t| {
-                let mut r = blank();
-                for y in 0..TILE {
-                    for x in 0..TILE {
-                        r.pixels[y * TILE + x] = t.pixels[(TILE - 1 - x) * TILE + y];
-                    }
-                }
-                r
-            })
-            .collect();
+        let turned: Vec<Tile> = tiles.iter().map(quarter_turned).collect();
         let got = argmax(&c.classify(&turned).unwrap());
         let other = got.iter().filter(|&&k| k == OTHER).count();
         assert!(other * 10 >= turned.len() * 8, "{other} of 16: {got:?}");
