@@ -269,6 +269,8 @@ impl Classifier {
         }
     }
 
+    /// The classifier of the embedded `bytes`, loaded into `cell` at the
+    /// first call and shared by the later ones.
     fn embedded_once(
         cell: &OnceLock<Result<Classifier, String>>,
         bytes: &[u8],
@@ -803,7 +805,8 @@ mod tests {
             argmax(&c.classify(&tiles).unwrap()),
             (1..=PRINTED_MAX).collect::<Vec<_>>()
         );
-        // A quarter turn: none of these reads as a symbol turned upright.
+        // Turned a quarter: most read as other ink, which is how the
+        // orientation search tells a turned 16x16 from an upright one.
         let turned: Vec<Tile> = tiles.iter().map(quarter_turned).collect();
         let got = argmax(&c.classify(&turned).unwrap());
         let other = got.iter().filter(|&&k| k == OTHER).count();
