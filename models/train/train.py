@@ -284,6 +284,7 @@ def fit(a, x, y, t0):
 
 
 def export(model, out):
+    """The model with its softmax written as ONNX to `out` (when given)."""
     if not out:
         return
     model.eval()
@@ -321,8 +322,8 @@ def train_16x16(a, t0, sx, sy, fonts, held_fonts):
             continue
         ok = int((pred[m] == hy[m]).sum())
         filled = m & (hy > 0) & (hy != OTHER)
-        as_other = int((pred[filled] != hy[filled]).sum())
-        print(f"   {lo:.3f}-{hi:.3f}: {ok}/{int(m.sum())} right; filled cells misread {as_other}/"
+        misread = int((pred[filled] != hy[filled]).sum())
+        print(f"   {lo:.3f}-{hi:.3f}: {ok}/{int(m.sum())} right; filled cells misread {misread}/"
               f"{int(filled.sum())}")
         report[f"blur {lo:.3f}-{hi:.3f}"] = [ok, int(m.sum())]
     confused = {}
