@@ -41,9 +41,14 @@ HELD_OUT_FAMILIES = ("DejaVu", "Liberation", "FreeSans", "Arimo", "Tinos", "Lato
 # A photo's cell in pixels: a 16x16 filling a quarter of a small photo up
 # to most of a phone photo scaled to 1600 px.
 CELL_PHOTO_PX = (16, 60)
-# Blur (Gaussian sigma) as a share of a cell: sharp to soft focus, past
-# the 14 % of the busy photos' blurred 16x16s.
-BLUR_CELLS = (0.0, 0.16)
+# Blur (Gaussian sigma) as a share of a cell: SHARP_PAGES of the pages
+# sharp to slight (up to SLIGHT_BLUR), the rest from there to soft focus,
+# past the 14 % of the busy photos' blurred 16x16s (MAX_BLUR).
+SHARP_PAGES = 0.3
+SLIGHT_BLUR = 0.04
+MAX_BLUR = 0.16
+# Least blur in pixels worth filtering for.
+MIN_SIGMA_PX = 0.3
 # Share of filled cells (a 16x16 puzzle gives 40-55 % of its cells).
 FILLED = (0.3, 0.65)
 # Share of filled tiles also given turned, as other ink.
@@ -126,10 +131,12 @@ def photograph(rng, page, corners):
     ramp = (ramp - ramp.min()) / max(float(np.ptp(ramp)), 1.0)
     lo = rng.uniform(0.65, 1.0)
     img = img * (lo + (1 - lo) * ramp)
-    # Blur: a third sharp to slight, the rest up to soft focus.
-    share = rng.uniform(0.0, 0.04) if rng.random() < 0.3 else rng.uniform(0.04, BLUR_CELLS[1])
+    if rng.random() < SHARP_PAGES:
+        share = rng.uniform(0.0, SLIGHT_BLUR)
+    else:
+        share = rng.uniform(SLIGHT_BLUR, MAX_BLUR)
     sigma = share * cell_px
-    if sigma > 0.3:
+    if sigma > MIN_SIGMA_PX:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     img = img + rng.normal(0, rng.uniform(0, 6), img.shape)
     img = np.clip(img + 0.5, 0, 255).astype(np.uint8)
@@ -178,8 +185,9 @@ def make(pages, fonts, seed):
 if __name__ == "__main__":
     import sys
     import synth
-    fonts = training_fonts(synth.usable_fonts())
-    print(len(fonts), "training fonts;", len(held_out_fonts(synth.usable_fonts())), "held out")
+    printed = synth.usable_fonts()
+    fonts = training_fonts(printed)
+    print(len(fonts), "training fonts;", len(held_out_fonts(printed)), "held out")
     x, y, b = make(int(sys.argv[1]) if len(sys.argv) > 1 else 2, fonts, 0)
     contact_sheet(x, "/tmp/grid16_sheet.png")
     print(len(x), "tiles; blur", sorted(set(np.round(b, 3).tolist())))

