@@ -1850,11 +1850,14 @@ fn examined(dark: &GrayImage, quad: &Quad, merged: bool, spec: Spec) -> Examined
     // the frame would (its weak tooth is left out, so the frame's lower
     // threshold has no reason left) and its box lines are a Sudoku's
     // ([`MIN_BOXES_AT_FRAME`]); a grid on the frame that does not stays
-    // cut, as the comb saw it.
+    // cut, as the comb saw it. Without the frame's lines the comb may
+    // place the border a pixel or two inside the frame, off it: that
+    // grid is whole too when it lies where the comb with them found it
+    // ([`comb_on`]), a lattice a row off does not.
     let open = (touches(quad) || touches(&closed.0.quad))
         .then(|| settle(dark, quad, spec, Check::new(true, &measured)))
         .filter(|(v, frame, placed)| {
-            frame.iter().any(|&f| f)
+            (frame.iter().any(|&f| f) || comb_on(&v.quad, &closed.0.quad))
                 && placed.is_some_and(|p| v.boxes >= MIN_BOXES_AT_FRAME || p.boxes_seen)
                 && v.score >= MIN_SCORE
                 && (closed.2.is_none() || v.score >= closed.0.score)
