@@ -736,19 +736,20 @@ pub(crate) fn beyond_reach(shape: Shape, cells: &[CellEvidence]) -> bool {
 }
 
 /// The probability that at most [`MAX_CHANGES`] cells of the reading are
-/// misread ([`SIXTEEN_CHANGES`] on a 16x16), taking each unsure cell
-/// (below [`SURE`]) as misread with
-/// probability `1 - p` of its most likely value, independently; sure cells
-/// are taken as read, as everywhere here. When many cells are unsure (small
-/// or faint print read half as empty), the truth is likely further from the
-/// reading than the search goes, and a unique solution found nearby is more
-/// likely an invented puzzle than the printed one: this is what keeps such
-/// an answer from being shown.
+/// misread ([`SIXTEEN_CHANGES`] on a 16x16), taking each unsure cell (below
+/// [`SURE`]) as misread with probability `1 - p` of its most likely value,
+/// independently; sure cells are taken as read, as everywhere here. When
+/// many cells are unsure (small or faint print read half as empty), the
+/// truth is likely further from the reading than the search goes, and a
+/// unique solution found nearby is more likely an invented puzzle than the
+/// printed one: this is what keeps such an answer from being shown.
 ///
 /// Cells in `neutral` are left out: however they are really printed, the
 /// answer is the same (see [`answer_neutral`]).
 fn within_reach(evidence: &[CellEvidence], read: &Board, neutral: &[bool]) -> f32 {
-    // misreads[k]: probability of exactly k misread cells so far.
+    // misreads[k]: probability of exactly k misread cells so far, sized
+    // for the most changes of any shape.
+    const _: () = assert!(SIXTEEN_CHANGES >= MAX_CHANGES);
     let most = max_changes(read.shape);
     let mut misreads = [0.0f32; SIXTEEN_CHANGES + 1];
     misreads[0] = 1.0;
