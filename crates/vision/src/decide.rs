@@ -506,12 +506,23 @@ pub(crate) fn decide(
     // clue, the reading is taken when it is solved: it can only lose
     // clues, and a puzzle that is unique on part of its clues has their
     // solution.
+    //
+    // A board without a solution whether or not those cells hold clues (a
+    // player's wrong entry on a screen that also shows a lone pencil note)
+    // is read without them, unless a reading below is solved: its verdict
+    // is the same, and no note is taken for a clue.
+    let mut broken_without_small = None;
     if let Some(split) = without_small_glyphs(&as_read, cells, &fixed, tiles) {
         let decision = decide_reading(shape, &split, overrides, tiles);
         if decision.verdict == Verdict::Solved {
             return decision;
         }
+        let broken = |d: &Decision| matches!(d.verdict, Verdict::NoSolution(_));
+        if broken(&as_read) && broken(&decision) {
+            broken_without_small = Some(decision);
+        }
     }
+    let as_read = broken_without_small.unwrap_or(as_read);
     if shape != Shape::classic() {
         return as_read;
     }
