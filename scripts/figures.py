@@ -725,6 +725,7 @@ def screens(ctx):
     order = ["classic phone", "classic tablet", "classic desktop", "android", "console", "finished",
              "video"]
     rows = []
+    fonts = {}
     for seed, note in [(2031, "held out, a few looked at"), (2041, "never looked at"),
                        (7351, "made after, its late-game boards looked at"),
                        (7371, "made last, run once, then its boards with pencil notes looked at")]:
@@ -733,6 +734,13 @@ def screens(ctx):
             ctx.need_binary()
             ctx.run(["models/eval/screenshots.py", "make", folder, "--seed", str(seed), "--count",
                      "20", "--kinds", kinds, "--bin", ctx.bin], key=f"make-{seed}")
+        # The UI font each screen is drawn in: screenshots.py uses the ones
+        # installed, so the sets differ from machine to machine.
+        tsv = folder / "screens.tsv"
+        for line in tsv.read_text().splitlines() if tsv.exists() else []:
+            for part in line.split("\t")[1:2]:
+                for name in re.findall(r"[\w-]+\.(?:ttf|otf)", part):
+                    fonts[name.rsplit(".", 1)[0]] = fonts.get(name.rsplit(".", 1)[0], 0) + 1
         # The first set's output is the section's own file (what --raw names).
         text = ctx.run(["models/eval/screenshots.py", "eval", folder, "--summary", "-", "--bin",
                         ctx.bin], key=None if seed == 2031 else f"eval-{seed}")
@@ -765,7 +773,12 @@ def screens(ctx):
             " the grid, blur, JPEG 35-75). \"Right outcome\": `solved` with the true answer,"
             " `complete` on a finished board read exactly, `no_solution` on a board with a wrong"
             " entry read exactly. A false verdict is `no_solution` on a board that has a solution or"
-            " `complete` on one that does not; \"other\" is any other outcome without an answer.\n")
+            " `complete` on one that does not; \"other\" is any other outcome without an answer.")
+    if fonts:
+        drawn = ", ".join(f"{name} {count}" for name, count in sorted(fonts.items(), key=lambda f: -f[1]))
+        out += (" The screens' digits are drawn in the UI fonts installed on the machine that made"
+                f" them (`UI_FONTS` in models/eval/screenshots.py): here {drawn}.")
+    out += "\n"
     return out
 
 
