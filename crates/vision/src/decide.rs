@@ -2028,13 +2028,16 @@ mod tests {
         let d = decide(Shape::classic(), &e, &[], &tiles_print);
         assert_ne!(d.verdict, Verdict::Solved);
         // A player's wrong 4 at print size beside it: that clash stands
-        // whatever the small glyph is, and it alone is named.
+        // whatever the small glyph is, and it alone is named; the board,
+        // broken either way, is read without the small glyph as a clue.
         let mut e = e;
         read_a_second_four(&mut e);
         let mut tiles = tiles;
         tiles[1] = Some(&print);
         let d = decide(Shape::classic(), &e, &[], &tiles);
         assert_eq!(d.verdict, fours_clash());
+        assert_eq!(d.givens.cells[nine], 0);
+        assert_eq!(d.read.cells[nine], 0);
     }
 
     #[test]
