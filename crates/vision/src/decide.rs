@@ -753,7 +753,7 @@ pub(crate) fn beyond_reach(shape: Shape, cells: &[CellEvidence]) -> bool {
 }
 
 /// The probability that at most `most` cells of the reading are misread
-/// (at most [`SIXTEEN_CHANGES`]), taking each unsure cell (below
+/// ([`MAX_CHANGES`], or [`SIXTEEN_CHANGES`]), taking each unsure cell (below
 /// [`SURE`]) as misread with probability `1 - p` of its most likely value,
 /// independently; sure cells are taken as read, as everywhere here. When
 /// many cells are unsure (small or faint print read half as empty), the
@@ -764,11 +764,8 @@ pub(crate) fn beyond_reach(shape: Shape, cells: &[CellEvidence]) -> bool {
 /// Cells in `neutral` are left out: however they are really printed, the
 /// answer is the same (see [`answer_neutral`]).
 fn within_reach(evidence: &[CellEvidence], read: &Board, neutral: &[bool], most: usize) -> f32 {
-    // misreads[k]: probability of exactly k misread cells so far, sized
-    // for the most changes of any shape.
-    const _: () = assert!(SIXTEEN_CHANGES >= MAX_CHANGES);
-    let most = most.min(SIXTEEN_CHANGES);
-    let mut misreads = [0.0f32; SIXTEEN_CHANGES + 1];
+    // misreads[k]: probability of exactly k misread cells so far.
+    let mut misreads = vec![0.0f32; most + 1];
     misreads[0] = 1.0;
     for (cell, e) in evidence.iter().enumerate() {
         let (_, p) = e.best();
@@ -909,6 +906,7 @@ fn search(
             picks: vec![0],
         });
     }
+    let most_changes = max_changes(read.shape);
     let mut tries = 0;
     let mut cut_short = false;
     while let Some(Candidate { cost, picks }) = heap.pop() {
@@ -924,7 +922,7 @@ fn search(
         }
         let last = picks[picks.len() - 1];
         if last + 1 < alternatives.len() {
-            if picks.len() < max_changes(read.shape) {
+            if picks.len() < most_changes {
                 let mut extended = picks.clone();
                 extended.push(last + 1);
                 heap.push(Candidate {
@@ -1836,9 +1834,10 @@ mod tests {
         assert_eq!(d.givens, puzzle);
         assert_eq!(d.solution(), Some(&solution));
         // A 9x9 read so is still weighed within three misreads.
-        let mut nine = confident(&board(PUZZLE));
-        for c in (0..81).filter(|&c| board(PUZZLE).cells[c] != 0).take(10) {
-            let v = board(PUZZLE).cells[c] as usize;
+        let classic = board(PUZZLE);
+        let mut nine = confident(&classic);
+        for c in (0..81).filter(|&c| classic.cells[c] != 0).take(10) {
+            let v = classic.cells[c] as usize;
             nine[c].clue.fill(0.0);
             nine[c].clue[v] = 0.75;
             nine[c].clue[0] = 0.25;
