@@ -18,8 +18,10 @@
 //!
 //! Three looser ways find grids that are less sure (see [`LatticeGrid`]'s
 //! `sure`): a lattice whose cell lines are gone is a grid when its box
-//! lines and border are there, digits fill the middles of enough of its
-//! cells and nothing crosses where its cell lines would be; a lattice
+//! lines are there, ending where its outline is, digits fill the middles
+//! of enough of its cells and nothing crosses where its cell lines would
+//! be (a highlighted row or a card of the grid's own shade hides a dark
+//! theme's border, so none is asked for); a lattice
 //! without a border is one when all but [`MAX_MISSING_INNER`] of its other
 //! lines are there; and a second pass ([`Pass::Loose`]) takes lines whose
 //! marks step a pixel sideways or run on past the extent they span.
@@ -116,8 +118,8 @@ const MAX_MISSING_INNER: usize = 1;
 /// [`CELL_MIDDLE`]) for its box lines alone to make it a grid: a 9x9 with
 /// one solution has at least 17 givens, a fifth of its cells. Where a
 /// video frame has shrunk a phone's screen to a quarter, its 1 px cell
-/// lines are gone (3-5 levels from their ground), while its box lines and
-/// border keep 20-40 and its digits more; the digits, one in the middle of
+/// lines are gone (3-5 levels from their ground), while its box lines
+/// keep 20-40 and its digits more; the digits, one in the middle of
 /// each cell they fill and none across a cell line, show the cells.
 const MIN_MIDDLE_INKED: f32 = 0.2;
 
@@ -134,6 +136,13 @@ const CELL_MIDDLE: f32 = 0.2;
 /// a lattice of another pitch (a crossword) cross 7 %, an outline a cell
 /// off its grid's 10-30 %, and words in the boxes of a table more.
 const MAX_CROSSED: f32 = 0.03;
+
+/// Least change of gray level along a missing cell line for ink to cross
+/// it there: a digit's stroke or another lattice's line changes it by
+/// 40 levels and more even where a video frame has blurred it, while a
+/// low-quality frame's JPEG ringing spreads 12-17 levels through the 8 px
+/// block beside a digit, up to the cell line a sixth of a cell away.
+const CROSSING_CONTRAST: i16 = 2 * MIN_CONTRAST;
 
 /// Most extents per axis looked at (the most spanned first): a screen has
 /// a few grids at most, and each extent pairs with each of the other axis.
@@ -333,8 +342,9 @@ struct Extent {
 
 /// The extents that [`MIN_LINES_PER_EXTENT`] runs span, the most spanned
 /// first, at most [`MAX_EXTENTS`]. `overrun`: a run that goes on past an
-/// extent's ends spans it too (see [`Pass::Loose`]).
-fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
+/// extent's ends spans it too (see [`Pass::Loose`]). `pairs`: so do two
+/// runs a whole number of boxes apart ([`boxes_apart`]).
+fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool, pairs: bool) -> Vec<Extent> {
     runs.sort_by_key(|&(i, s, e)| (s, e, i));
     let mut out: Vec<Extent> = Vec::new();
     for &(i, s, e) in &runs {
@@ -372,7 +382,7 @@ fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
             }
         }
     }
-    out.retain(|x| x.lines.len() >= MIN_LINES_PER_EXTENT);
+    out.retain(|x| x.lines.len() >= MIN_LINES_PER_EXTENT || pairs && boxes_apart(x));
     out.sort_by(|a, b| {
         b.lines
             .len()
@@ -383,11 +393,24 @@ fn extents(mut runs: Vec<(usize, usize, usize)>, overrun: bool) -> Vec<Extent> {
     out
 }
 
+/// Whether `x` is spanned by two lines a whole number of boxes apart for
+/// one of [`SHAPES`].
+fn boxes_apart(x: &Extent) -> bool {
+    let [a, b] = x.lines[..] else {
+        return false;
+    };
+    let (length, apart) = ((x.end - x.start) as f32, a.abs_diff(b) as f32);
+    let tol = SIDE_TOL * length + SAME_PX as f32;
+    SHAPES.iter().any(|&(n, box_side)| {
+        let boxes = n / box_side;
+        (1..boxes).any(|k| (apart - length * k as f32 / boxes as f32).abs() <= tol)
+    })
+}
+
 /// The lattice lines of one axis seen, every box line among them: how
-/// many of the `n + 1`, and whether the border lines are there too.
+/// many of the `n + 1`.
 struct LinesSeen {
     seen: usize,
-    borders: bool,
     /// Of the `n - 1` lines between the borders.
     inner: usize,
 }
@@ -421,17 +444,11 @@ fn lattice_lines(
         return None;
     }
     let inner_box = |k: usize| k.is_multiple_of(box_side) && k != 0 && k != n;
-    let mut lines = LinesSeen {
-        seen: 0,
-        borders: true,
-        inner: 0,
-    };
+    let mut lines = LinesSeen { seen: 0, inner: 0 };
     for k in 0..=n {
         let there = inner_box(k) || covered(k) >= MIN_COVERAGE;
         lines.seen += usize::from(there);
-        if k == 0 || k == n {
-            lines.borders &= there;
-        } else {
+        if k != 0 && k != n {
             lines.inner += usize::from(there);
         }
     }
@@ -439,21 +456,22 @@ fn lattice_lines(
 }
 
 /// Whether ink crosses none of the cell lines (not box lines) of the `n`
-/// x `n` lattice `(left, top)`-`(right, bottom)` where they are missing,
-/// both ways: along each, the share of rows (columns) away from the other
-/// axis's lattice lines (by [`CELL_MARGIN`] of a cell) where the band of
-/// the line holds a mark across it (a change of gray level along the
-/// line) is at most [`MAX_CROSSED`]. A cell line drawn, or a shading step
-/// along it, changes the level across the line, not along it: not ink
-/// crossing it.
+/// x `n` lattice `(left, top)`-`(right, bottom)` of `gray` where they are
+/// missing, both ways: along each, the share of rows (columns) away from
+/// the other axis's lattice lines (by [`CELL_MARGIN`] of a cell) where the
+/// gray level changes along the line by [`CROSSING_CONTRAST`] somewhere in
+/// its band is at most [`MAX_CROSSED`]. A cell line drawn, or a shading
+/// step along it, changes the level across the line, not along it: not
+/// ink crossing it.
 fn uncrossed(
-    (vertical, horizontal): (&Marks, &Marks),
+    gray: &GrayImage,
     (left, top): (f32, f32),
     (right, bottom): (f32, f32),
     (n, box_side): (usize, usize),
 ) -> bool {
-    // Marks across a vertical line are the horizontal axis's.
-    let axis = |across: &Marks, (first, last): (f32, f32), (from, to): (f32, f32)| {
+    // `vertical`: the lattice's vertical lines, crossed by changes in y.
+    let axis = |vertical: bool, (first, last): (f32, f32), (from, to): (f32, f32)| {
+        let (across, along) = extents_of(gray, vertical);
         let pitch = (last - first) / n as f32;
         let other_pitch = (to - from) / n as f32;
         let half = (pitch * LINE_BAND).max(1.0);
@@ -461,22 +479,28 @@ fn uncrossed(
             let f = fract((j as f32 + 0.5 - from) / other_pitch);
             (CELL_MARGIN..1.0 - CELL_MARGIN).contains(&f)
         };
-        let (lo, hi) = (from.max(0.0) as usize, (to as usize).min(across.across));
+        // Changes along a line are taken between its neighbours along it.
+        let (lo, hi) = (
+            (from.max(1.0)) as usize,
+            (to as usize).min(along.saturating_sub(1)),
+        );
         (1..n).filter(|k| k % box_side != 0).all(|k| {
             let centre = first + k as f32 * pitch;
             let (b0, b1) = (
                 (centre - half).floor().max(0.0) as usize,
-                ((centre + half).ceil() as usize).min(across.along.saturating_sub(1)),
+                ((centre + half).ceil() as usize).min(across.saturating_sub(1)),
             );
             let (mut crossed, mut looked) = (0usize, 0usize);
             for j in (lo..hi).filter(|&j| away(j)) {
                 looked += 1;
-                crossed += usize::from((b0..=b1).any(|i| across.at(j, i)));
+                crossed += usize::from(
+                    (b0..=b1).any(|i| change(gray, !vertical, j, i).abs() >= CROSSING_CONTRAST),
+                );
             }
             crossed as f32 <= MAX_CROSSED * looked.max(1) as f32
         })
     };
-    axis(horizontal, (left, right), (top, bottom)) && axis(vertical, (top, bottom), (left, right))
+    axis(true, (left, right), (top, bottom)) && axis(false, (top, bottom), (left, right))
 }
 
 /// Share of the `n` x `n` lattice's cells with a mark (either axis) in
@@ -573,19 +597,21 @@ enum Pass {
     Loose,
 }
 
-/// The marks of an image, both axes, at both contrasts.
+/// The marks of an image, both axes, at both contrasts, and whether an
+/// extent two lines span counts (see [`extents`]).
 struct LatticeMarks<'a> {
     vertical: Marks,
     horizontal: Marks,
     faint_vertical: FaintMarks<'a>,
     faint_horizontal: FaintMarks<'a>,
+    pairs: bool,
 }
 
 /// The grids of `gray` its lattices alone show (see the module doc), the
 /// best first, none overlapping another: the sure ones first (cell lines
 /// seen, by [`Pass::Strict`]), then the others where no sure one is.
 pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
-    lattice_grids_at(gray, MIN_CONTRAST)
+    lattice_grids_at(gray, MIN_CONTRAST, false)
 }
 
 /// [`lattice_grids`] with every line and shading step marked at
@@ -596,12 +622,21 @@ pub(super) fn lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
 /// or a video frame, JPEG noise and blurred text mark enough at that
 /// contrast to make extents of no grid, which crowd out the grid's own
 /// (of [`MAX_EXTENTS`]).
+///
+/// An extent spanned by two lines a whole number of boxes apart counts
+/// here: a grid whose boxes are told apart by shading alone, on a card
+/// with rounded corners, shows two lines across its whole side, the
+/// shading steps of its box lines; its border, cut short by the corners,
+/// spans less. Not in [`lattice_grids`]: there two box lines of a
+/// photographed page's grid, a little tilted, make a lattice that places
+/// it upright, less well than the page search does.
 pub(super) fn faint_lattice_grids(gray: &GrayImage) -> Vec<LatticeGrid> {
-    lattice_grids_at(gray, CELL_LINE_CONTRAST)
+    lattice_grids_at(gray, CELL_LINE_CONTRAST, true)
 }
 
-/// [`lattice_grids`] with lines and steps marked at `contrast`.
-fn lattice_grids_at(gray: &GrayImage, contrast: i16) -> Vec<LatticeGrid> {
+/// [`lattice_grids`] with lines and steps marked at `contrast`, extents
+/// that two lines span counted if `pairs`.
+fn lattice_grids_at(gray: &GrayImage, contrast: i16, pairs: bool) -> Vec<LatticeGrid> {
     let (w, h) = (gray.width() as usize, gray.height() as usize);
     let min_len = (w.min(h) as f32 * MIN_RUN_SHARE).ceil() as usize;
     if min_len < 2 * SAME_PX {
@@ -618,6 +653,7 @@ fn lattice_grids_at(gray: &GrayImage, contrast: i16) -> Vec<LatticeGrid> {
             gray,
             vertical: false,
         },
+        pairs,
     };
     let mut looked_at = std::collections::HashSet::new();
     let mut found = grids_of(&marks, min_len, Pass::Strict, &mut looked_at);
@@ -654,11 +690,13 @@ fn grids_of(
         horizontal,
         faint_vertical,
         faint_horizontal,
+        pairs,
     } = marks;
+    let gray = faint_vertical.gray;
     // Vertical lines span the grid's rows (their extent is top..bottom),
     // horizontal ones its columns.
-    let downs = extents(vertical.runs(min_len, loose), loose);
-    let acrosses = extents(horizontal.runs(min_len, loose), loose);
+    let downs = extents(vertical.runs(min_len, loose), loose, *pairs);
+    let acrosses = extents(horizontal.runs(min_len, loose), loose, *pairs);
     let mut found: Vec<LatticeGrid> = Vec::new();
     for down in &downs {
         for across in &acrosses {
@@ -711,12 +749,11 @@ fn grids_of(
                 // A grid without a border, its cell lines seen.
                 let inner = |seen: usize| seen + MAX_MISSING_INNER + 1 >= n;
                 let inner_lines = inner(x.inner) && inner(y.inner);
-                // Box lines and border alone, their cells shown by digits.
+                // Box lines alone, ending at the outline, their cells
+                // shown by digits.
                 let by_boxes = || {
-                    x.borders
-                        && y.borders
-                        && middles_inked(pair, (left, top), (right, bottom), n) >= MIN_MIDDLE_INKED
-                        && uncrossed(pair, (left, top), (right, bottom), (n, box_side))
+                    middles_inked(pair, (left, top), (right, bottom), n) >= MIN_MIDDLE_INKED
+                        && uncrossed(gray, (left, top), (right, bottom), (n, box_side))
                 };
                 // The cells' marks last: they cost a look at every other
                 // pixel of the square.
@@ -853,7 +890,7 @@ mod tests {
     }
 
     #[test]
-    fn box_lines_border_and_digits_show_a_grid_whose_cell_lines_are_gone() {
+    fn box_lines_and_digits_show_a_grid_whose_cell_lines_are_gone() {
         // A video frame of a phone's screen shrunk to a quarter: the cell
         // lines are at the ground's level, box lines and border 60 under.
         let (mut img, at) = faint_screen(250, 190, 250, true, 3);
@@ -862,10 +899,27 @@ mod tests {
         let found = lattice_grids(&img);
         assert_outline(&found, at);
         assert!(!found[0].sure);
-        // Without its border the box lines alone are no grid.
+        // Without its border (a highlighted row or a card of the grid's
+        // shade hides it) the box lines end where the outline is.
         let (mut img, at) = faint_screen(250, 190, 250, false, 3);
+        assert!(
+            lattice_grids(&img).is_empty(),
+            "box lines alone are no grid"
+        );
         digits(&mut img, at, &givens(), 95);
-        assert!(lattice_grids(&img).is_empty());
+        assert_outline(&lattice_grids(&img), at);
+        // A low-quality JPEG's ringing beside the digits, 15 levels, on
+        // the missing cell lines along a fifth of them, crosses none.
+        let (x0, y0, side) = at;
+        for k in (1..9u32).filter(|k| k % 3 != 0) {
+            let x = x0 as u32 + (k as f32 * side / 9.0).round() as u32;
+            for y in (y0 as u32..(y0 + side) as u32).step_by(5) {
+                for dx in 0..3 {
+                    img.put_pixel(x + dx - 1, y, Luma([235]));
+                }
+            }
+        }
+        assert_outline(&lattice_grids(&img), at);
     }
 
     /// `img` with the vertical cell line `k` of the 9x9 at `(x0, y0,
@@ -909,6 +963,33 @@ mod tests {
         // Lines under that contrast are none.
         let (img, _) = faint_screen(52, 56, 56, true, 1);
         assert!(faint_lattice_grids(&img).is_empty());
+    }
+
+    #[test]
+    fn a_grid_shaded_box_by_box_is_found_by_its_two_box_steps() {
+        // A dark theme without lines: every other box 22 levels lighter
+        // than the card, the others of the card's shade, so the border is
+        // drawn only along the lighter boxes and the two steps between box
+        // columns (rows) alone span the grid's side.
+        let (card, light) = (46u8, 68u8);
+        let (x0, y0, side) = (60u32, 300u32, 414u32);
+        let mut img = GrayImage::from_pixel(540, 1000, Luma([card]));
+        let boxed = side / 3;
+        for y in 0..side {
+            for x in 0..side {
+                if (x / boxed + y / boxed) % 2 == 0 {
+                    img.put_pixel(x0 + x, y0 + y, Luma([light]));
+                }
+            }
+        }
+        let at = (x0 as f32, y0 as f32, side as f32);
+        assert!(
+            faint_lattice_grids(&img).is_empty(),
+            "shading alone is no grid"
+        );
+        digits(&mut img, at, &givens(), 200);
+        assert!(lattice_grids(&img).is_empty());
+        assert_outline(&faint_lattice_grids(&img), at);
     }
 
     #[test]
