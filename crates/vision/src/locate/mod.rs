@@ -103,6 +103,15 @@ const LATTICE_AGREE_CELLS: f32 = 0.25;
 /// without a border adds its margins, a fifth of the side at most.
 const LATTICE_HELD_AREA: f32 = 2.0;
 
+/// A grid found in a lattice grid's place whose cells are smaller than
+/// this share of the lattice's is a grid apart, which the lattice never
+/// replaces: a grid has nothing finer than its cells that a search could
+/// take for a comb (a part of it found alone has its cells, its boxes
+/// larger ones). Lines of text are marked along every column and row of
+/// a printed page, and a lattice of cells two and a half times a puzzle's
+/// was seen over the puzzle, a table and the text around them.
+const LATTICE_FINER_CELLS: f32 = 0.67;
+
 /// Images smaller than this (either side, pixels) hold no readable grid.
 const MIN_IMAGE_SIDE: u32 = 32;
 
@@ -591,7 +600,8 @@ pub(crate) fn locate_all_early<T: Send>(
 /// with it ([`LATTICE_AGREE_CELLS`]) or holds it ([`LATTICE_HELD_AREA`]):
 /// there the search found a comb inside it, or the box around a grid
 /// without a border. A lattice not sure enough to replace a grid that
-/// it places otherwise is kept as that grid's `alternative`.
+/// it places otherwise is kept as that grid's `alternative`; one over a
+/// grid of finer cells ([`LATTICE_FINER_CELLS`]) is dropped.
 fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Located> {
     let (w, h) = gray.dimensions();
     if u64::from(w) * u64::from(h) > LATTICE_MAX_PIXELS {
@@ -611,6 +621,10 @@ fn with_lattice_grids(gray: &GrayImage, mut located: Vec<Located>) -> Vec<Locate
         // A grid found around it and much larger holds it: the lattice is
         // a part of that grid (a shaded box, marked like a lattice).
         let holds = |l: &Located| l.quad.area().abs() > LATTICE_HELD_AREA * g.quad.area().abs();
+        let finer = |l: &Located| l.quad.max_side() / (l.n as f32) < LATTICE_FINER_CELLS * cell;
+        if located.iter().any(|l| same(l) && finer(l)) {
+            continue;
+        }
         if located
             .iter()
             .any(|l| same(l) && (agrees(l) || holds(l) || !g.sure))
@@ -2102,6 +2116,31 @@ mod tests {
         let beside = grid(1200.0, 0.0, 300.0);
         let out = grids_of_grids_replaced(vec![page], vec![beside]);
         assert_eq!(out, vec![page, beside]);
+    }
+
+    #[test]
+    fn a_lattice_never_replaces_a_grid_of_finer_cells_inside_it() {
+        let gray = draw_grid(900, 900, 50.0, 50.0, 800.0);
+        let grid = |x: f32, y: f32, s: f32| Located {
+            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
+            score: 0.5,
+            n: 9,
+            cut: false,
+            at_frame: false,
+            alternative: None,
+        };
+        // A comb a cell inside the lattice, of about its cells: the
+        // lattice is the grid there.
+        let out = with_lattice_grids(&gray, vec![grid(139.0, 139.0, 711.0)]);
+        assert_eq!(out.len(), 1);
+        let (x0, y0, x1, y1) = out[0].quad.bounds();
+        assert!([x0 - 50.0, y0 - 50.0, x1 - 850.0, y1 - 850.0]
+            .iter()
+            .all(|d| d.abs() < 3.0));
+        // A grid of cells a third of the lattice's inside it is a grid of
+        // its own (text marks a lattice across a page): it stays.
+        let finer = grid(200.0, 200.0, 300.0);
+        assert_eq!(with_lattice_grids(&gray, vec![finer]), vec![finer]);
     }
 
     #[test]
