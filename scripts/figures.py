@@ -443,8 +443,9 @@ def crowded(ctx):
     found a row off was looked at, and the comb a line off refused) and
     7300-7339 never looked at, 7900-7939 (run once, then its pages 7903
     and 7918, puzzles not found, looked at) and 7960-7999 made after and run once,
-    8160-8199 made last and run once (each page's puzzles its own, by
-    seed)."""
+    8160-8199 made after and run once, 8300-8339 (run once, then its pages
+    8306 and 8316, puzzles not found, looked at) and 8400-8439 made last
+    and run once (each page's puzzles its own, by seed)."""
     if ctx.raw is None:
         ctx.need_binary()
     sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
@@ -452,7 +453,9 @@ def crowded(ctx):
             (7300, "seeds 7300-7339, never looked at"),
             (7900, "seeds 7900-7939, made after, pages 7903 and 7918 looked at"),
             (7960, "seeds 7960-7999, made after, run once"),
-            (8160, "seeds 8160-8199, made last, run once")]
+            (8160, "seeds 8160-8199, made after, run once"),
+            (8300, "seeds 8300-8339, made after, pages 8306 and 8316 looked at"),
+            (8400, "seeds 8400-8439, made last, run once")]
     rows = []
     for first, label in sets:
         folder = ROOT / "target" / "figures" / f"crowded-{first}"
