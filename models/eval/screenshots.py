@@ -237,8 +237,11 @@ def draw_board(draw, rng, x, y, side, board, pal, fonts, style):
         w = box_w if k % 3 == 0 else thin_w
         colour = pal["box"] if k % 3 == 0 else pal["thin"]
         p = k * cell
-        draw.rectangle([x0 + p - w / 2, y0, x0 + p + w / 2 - 1, y0 + inner - 1], fill=colour)
-        draw.rectangle([x0, y0 + p - w / 2, x0 + inner - 1, y0 + p + w / 2 - 1], fill=colour)
+        # A 1 px line's ends, p - 0.5 and p + 0.5 - 1, can differ by a
+        # rounding error in the wrong order, which Pillow refuses.
+        a, b = p - w / 2, max(p - w / 2, p + w / 2 - 1)
+        draw.rectangle([x0 + a, y0, x0 + b, y0 + inner - 1], fill=colour)
+        draw.rectangle([x0, y0 + a, x0 + inner - 1, y0 + b], fill=colour)
     cell_digits(draw, x0, y0, cell, board, pal, style)
     return (x, y, x + side, y + side)
 
@@ -584,8 +587,11 @@ def draw_material_board(img, x, y, side, board, pal, style):
         w = box_w if k % 3 == 0 else thin_w
         colour = pal["box"] if k % 3 == 0 and kind != "shaded" else pal["thin"]
         p = k * cell
-        draw.rectangle([x0 + p - w / 2, y0, x0 + p + w / 2 - 1, y0 + inner - 1], fill=colour)
-        draw.rectangle([x0, y0 + p - w / 2, x0 + inner - 1, y0 + p + w / 2 - 1], fill=colour)
+        # A 1 px line's ends, p - 0.5 and p + 0.5 - 1, can differ by a
+        # rounding error in the wrong order, which Pillow refuses.
+        a, b = p - w / 2, max(p - w / 2, p + w / 2 - 1)
+        draw.rectangle([x0 + a, y0, x0 + b, y0 + inner - 1], fill=colour)
+        draw.rectangle([x0, y0 + a, x0 + inner - 1, y0 + b], fill=colour)
     cell_digits(draw, x0, y0, cell, board, pal, style)
     mask = Image.new("L", (side, side), 0)
     ImageDraw.Draw(mask).rounded_rectangle([0, 0, side - 1, side - 1], radius=radius, fill=255)
