@@ -130,6 +130,25 @@ fn a_video_frame_whose_grid_a_comb_placed_short_is_read_where_its_lattice_is() {
 }
 
 #[test]
+fn a_video_frame_of_a_grid_shown_by_its_box_lines_alone_is_solved() {
+    // fixtures/screen-video-box-lines.jpg: a 1280x720 video frame (JPEG
+    // 42) of a dark Material screen with no cell lines and no border, a
+    // highlighted row of the card's shade along its top. Its border was
+    // asked for, and the JPEG's ringing beside its digits was taken for
+    // ink across the missing cell lines: "no Sudoku grid found".
+    read_as_truth("screen-video-box-lines.jpg", "solved");
+}
+
+#[test]
+fn a_video_frame_of_a_grid_shaded_box_by_box_is_solved() {
+    // fixtures/screen-video-shaded-boxes.jpg: a 1280x720 video frame
+    // (JPEG 37) of a dark Material screen whose boxes are told apart by
+    // shading on a card with rounded corners: only the two steps between
+    // its boxes span its side each way. "No Sudoku grid found".
+    read_as_truth("screen-video-shaded-boxes.jpg", "solved");
+}
+
+#[test]
 fn a_samurai_on_a_checked_cloth_is_solved() {
     // fixtures/samurai-on-checks.jpg (models/eval/busy_photos.py): a
     // printed Samurai photographed at an angle on a gingham cloth. Its
