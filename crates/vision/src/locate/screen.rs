@@ -128,20 +128,21 @@ const MIN_MIDDLE_INKED: f32 = 0.2;
 /// of its cell high and a third wide.
 const CELL_MIDDLE: f32 = 0.2;
 
-/// Most share of a missing cell line along which ink crosses it (marks
-/// across it, away from the lines of the other axis) for its box lines
-/// alone to make a lattice a grid: a digit never crosses a cell line (it
-/// keeps a sixth of the cell away from it), and the video frames' grids
-/// shown by their box lines measure 0-0.5 % (JPEG ringing); the lines of
-/// a lattice of another pitch (a crossword) cross 7 %, an outline a cell
-/// off its grid's 10-30 %, and words in the boxes of a table more.
+/// Most share of a missing cell line along which ink crosses it (see
+/// [`CROSSING_CONTRAST`]; away from the lines of the other axis) for its
+/// box lines alone to make a lattice a grid: a digit never crosses a cell
+/// line (it keeps a sixth of the cell away from it), and the video frames'
+/// grids shown by their box lines measure 0-2 % (blurred pencil notes
+/// beside a line); the lines of a lattice of another pitch (a crossword)
+/// cross 7 %, an outline a cell off its grid's 10-30 %, and words in the
+/// boxes of a table more.
 const MAX_CROSSED: f32 = 0.03;
 
 /// Least change of gray level along a missing cell line for ink to cross
-/// it there: a digit's stroke or another lattice's line changes it by
-/// 40 levels and more even where a video frame has blurred it, while a
-/// low-quality frame's JPEG ringing spreads 12-17 levels through the 8 px
-/// block beside a digit, up to the cell line a sixth of a cell away.
+/// it there: a digit's stroke changes it by 40-80 levels on the blurred
+/// video frames measured, while a low-quality frame's JPEG ringing spreads
+/// 12-17 levels through the 8 px block beside a digit, up to the cell line
+/// a sixth of a cell away.
 const CROSSING_CONTRAST: i16 = 2 * MIN_CONTRAST;
 
 /// Most extents per axis looked at (the most spanned first): a screen has
@@ -481,7 +482,7 @@ fn uncrossed(
         };
         // Changes along a line are taken between its neighbours along it.
         let (lo, hi) = (
-            (from.max(1.0)) as usize,
+            from.max(1.0) as usize,
             (to as usize).min(along.saturating_sub(1)),
         );
         (1..n).filter(|k| k % box_side != 0).all(|k| {
