@@ -2081,6 +2081,18 @@ mod tests {
         })
     }
 
+    /// A 9x9 found as the upright square of side `s` at (x, y).
+    fn grid(x: f32, y: f32, s: f32) -> Located {
+        Located {
+            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
+            score: 0.5,
+            n: 9,
+            cut: false,
+            at_frame: false,
+            alternative: None,
+        }
+    }
+
     /// The corners of an axis-aligned square, as a hull.
     fn square_hull(x: f32, y: f32, s: f32) -> Vec<(f32, f32)> {
         vec![(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
@@ -2088,14 +2100,6 @@ mod tests {
 
     #[test]
     fn a_grid_holding_grids_gives_way_to_them() {
-        let grid = |x: f32, y: f32, s: f32| Located {
-            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
-            score: 0.5,
-            n: 9,
-            cut: false,
-            at_frame: false,
-            alternative: None,
-        };
         // A comb across a page (first search) and two grids the finer
         // search found inside it: the grids stay, the comb goes.
         let page = grid(0.0, 0.0, 1000.0);
@@ -2121,14 +2125,6 @@ mod tests {
     #[test]
     fn a_lattice_never_replaces_a_grid_of_finer_cells_inside_it() {
         let gray = draw_grid(900, 900, 50.0, 50.0, 800.0);
-        let grid = |x: f32, y: f32, s: f32| Located {
-            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
-            score: 0.5,
-            n: 9,
-            cut: false,
-            at_frame: false,
-            alternative: None,
-        };
         // A comb a cell inside the lattice, of about its cells: the
         // lattice is the grid there.
         let out = with_lattice_grids(&gray, vec![grid(139.0, 139.0, 711.0)]);
