@@ -932,13 +932,19 @@ impl<'a> PageSearch<'a> {
             let (mut ex, lost_lines) = judge_sizes(dbg, &quad, merge, !first);
             // A grid drawn with rounded corners: its largest quad cuts them
             // and the comb fails; the quad on the border's straight runs
-            // has the grid's corners (see [`straight_runs_quad`]).
-            if !ex.passed {
-                if let Some(runs) = straight_runs_quad(hull, &quad) {
-                    let again = examine_sizes(dbg, &runs, merge, !first);
-                    if again.passed && comb_on(&again.verdict.quad, &runs) {
-                        (quad, ex) = (runs, again);
-                    }
+            // has the grid's corners (see [`straight_runs_quad`]). So does
+            // a grid cropped at its border whose border's end the
+            // threshold lost at a corner: the largest quad cuts that
+            // corner by a cell, and its comb, passing, reads the grid
+            // skewed across the frame. There the runs' quad is looked at
+            // when it places a corner elsewhere, and kept when it passes
+            // at least as well.
+            let runs = straight_runs_quad(hull, &quad).filter(|r| !ex.passed || !comb_on(r, &quad));
+            if let Some(runs) = runs {
+                let again = examine_sizes(dbg, &runs, merge, !first);
+                let better = !ex.passed || again.verdict.score >= ex.verdict.score;
+                if again.passed && better && comb_on(&again.verdict.quad, &runs) {
+                    (quad, ex) = (runs, again);
                 }
             }
             // A 16x16 whose thin lines the work image lost (a blurred photo
