@@ -400,6 +400,17 @@ fn a_photo_cropped_at_its_border_and_found_a_row_short_is_solved() {
 }
 
 #[test]
+fn a_tilted_photo_cropped_just_inside_its_border_on_every_side_is_solved() {
+    // fixtures/photo-cropped-all-sides.jpg: newspaper photo image31
+    // cropped 1 px inside the outermost point of its grid's border on all
+    // four sides. The threshold lost the left border's lower end at the
+    // frame, the largest quad in the hull cut that corner by most of a
+    // cell, and its comb, passing, read the grid skewed across the frame:
+    // `partial`. The quad on the border's straight runs is the grid's.
+    read_as_truth("photo-cropped-all-sides.jpg", "solved");
+}
+
+#[test]
 fn a_photo_cropped_at_the_grid_border_is_solved() {
     // Fixture photos cropped at the bottom of the grid the reader finds in
     // them, and 1 and 3 px inside it: the border line at or past the
