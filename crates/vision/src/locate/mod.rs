@@ -2090,7 +2090,7 @@ mod tests {
     /// A 9x9 found as the upright square of side `s` at (x, y).
     fn grid(x: f32, y: f32, s: f32) -> Located {
         Located {
-            quad: Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]),
+            quad: Quad::new(square(x, y, s)),
             score: 0.5,
             n: 9,
             cut: false,
@@ -2099,9 +2099,15 @@ mod tests {
         }
     }
 
+    /// The corners tl, tr, br, bl of the upright square of side `s` at
+    /// (x, y).
+    fn square(x: f32, y: f32, s: f32) -> [(f32, f32); 4] {
+        [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+    }
+
     /// The corners of an axis-aligned square, as a hull.
     fn square_hull(x: f32, y: f32, s: f32) -> Vec<(f32, f32)> {
-        vec![(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+        square(x, y, s).to_vec()
     }
 
     #[test]
@@ -2289,7 +2295,7 @@ mod tests {
         ] {
             let (x, y) = (x0 + gc * cell, y0 + gr * cell);
             let s = 9.0 * cell;
-            let truth = Quad::new([(x, y), (x + s, y), (x + s, y + s), (x, y + s)]);
+            let truth = Quad::new(square(x, y, s));
             let truth = full_to_work(&truth, factor as f32, (0.0, 0.0));
             let near = windows
                 .iter()
