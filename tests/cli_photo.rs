@@ -149,6 +149,16 @@ fn a_video_frame_of_a_grid_shaded_box_by_box_is_solved() {
 }
 
 #[test]
+fn a_photo_of_a_dark_theme_on_a_monitor_is_solved() {
+    // fixtures/screen-photo-dark-theme.jpg (models/eval/browser_screens.py
+    // --photo): a puzzle site in a dark theme, rendered by Chromium and
+    // photographed on a monitor in simulation (pixel stripes, moire, a
+    // bezel, a light desk around it). The photo is not mostly dark, so its
+    // negative was never searched: "no Sudoku grid found".
+    read_as_truth("screen-photo-dark-theme.jpg", "solved");
+}
+
+#[test]
 fn a_samurai_on_a_checked_cloth_is_solved() {
     // fixtures/samurai-on-checks.jpg (models/eval/busy_photos.py): a
     // printed Samurai photographed at an angle on a gingham cloth. Its

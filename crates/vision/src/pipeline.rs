@@ -388,9 +388,12 @@ impl Reader {
         // A dark theme draws its grid in light lines on dark ground: search
         // its negative, where the lines are dark as on paper (and the image
         // as it is when that finds nothing). The cells are read in the
-        // right polarity either way (`cells::dark_on_light`).
+        // right polarity either way (`cells::dark_on_light`). A photo not
+        // mostly dark has its negative searched only when the image as it
+        // is gives no puzzle (below).
         let search = |gray: &GrayImage| self.search(photo, gray, debug, t);
-        let (located, dbg, early) = if decode::dark_ground(&photo.gray) {
+        let dark = decode::dark_ground(&photo.gray);
+        let (located, dbg, early) = if dark {
             let negative = decode::negative(&photo.gray);
             match search(&negative) {
                 (located, dbg, early) if !located.is_empty() => (located, dbg, early),
@@ -399,15 +402,7 @@ impl Reader {
         } else {
             search(&photo.gray)
         };
-        let mut early = early.unwrap_or_default();
-        let mut t = t;
-        if let Some(read) = early.timings.take() {
-            for (stage, ms) in read.0 {
-                timings.add(stage, ms);
-            }
-            t = early.end;
-        }
-        let mut t = timings.lap("locate", t);
+        let (mut early, mut t) = early_timed(early, &mut timings, t);
         if let Some(dir) = debug {
             // Best effort: debug images must never turn a result into an error.
             let _ = debug::write_search(dir, &dbg);
@@ -415,6 +410,22 @@ impl Reader {
         let (mut grids, mut any_layout) =
             self.read_located(photo, &located, &mut early, debug, &mut timings, &mut t)?;
         let reported = |grids: &[GridReading]| grids.iter().any(|g| kind_as_read(g).is_reported());
+        if !reported(&grids) && !dark {
+            // A dark theme's screen photographed with the room around it
+            // (a monitor on a light desk): light lines on dark ground in a
+            // photo not mostly dark. Searched only here, so that a photo
+            // whose puzzle is found costs nothing more.
+            let negative = decode::negative(&photo.gray);
+            let (located, _, searched) = self.search(photo, &negative, None, t);
+            let (mut early, after) = early_timed(searched, &mut timings, t);
+            t = after;
+            let (read, some) =
+                self.read_located(photo, &located, &mut early, debug, &mut timings, &mut t)?;
+            if reported(&read) {
+                grids = read;
+            }
+            any_layout |= some;
+        }
         if !reported(&grids) {
             // A grid drawn in lines as faint as a dark theme's, which the
             // search does not see: looked for only here, where no grid but
@@ -873,6 +884,26 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
 /// composed from the first search's grids, each one's reading, the stage
 /// times of that work (its first lap is the first search), and when it
 /// ended.
+/// The reads a search made while it went on (none if it made none), with
+/// their stages added to `timings` and the search's own time, from `start`,
+/// as `locate`; and the instant the search ended.
+fn early_timed(
+    early: Option<EarlyReads>,
+    timings: &mut Timings,
+    start: Instant,
+) -> (EarlyReads, Instant) {
+    let mut early = early.unwrap_or_default();
+    let mut t = start;
+    if let Some(read) = early.timings.take() {
+        for (stage, ms) in read.0 {
+            timings.add(stage, ms);
+        }
+        t = early.end;
+    }
+    let t = timings.lap("locate", t);
+    (early, t)
+}
+
 struct EarlyReads {
     layouts: Vec<Layout>,
     reads: Vec<Result<Option<GridReading>, ReadError>>,
