@@ -722,8 +722,9 @@ def screens(ctx):
     its screens were looked at while the lattice search was built) and seed
     2041 (never looked at), and seed 7351 (made last; its three boards left
     unsure late in a game were looked at when blank cells were taken for
-    empty), and seed 7371 (made last and run once; its two boards left
-    unsure with pencil notes in their empty cells were then looked at)."""
+    empty), and seed 7371 (made after and run once; its two boards left
+    unsure with pencil notes in their empty cells were then looked at), and
+    seed 7395 (made last and run once)."""
     kinds = "classic,android,console,finished,video"
     order = ["classic phone", "classic tablet", "classic desktop", "android", "console", "finished",
              "video"]
@@ -731,7 +732,8 @@ def screens(ctx):
     fonts = {}
     for seed, note in [(2031, "held out, a few looked at"), (2041, "never looked at"),
                        (7351, "made after, its late-game boards looked at"),
-                       (7371, "made last, run once, then its boards with pencil notes looked at")]:
+                       (7371, "made after, run once, then its boards with pencil notes looked at"),
+                       (7395, "made last, run once")]:
         folder = ctx.out_dir / f"screens-{seed}"
         if ctx.raw is None:
             ctx.need_binary()
@@ -765,7 +767,7 @@ def screens(ctx):
                      f"**{t['wrong_answers']}**"])
     out = ctx.header("scripts/figures.py accuracy --section screens",
                      f"runs `models/eval/screenshots.py make target/figures/screens-SEED --seed SEED "
-                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041, 7351 and 7371",
+                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041, 7351, 7371 and 7395",
                      timed=False)
     out += table(["seed", "kind of screen", "screens", "grid found", "right outcome", "unsure",
                   "no grid", "other", "false verdicts", "wrong answers"], rows)
@@ -782,6 +784,64 @@ def screens(ctx):
         out += (" The screens' digits are drawn in the UI fonts installed on the machine that made"
                 f" them (`UI_FONTS` in models/eval/screenshots.py): here {drawn}.")
     out += "\n"
+    return out
+
+
+@section("accuracy", "browser", "Web pages rendered by a browser, held out", needs_shared=False)
+def browser(ctx):
+    """models/eval/browser_screens.py: puzzle sites, phone web apps and news
+    articles laid out by headless Chromium in fonts the screen generator
+    never draws with, as screenshots and photographed on their screen
+    (`--photo`); seeds 1 and 2 looked at while the generator was written,
+    seeds 7401 and 7402 made after and run once."""
+    sets = [(1, "screenshots, seed 1 (looked at)", 12, False),
+            (7401, "screenshots, seed 7401 (run once)", 120, False),
+            (2, "photos of the screen, seed 2 (looked at)", 24, True),
+            (7402, "photos of the screen, seed 7402 (run once)", 60, True)]
+    tallies = []
+    for seed, label, count, photo in sets:
+        folder = ctx.out_dir / f"browser-{'photo-' if photo else ''}{seed}"
+        key = f"{'photo-' if photo else ''}{seed}"
+        if ctx.raw is None:
+            ctx.need_binary()
+            if shutil.which("node") is None or not Path("/usr/bin/chromium").exists():
+                raise Unavailable("needs node and chromium (scripts/web.sh install)")
+            if not (folder / "screens.tsv").exists():
+                ctx.run(["models/eval/browser_screens.py", "make", folder, "--seed", str(seed),
+                         "--count", str(count), "--bin", ctx.bin] + (["--photo"] if photo else []),
+                        key=f"make-{key}")
+        tallies.append(json.loads(ctx.run(["models/eval/browser_screens.py", "eval", folder,
+                                           "--json", "--bin", ctx.bin],
+                                          key=None if seed == 1 else f"eval-{key}")))
+    out = ctx.header("scripts/figures.py accuracy --section browser",
+                     "runs `models/eval/browser_screens.py make target/figures/browser-[photo-]SEED "
+                     "--seed SEED --count N [--photo]` and its `eval`, for seeds 1, 7401, 2 and 7402",
+                     timed=False)
+    out += table(["set", "screens", "solved right", "unsure", "no grid", "other", "wrong answers"],
+                 [[label, t["all"]["screens"], t["all"]["right"], t["all"]["unsure"],
+                   t["all"]["no_grid"], t["all"]["other"], f"**{t['all']['wrong']}**"]
+                  for (_, label, _, _), t in zip(sets, tallies)])
+    kinds = sorted({k for t in tallies for k in t if k != "all"}, key=lambda k: (k.split()[0], k))
+    out += "\nSolved right of screens, by kind:\n\n"
+    out += table(["kind"] + [label for _, label, _, _ in sets],
+                 [[kind] + [f"{t[kind]['right']}/{t[kind]['screens']}" if kind in t else "-"
+                            for t in tallies] for kind in kinds])
+    out += ("\nLayouts: a puzzle site on a desktop (the board, a side panel with timer and number"
+            " pad), a phone web app (info row, the board, tool buttons, a row of digits) and a news"
+            " article with the puzzle between paragraphs and advertising. Looks: cell lines with"
+            " heavier box lines, rounded tiles with wider gaps between boxes, boxes told apart by"
+            " shading alone, a heavy outline; light and dark; the selected cell, its row, column and"
+            " box and its digit highlighted; right player entries in an accent colour and pencil"
+            " candidates in a 3x3 of small digits. The digits are set in fonts screenshots.py never"
+            " draws with (`FONTS` in models/eval/browser_screens.py: Nimbus, TeX Gyre, URW, C059,"
+            " Linux Libertine, Caladea, Inconsolata, Hack, Comic Neue and others), regular or bold,"
+            " at device pixel ratios 1-3; a third of the screenshots saved as JPEG 60-90. A photo of"
+            " the screen is a 12 MP phone photo of it on its monitor or phone: each pixel's red, green"
+            " and blue stripes, a bezel, tilted in perspective on a desk, sampled so that the stripes"
+            " beat into moire, glare, blur, noise and JPEG 75-92. A photo of a dark theme is not"
+            " mostly dark (the desk around the screen), so its negative is searched when the photo"
+            " as it is gives no puzzle (crates/vision/src/pipeline.rs); light themes whose thin"
+            " lines the moire hides are left unread.\n")
     return out
 
 
