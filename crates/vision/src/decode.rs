@@ -209,6 +209,9 @@ fn decode_opening_from(
     if bytes.is_empty() {
         return Err(DecodeError::Empty);
     }
+    if is_heif(bytes) {
+        return Err(DecodeError::Unsupported(HEIF_ADVICE.into()));
+    }
     let format = image::guess_format(bytes)
         .map_err(|_| DecodeError::Unsupported("unrecognised file signature".into()))?;
     if !is_read(format) {
@@ -307,6 +310,33 @@ fn jpeg_dimensions<R: BufRead + Seek>(mut reader: R) -> Option<(u32, u32)> {
 }
 
 /// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.
+/// What to do with a HEIF photo: phones save HEIC by default (an iPhone
+/// unless set otherwise), and no decoder of it is at hand without a
+/// system codec library (HEVC), which this tool does not depend on.
+const HEIF_ADVICE: &str = "HEIC/HEIF (a phone's photo format) is not read; \
+     share or export the photo as JPEG (on an iPhone, Settings > Camera > Formats > Most Compatible)";
+
+/// Whether `bytes` open as a HEIF image: an ISO base media file whose
+/// `ftyp` box names a HEIF brand as its own, or the generic image brand
+/// (`mif1`, `msf1`) without AVIF's among the brands it is compatible with.
+fn is_heif(bytes: &[u8]) -> bool {
+    const HEVC: [&[u8]; 4] = [b"heic", b"heix", b"hevc", b"hevx"];
+    const GENERIC: [&[u8]; 2] = [b"mif1", b"msf1"];
+    const AV1: [&[u8]; 2] = [b"avif", b"avis"];
+    if bytes.get(4..8) != Some(b"ftyp") {
+        return false;
+    }
+    let Some(major) = bytes.get(8..12) else {
+        return false;
+    };
+    let size = bytes
+        .get(0..4)
+        .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+    let compatible = bytes.get(16..size.min(bytes.len())).unwrap_or_default();
+    HEVC.contains(&major)
+        || (GENERIC.contains(&major) && !compatible.chunks(4).any(|b| AV1.contains(&b)))
+}
+
 fn is_read(format: ImageFormat) -> bool {
     matches!(
         format,
@@ -602,6 +632,23 @@ mod tests {
             decode(b"hello world, not an image").unwrap_err(),
             DecodeError::Unsupported(_)
         ));
+    }
+
+    #[test]
+    fn a_heic_photo_is_named_with_what_to_do() {
+        let mut heic = b"\0\0\0\x18ftypheic\0\0\0\0mif1heic".to_vec();
+        heic.extend([0u8; 64]);
+        let e = decode(&heic).unwrap_err();
+        assert!(
+            e.to_string().contains("HEIC") && e.to_string().contains("JPEG"),
+            "{e}"
+        );
+        // Another ISO base media file (a video) is no HEIF photo.
+        let mp4 = b"\0\0\0\x18ftypisom\0\0\0\0isomavc1";
+        assert!(!decode(mp4).unwrap_err().to_string().contains("HEIC"));
+        // Nor is an AVIF image under the generic image brand.
+        let avif = b"\0\0\0\x18ftypmif1\0\0\0\0mif1avif";
+        assert!(!decode(avif).unwrap_err().to_string().contains("HEIC"));
     }
 
     #[test]
