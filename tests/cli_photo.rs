@@ -149,6 +149,16 @@ fn a_video_frame_of_a_grid_shaded_box_by_box_is_solved() {
 }
 
 #[test]
+fn a_video_frame_whose_grid_is_155_pixels_across_is_solved() {
+    // fixtures/screen-video-small-grid.jpg: a 640x360 video frame (a
+    // screenshots.py frame of seed 7391 at half size) of a dark phone
+    // screen whose grid is 155 px across, its cells 17 px: its thin lines
+    // and digits ran together in the search's threshold, "no Sudoku grid
+    // found". It is searched again at twice its size.
+    read_as_truth("screen-video-small-grid.jpg", "solved");
+}
+
+#[test]
 fn a_photo_of_a_dark_theme_on_a_monitor_is_solved() {
     // fixtures/screen-photo-dark-theme.jpg (models/eval/browser_screens.py
     // --photo): a puzzle site in a dark theme, rendered by Chromium and

@@ -440,6 +440,26 @@ impl Reader {
             }
             any_layout |= some;
         }
+        if !reported(&grids) {
+            // A grid too small for the search at the image's own size
+            // (see `locate::locate_twice_size`); its cells are read on the
+            // photo as it is. The dark-ground image's negative first.
+            for negative in [dark, !dark] {
+                let located = locate::locate_twice_size(&photo.gray, negative);
+                t = timings.lap("locate", t);
+                if located.is_empty() {
+                    continue;
+                }
+                let mut none = EarlyReads::default();
+                let (read, some) =
+                    self.read_located(photo, &located, &mut none, debug, &mut timings, &mut t)?;
+                any_layout |= some;
+                if reported(&read) {
+                    grids = read;
+                    break;
+                }
+            }
+        }
         if grids.is_empty() {
             if let Some(dir) = debug.filter(|_| !any_layout) {
                 // Best effort, as above.

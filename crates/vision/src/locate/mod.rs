@@ -42,6 +42,7 @@ mod threshold;
 mod tight;
 mod verify;
 
+use image::imageops::FilterType;
 use image::GrayImage;
 
 use crate::geometry::{dist, downscale, Homography, Quad};
@@ -427,6 +428,39 @@ struct Examined {
 #[cfg(test)]
 pub(crate) fn locate_all(gray: &GrayImage) -> Vec<Located> {
     locate_all_early(gray, |_| ()).0
+}
+
+/// Longest side of an image searched again at twice its size when it
+/// gives no puzzle ([`locate_twice_size`]): the finer search then still
+/// runs on every pixel of the larger image ([`FINE_WORK_MAX_SIDE`]).
+pub(crate) const TWICE_MAX_SIDE: u32 = FINE_WORK_MAX_SIDE / 2;
+
+/// The grids of `gray` (at most [`TWICE_MAX_SIDE`] a side) found on it
+/// enlarged to twice its size, placed back on `gray`: a grid under about
+/// 150 px (a video frame, a thumbnail) has its thin lines and its digits
+/// a pixel or two apart, and the search's threshold and dilation run them
+/// together at its own size. Searched in its `negative` when asked.
+pub(crate) fn locate_twice_size(gray: &GrayImage, negative: bool) -> Vec<Located> {
+    let (w, h) = gray.dimensions();
+    if w.max(h) > TWICE_MAX_SIDE {
+        return Vec::new();
+    }
+    let mut larger = image::imageops::resize(gray, 2 * w, 2 * h, FilterType::CatmullRom);
+    if negative {
+        image::imageops::invert(&mut larger);
+    }
+    // A pixel's centre at `x` of the larger image lies at `(x + 0.5) / 2 -
+    // 0.5` of `gray`.
+    let back = |q: Quad| q.scaled(0.5).translated((-0.25, -0.25));
+    locate_all_early(&larger, |_| ())
+        .0
+        .into_iter()
+        .map(|l| Located {
+            quad: back(l.quad),
+            alternative: l.alternative.map(back),
+            ..l
+        })
+        .collect()
 }
 
 /// Every grid on a page, in reading order (see `page`'s docs: rows of
