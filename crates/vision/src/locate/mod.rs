@@ -452,8 +452,13 @@ pub(crate) fn locate_twice_size(gray: &GrayImage, negative: bool) -> Vec<Located
     // A pixel's centre at `x` of the larger image lies at `(x + 0.5) / 2 -
     // 0.5` of `gray`.
     let back = |q: Quad| q.scaled(0.5).translated((-0.25, -0.25));
-    locate_all_early(&larger, |_| ())
-        .0
+    let mut found = locate_all_early(&larger, |_| ()).0;
+    if found.is_empty() {
+        // As at the image's own size: a grid shown by faint lines or
+        // shading alone (see [`faint_lattice_grids`]).
+        found = faint_lattice_grids(&larger);
+    }
+    found
         .into_iter()
         .map(|l| Located {
             quad: back(l.quad),
