@@ -47,6 +47,8 @@ Usage, from the repository root after `cargo build --release`:
     python3 models/eval/screenshots.py eval target/screens   # outcome per kind of screen
     # the same screens' grids cut out: the reading, whatever the locator does
     python3 models/eval/screenshots.py make target/screens-grids --seed 1 --count 60 --grid-only
+    # every screen at half size (thumbnails, small video frames)
+    python3 models/eval/screenshots.py make target/screens-half --seed 1 --kinds video --shrink 0.5
     ./target/release/sudoku-snap eval target/screens          # cells, calibration, kinds
 
 Generated images are not committed (target/ is ignored).
@@ -925,9 +927,13 @@ KINDS = {
 KIND_PUZZLES = {"android": 11, "console": 13, "finished": 17, "video": 19}
 
 
-def save(img, rng, out, stem, what, video=False):
+def save(img, rng, out, stem, what, video=False, shrink=1.0):
     """Saves a screen as shared: often scaled down and saved as JPEG; a
-    video frame always as a JPEG of video quality."""
+    video frame always as a JPEG of video quality. `shrink` below 1 scales
+    every screen down first (`--shrink`: a thumbnail, a small frame)."""
+    if shrink < 1.0:
+        img = img.resize((round(img.width * shrink), round(img.height * shrink)), Image.LANCZOS)
+        what += f", shrunk {shrink:g}"
     if video:
         quality = rng.randint(35, 75)
         img.save(os.path.join(out, stem + ".jpg"), quality=quality)
@@ -942,7 +948,7 @@ def save(img, rng, out, stem, what, video=False):
     return what
 
 
-def make(out, binary, seed, count, grid_only=False, kinds=("classic",)):
+def make(out, binary, seed, count, grid_only=False, kinds=("classic",), shrink=1.0):
     os.makedirs(out, exist_ok=True)
     for f in glob.glob(os.path.join(out, "*")):
         if os.path.isfile(f):
@@ -969,7 +975,7 @@ def make(out, binary, seed, count, grid_only=False, kinds=("classic",)):
                 pad = (box[2] - box[0]) * 0.04
                 img = img.crop((int(box[0] - pad), int(box[1] - pad), int(box[2] + pad),
                                 int(box[3] + pad)))
-            what = save(img, rng, out, stem, what, video=kind == "video")
+            what = save(img, rng, out, stem, what, video=kind == "video", shrink=shrink)
             truth, cells = board.truth(), board.kinds()
             with open(os.path.join(out, stem + ".txt"), "w") as f:
                 f.write("".join(truth[r * 9:(r + 1) * 9] + "\n" for r in range(9)))
@@ -1116,6 +1122,8 @@ def main():
     ap.add_argument("--kinds", default="classic",
                     help="comma-separated kinds of screen to make: classic (phones, tablets and "
                          "desktops, the default), " + ", ".join(KINDS))
+    ap.add_argument("--shrink", type=float, default=1.0,
+                    help="make: scale every screen by this (below 1) before it is saved")
     ap.add_argument("--summary", help="eval: write the figures per kind of screen here as JSON "
                          "(`-`: a last line `summary: JSON` on standard output)")
     ap.add_argument("--bin", default=os.environ.get(
@@ -1126,7 +1134,9 @@ def main():
         unknown = [k for k in kinds if k != "classic" and k not in KINDS]
         if unknown:
             ap.error(f"unknown kind(s) of screen: {', '.join(unknown)}")
-        make(a.out, a.bin, a.seed, a.count, a.grid_only, kinds)
+        if not 0.1 <= a.shrink <= 1.0:
+            ap.error("--shrink is a scale from 0.1 to 1")
+        make(a.out, a.bin, a.seed, a.count, a.grid_only, kinds, a.shrink)
     else:
         evaluate(a.out, a.bin, extra, a.summary)
 
