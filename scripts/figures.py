@@ -724,21 +724,32 @@ def screens(ctx):
     unsure late in a game were looked at when blank cells were taken for
     empty), and seed 7371 (made after and run once; its two boards left
     unsure with pencil notes in their empty cells were then looked at), and
-    seed 7395 (made last and run once)."""
+    seed 7395 (made after and run once); and the video frames of seeds
+    7397 (made after small images were searched at twice their size, then
+    looked at) and 7399 (made last, run once) at half size."""
     kinds = "classic,android,console,finished,video"
     order = ["classic phone", "classic tablet", "classic desktop", "android", "console", "finished",
              "video"]
     rows = []
     fonts = {}
-    for seed, note in [(2031, "held out, a few looked at"), (2041, "never looked at"),
-                       (7351, "made after, its late-game boards looked at"),
-                       (7371, "made after, run once, then its boards with pencil notes looked at"),
-                       (7395, "made last, run once")]:
-        folder = ctx.out_dir / f"screens-{seed}"
+    # (seed, note, kinds, count, shrink): the last set is every video frame
+    # at half size, grids of about 150 px.
+    sets = [(2031, "held out, a few looked at", kinds, 20, 1.0),
+            (2041, "never looked at", kinds, 20, 1.0),
+            (7351, "made after, its late-game boards looked at", kinds, 20, 1.0),
+            (7371, "made after, run once, then its boards with pencil notes looked at", kinds, 20,
+             1.0),
+            (7395, "made after, run once", kinds, 20, 1.0),
+            (7397, "video frames at half size, made after small images were searched at twice "
+                   "their size, its frames looked at", "video", 40, 0.5),
+            (7399, "video frames at half size, made last, run once", "video", 40, 0.5)]
+    for seed, note, made, count, shrink in sets:
+        folder = ctx.out_dir / (f"screens-{seed}" if shrink == 1.0 else f"screens-{seed}-half")
         if ctx.raw is None:
             ctx.need_binary()
             ctx.run(["models/eval/screenshots.py", "make", folder, "--seed", str(seed), "--count",
-                     "20", "--kinds", kinds, "--bin", ctx.bin], key=f"make-{seed}")
+                     str(count), "--kinds", made, "--shrink", str(shrink), "--bin", ctx.bin],
+                    key=f"make-{seed}" if shrink == 1.0 else f"make-{seed}-half")
         # The UI font each screen is drawn in: screenshots.py uses the ones
         # installed, so the sets differ from machine to machine.
         tsv = folder / "screens.tsv"
@@ -748,7 +759,8 @@ def screens(ctx):
                     fonts[name.rsplit(".", 1)[0]] = fonts.get(name.rsplit(".", 1)[0], 0) + 1
         # The first set's output is the section's own file (what --raw names).
         text = ctx.run(["models/eval/screenshots.py", "eval", folder, "--summary", "-", "--bin",
-                        ctx.bin], key=None if seed == 2031 else f"eval-{seed}")
+                        ctx.bin], key=None if seed == 2031 else
+                       f"eval-{seed}" if shrink == 1.0 else f"eval-{seed}-half")
         last = [line for line in text.splitlines() if line.startswith("summary: ")]
         if not last:
             raise Unavailable("screenshots.py eval printed no summary")
@@ -767,7 +779,8 @@ def screens(ctx):
                      f"**{t['wrong_answers']}**"])
     out = ctx.header("scripts/figures.py accuracy --section screens",
                      f"runs `models/eval/screenshots.py make target/figures/screens-SEED --seed SEED "
-                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041, 7351, 7371 and 7395",
+                     f"--count 20 --kinds {kinds}` and its `eval`, for seeds 2031, 2041, 7351, 7371 and 7395; "
+                     f"and `--seed 7397|7399 --count 40 --kinds video --shrink 0.5`",
                      timed=False)
     out += table(["seed", "kind of screen", "screens", "grid found", "right outcome", "unsure",
                   "no grid", "other", "false verdicts", "wrong answers"], rows)
@@ -775,7 +788,8 @@ def screens(ctx):
             " rounded, borderless or box-shaded grids on a card; console and handheld screens (dark,"
             " neon frame, cursor ring, button hints); finished boards (every cell filled, right or"
             " with a wrong entry); video frames (the screen smaller inside a 16:9 frame, overlays off"
-            " the grid, blur, JPEG 35-75). \"Right outcome\": `solved` with the true answer,"
+            " the grid, blur, JPEG 35-75); at half size, every frame scaled by 0.5 before its JPEG"
+            " (`--shrink 0.5`: 640x360 and 960x540 frames). \"Right outcome\": `solved` with the true answer,"
             " `complete` on a finished board read exactly, `no_solution` on a board with a wrong"
             " entry read exactly. A false verdict is `no_solution` on a board that has a solution or"
             " `complete` on one that does not; \"other\" is any other outcome without an answer.")
