@@ -309,7 +309,6 @@ fn jpeg_dimensions<R: BufRead + Seek>(mut reader: R) -> Option<(u32, u32)> {
     }
 }
 
-/// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.
 /// What to do with a HEIF photo: phones save HEIC by default (an iPhone
 /// unless set otherwise), and no decoder of it is at hand without a
 /// system codec library (HEVC), which this tool does not depend on.
@@ -337,6 +336,7 @@ fn is_heif(bytes: &[u8]) -> bool {
         || (GENERIC.contains(&major) && !compatible.chunks(4).any(|b| AV1.contains(&b)))
 }
 
+/// True for the formats [`decode`] reads: JPEG, PNG, WebP, BMP, TIFF, GIF.
 fn is_read(format: ImageFormat) -> bool {
     matches!(
         format,

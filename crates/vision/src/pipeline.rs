@@ -900,10 +900,6 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
         .collect()
 }
 
-/// The puzzles read while the finer page search was prepared: the layouts
-/// composed from the first search's grids, each one's reading, the stage
-/// times of that work (its first lap is the first search), and when it
-/// ended.
 /// The reads a search made while it went on (none if it made none), with
 /// their stages added to `timings` and the search's own time, from `start`,
 /// as `locate`; and the instant the search ended.
@@ -924,6 +920,10 @@ fn early_timed(
     (early, t)
 }
 
+/// The puzzles read while the finer page search was prepared: the layouts
+/// composed from the first search's grids, each one's reading, the stage
+/// times of that work (its first lap is the first search), and when it
+/// ended.
 struct EarlyReads {
     layouts: Vec<Layout>,
     reads: Vec<Result<Option<GridReading>, ReadError>>,
