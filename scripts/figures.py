@@ -804,7 +804,7 @@ def screens(ctx):
 @section("accuracy", "browser", "Web pages rendered by a browser, held out", needs_shared=False)
 def browser(ctx):
     """models/eval/browser_screens.py: puzzle sites, phone web apps and news
-    articles laid out by headless Chromium in fonts the screen generator
+    articles laid out by headless Chromium in typefaces the screen generator
     never draws with, as screenshots and photographed on their screen
     (`--photo`); seeds 1 and 2 looked at while the generator was written,
     seeds 7401 and 7402 made after and run once."""
@@ -846,7 +846,7 @@ def browser(ctx):
             " heavier box lines, rounded tiles with wider gaps between boxes, boxes told apart by"
             " shading alone, a heavy outline; light and dark; the selected cell, its row, column and"
             " box and its digit highlighted; right player entries in an accent colour and pencil"
-            " candidates in a 3x3 of small digits. The digits are set in fonts screenshots.py never"
+            " candidates in a 3x3 of small digits. The digits are set in typefaces screenshots.py never"
             " draws with (`FONTS` in models/eval/browser_screens.py: Nimbus, TeX Gyre, URW, C059,"
             " Linux Libertine, Caladea, Inconsolata, Hack, Comic Neue and others), regular or bold,"
             " at device pixel ratios 1-3; a third of the screenshots saved as JPEG 60-90. A photo of"

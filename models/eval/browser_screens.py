@@ -13,7 +13,7 @@ tiles with wider gaps between boxes, boxes told apart by shading alone,
 a heavy outline), light or dark, the selected cell and its row, column
 and box highlighted, the cells holding the selected digit shaded, right
 player entries in an accent colour, pencil candidates in small grey digits
-in a 3x3 layout. Digits are set in fonts that screenshots.py does not use
+in a 3x3 layout. Digits are set in typefaces that screenshots.py does not use
 (`FONTS`, those installed), regular or bold.
 
     models/eval/browser_screens.py make OUT --seed S --count N [--bin BIN]
@@ -63,21 +63,21 @@ THEMES = {
     "light": [
         dict(ground="#ffffff", board="#ffffff", thin="#c9ced6", box="#344861", given="#1f2a37",
              area="#e2ebf3", sel="#bbdefb", same="#c3d7ea", pencil="#6e7c90", text="#344861",
-             button="#eaeef4", shade="#f1f4f8", tile="#f4f6f9"),
+             button="#eaeef4", shade="#f1f4f8"),
         dict(ground="#fafafa", board="#fffdf7", thin="#bdb6a4", box="#2b2b2b", given="#111111",
              area="#efeadc", sel="#ffe08a", same="#f6d9a8", pencil="#857a66", text="#333333",
-             button="#ece6d6", shade="#f3eee1", tile="#fbf8ef"),
+             button="#ece6d6", shade="#f3eee1"),
         dict(ground="#f3f6f4", board="#ffffff", thin="#b7c9bf", box="#2f5d48", given="#18332a",
              area="#e0eee6", sel="#a9dcc0", same="#cce6d6", pencil="#6a8677", text="#2f5d48",
-             button="#e3ece7", shade="#edf5f0", tile="#f2f7f4"),
+             button="#e3ece7", shade="#edf5f0"),
     ],
     "dark": [
         dict(ground="#121212", board="#1c1c1e", thin="#3a3a3c", box="#8e8e93", given="#f2f2f7",
              area="#2a2a2e", sel="#1f3b5c", same="#2c3c54", pencil="#9a9aa2", text="#e5e5ea",
-             button="#2c2c2e", shade="#26262a", tile="#242427"),
+             button="#2c2c2e", shade="#26262a"),
         dict(ground="#0f1724", board="#16213a", thin="#34415e", box="#8ea0c4", given="#e6ecf8",
              area="#1f2c4a", sel="#2d4a80", same="#2a3d66", pencil="#93a1bf", text="#dbe3f3",
-             button="#1d2942", shade="#1c2945", tile="#1b2640"),
+             button="#1d2942", shade="#1c2945"),
     ],
 }
 ACCENTS = ("#1976d2", "#0a84ff", "#2e7d32", "#6a1b9a", "#00897b", "#c2185b", "#ef6c00")
