@@ -410,54 +410,37 @@ impl Reader {
         let (mut grids, mut any_layout) =
             self.read_located(photo, &located, &mut early, debug, &mut timings, &mut t)?;
         let reported = |grids: &[GridReading]| grids.iter().any(|g| kind_as_read(g).is_reported());
-        if !reported(&grids) && !dark {
-            // A dark theme's screen photographed with the room around it
-            // (a monitor on a light desk): light lines on dark ground in a
-            // photo not mostly dark. Searched only here, so that a photo
-            // whose puzzle is found costs nothing more.
-            let negative = decode::negative(&photo.gray);
-            let (located, _, searched) = self.search(photo, &negative, None, t);
+        // An image that gives no puzzle as searched is looked at again, in
+        // this order, until one look gives a puzzle (see [`Look`]); a photo
+        // whose puzzle is found costs nothing more.
+        let looks = [
+            (!dark).then_some(Look::Negative),
+            Some(Look::FaintLattice),
+            Some(Look::TwiceSize { negative: dark }),
+            Some(Look::TwiceSize { negative: !dark }),
+        ];
+        for look in looks.into_iter().flatten() {
+            if reported(&grids) {
+                break;
+            }
+            let (located, searched) = match look {
+                Look::Negative => {
+                    let (located, _, searched) =
+                        self.search(photo, &decode::negative(&photo.gray), None, t);
+                    (located, searched)
+                }
+                Look::FaintLattice => (locate::faint_lattice_grids(&photo.gray), None),
+                Look::TwiceSize { negative } => {
+                    (locate::locate_twice_size(&photo.gray, negative), None)
+                }
+            };
             let (mut early, after) = early_timed(searched, &mut timings, t);
             t = after;
             let (read, some) =
                 self.read_located(photo, &located, &mut early, debug, &mut timings, &mut t)?;
+            any_layout |= some;
             if reported(&read) {
                 grids = read;
-            }
-            any_layout |= some;
-        }
-        if !reported(&grids) {
-            // A grid drawn in lines as faint as a dark theme's, which the
-            // search does not see: looked for only here, where no grid but
-            // tables (or none) is read (see `locate::faint_lattice_grids`).
-            let faint = locate::faint_lattice_grids(&photo.gray);
-            t = timings.lap("locate", t);
-            let mut none = EarlyReads::default();
-            let (read, some) =
-                self.read_located(photo, &faint, &mut none, debug, &mut timings, &mut t)?;
-            if reported(&read) {
-                grids = read;
-            }
-            any_layout |= some;
-        }
-        if !reported(&grids) {
-            // A grid too small for the search at the image's own size
-            // (see `locate::locate_twice_size`); its cells are read on the
-            // photo as it is. The dark-ground image's negative first.
-            for negative in [dark, !dark] {
-                let located = locate::locate_twice_size(&photo.gray, negative);
-                t = timings.lap("locate", t);
-                if located.is_empty() {
-                    continue;
-                }
-                let mut none = EarlyReads::default();
-                let (read, some) =
-                    self.read_located(photo, &located, &mut none, debug, &mut timings, &mut t)?;
-                any_layout |= some;
-                if reported(&read) {
-                    grids = read;
-                    break;
-                }
             }
         }
         if grids.is_empty() {
@@ -898,6 +881,25 @@ fn found_of(located: &[locate::Located]) -> Vec<Found> {
             alternative: l.alternative,
         })
         .collect()
+}
+
+/// How an image that gives no puzzle as searched is looked at again
+/// ([`Reader::read_grids`]).
+#[derive(Clone, Copy)]
+enum Look {
+    /// Its negative, searched: a dark theme's screen photographed with the
+    /// room around it (a monitor on a light desk), light lines on dark
+    /// ground in a photo not mostly dark. (A mostly dark image has its
+    /// negative searched first.)
+    Negative,
+    /// A grid drawn in lines as faint as a dark theme's, which the search
+    /// does not see, looked for by its lattice (see
+    /// `locate::faint_lattice_grids`).
+    FaintLattice,
+    /// A grid too small for the search at the image's own size, searched
+    /// at twice it (see `locate::locate_twice_size`), in its negative or
+    /// not; its cells are read on the image as it is.
+    TwiceSize { negative: bool },
 }
 
 /// The reads a search made while it went on (none if it made none), with
