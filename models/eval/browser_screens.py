@@ -31,10 +31,10 @@ Everything is seeded; puzzles come from the binary's generator
 (`generate --seed S`).
 """
 import argparse
-import html
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -386,6 +386,7 @@ def make(args):
         json.dump(jobs, f)
     env = dict(os.environ, SNAP_WEB_JS=os.path.join(ROOT, "crates", "web", "js"))
     subprocess.run(["node", "--input-type=module", "-e", NODE, job_file], check=True, env=env)
+    shutil.rmtree(tmp, ignore_errors=True)
     for j, r in zip(jobs, rows):
         if args.photo:
             photograph(j["out"], rng, j["out"][:-4] + ".jpg")
