@@ -416,8 +416,14 @@ impl Reader {
         let looks = [
             (!dark).then_some(Look::Negative),
             Some(Look::FaintLattice),
-            Some(Look::TwiceSize { negative: dark }),
-            Some(Look::TwiceSize { negative: !dark }),
+            Some(Look::TwiceSize {
+                negative: dark,
+                faint: true,
+            }),
+            Some(Look::TwiceSize {
+                negative: !dark,
+                faint: false,
+            }),
         ];
         for look in looks.into_iter().flatten() {
             if reported(&grids) {
@@ -430,9 +436,10 @@ impl Reader {
                     (located, searched)
                 }
                 Look::FaintLattice => (locate::faint_lattice_grids(&photo.gray), None),
-                Look::TwiceSize { negative } => {
-                    (locate::locate_twice_size(&photo.gray, negative), None)
-                }
+                Look::TwiceSize { negative, faint } => (
+                    locate::locate_twice_size(&photo.gray, negative, faint),
+                    None,
+                ),
             };
             let (mut early, after) = early_timed(searched, &mut timings, t);
             t = after;
@@ -898,8 +905,9 @@ enum Look {
     FaintLattice,
     /// A grid too small for the search at the image's own size, searched
     /// at twice it (see `locate::locate_twice_size`), in its negative or
-    /// not; its cells are read on the image as it is.
-    TwiceSize { negative: bool },
+    /// not, its faint lattices looked for in the first of the two; its
+    /// cells are read on the image as it is.
+    TwiceSize { negative: bool, faint: bool },
 }
 
 /// The reads a search made while it went on (none if it made none), with

@@ -439,8 +439,11 @@ pub(crate) const TWICE_MAX_SIDE: u32 = FINE_WORK_MAX_SIDE / 2;
 /// enlarged to twice its size, placed back on `gray`: a grid under about
 /// 150 px (a video frame, a thumbnail) has its thin lines and its digits
 /// a pixel or two apart, and the search's threshold and dilation run them
-/// together at its own size. Searched in its `negative` when asked.
-pub(crate) fn locate_twice_size(gray: &GrayImage, negative: bool) -> Vec<Located> {
+/// together at its own size. Searched in its `negative` when asked; its
+/// faint lattices looked for too when `faint` (they are found on changes
+/// of either sign, the same in the image and its negative, so once is
+/// enough).
+pub(crate) fn locate_twice_size(gray: &GrayImage, negative: bool, faint: bool) -> Vec<Located> {
     let (w, h) = gray.dimensions();
     if w.max(h) > TWICE_MAX_SIDE {
         return Vec::new();
@@ -453,7 +456,7 @@ pub(crate) fn locate_twice_size(gray: &GrayImage, negative: bool) -> Vec<Located
     // 0.5` of `gray`.
     let back = |q: Quad| q.scaled(0.5).translated((-0.25, -0.25));
     let mut found = locate_all_early(&larger, |_| ()).0;
-    if found.is_empty() {
+    if found.is_empty() && faint {
         // As at the image's own size: a grid shown by faint lines or
         // shading alone (see [`faint_lattice_grids`]).
         found = faint_lattice_grids(&larger);
