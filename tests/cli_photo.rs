@@ -783,6 +783,31 @@ fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
     );
 }
 
+#[test]
+fn a_ruled_table_of_numbers_beside_a_solution_grid_is_no_grid() {
+    // fixtures/crowded-ruled-table.jpg (cut from a page drawn by
+    // models/eval/crowded_pages.py, seed 8332): yesterday's solution grid
+    // beside a ruled table of two-digit numbers, nine rows by six number
+    // columns. The table passed the grid search as a 9x9 (its rules at a
+    // comb's box lines, its numbers' strokes taken for thin lines) and was
+    // reported `unsure` with 39 cells to check. Its other rules run down
+    // the middles of that lattice's cells, where a puzzle has none.
+    let yesterday =
+        "823691547974352186516874932157426398462938715398715264639547821741289653285163479";
+    let out = run_in(
+        &[
+            "--json",
+            "--no-image",
+            p(&fixture("crowded-ruled-table.jpg")),
+        ],
+        Path::new("."),
+    );
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1, "the table is never reported: {lines:?}");
+    assert_eq!(lines[0]["status"], "complete", "{}", lines[0]);
+    assert_eq!(lines[0]["givens"].as_str(), Some(yesterday), "{}", lines[0]);
+}
+
 /// Reads the page `name` of fixtures/ and checks that exactly one of its
 /// grids is solved, with `solution`.
 fn assert_one_puzzle_solved(name: &str, solution: &str) {

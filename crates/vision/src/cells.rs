@@ -23,6 +23,7 @@ use crate::data::{Tile, TILE};
 #[cfg(test)]
 use crate::geometry::GRID_PX;
 use crate::geometry::{bilinear, CELL_PX};
+use crate::ruled;
 
 /// Pixels cut from each side of a cell box before normalising (drops the
 /// grid lines; symmetric so that tiles rotate with the grid).
@@ -151,6 +152,9 @@ pub(crate) struct Cells {
     /// Printed light on dark (a screen's dark theme) and read from its
     /// negative.
     pub negative: bool,
+    /// A table ruled through its cells, no puzzle
+    /// ([`crate::ruled::ruled_through_cells`]).
+    pub ruled: bool,
 }
 
 /// Cuts the rectified `n` x `n` grid (`n * CELL_PX` square; other sizes
@@ -169,6 +173,7 @@ pub(crate) fn extract_cells(rect: &GrayImage, n: usize) -> Cells {
     };
     Cells {
         negative,
+        ruled: ruled::ruled_through_cells(rect, &lines),
         ..extract_cells_with_lines(rect, &lines)
     }
 }
@@ -230,6 +235,7 @@ pub(crate) fn extract_cells_with_lines(rect: &GrayImage, lines: &GridLines) -> C
         tiles,
         lines: lines.clone(),
         negative: false,
+        ruled: false,
     }
 }
 

@@ -103,6 +103,7 @@ mod pdf;
 mod pdf_answers;
 mod pipeline;
 mod rectify;
+mod ruled;
 mod tint;
 #[cfg(feature = "pdf")]
 mod vector;

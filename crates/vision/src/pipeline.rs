@@ -979,8 +979,9 @@ const SHARPEN_AMOUNT: f32 = 2.5;
 
 /// The tiles of one square grid, as stored (row-major, not yet turned
 /// upright), cut along its lines as found and looked at in `focus`: `None`
-/// for a degenerate quad. `debug` receives the grid's images. Also whether
-/// the grid was read from its negative.
+/// for a degenerate quad or a whole grid ruled through its cells. `debug`
+/// receives the grid's images. Also whether the grid was read from its
+/// negative.
 fn part_tiles(
     gray: &GrayImage,
     found: &Found,
@@ -999,7 +1000,12 @@ fn part_tiles(
     if let Some(dir) = debug {
         let _ = write_debug(dir, gray, &found.quad, &rectified, &cells);
     }
-    Some((cells.tiles, cells.negative))
+    // A table ruled through its cells passed the grid search: no puzzle.
+    // A grid cut by the frame is left to be reported so: its quad, the
+    // rows in the image, squeezes a whole lattice over them, and its own
+    // lines then run through the middles of that lattice's cells.
+    let table = cells.ruled && !found.cut;
+    (!table).then_some((cells.tiles, cells.negative))
 }
 
 /// How much a reading looks like upright glyphs: the mean log probability
