@@ -420,6 +420,17 @@ fn a_photo_cropped_at_its_border_and_found_a_row_short_is_solved() {
 }
 
 #[test]
+fn a_photo_cropped_at_its_bottom_border_with_no_outline_of_its_grid_is_solved() {
+    // fixtures/photo-cropped-at-bottom-border.jpg: newspaper photo image43
+    // cropped at the outermost point of its grid's bottom border. The cut
+    // border joins no hull that outlines the grid (the one around it runs
+    // out to a blue box at its top left), and no comb passed on any hull:
+    // "no Sudoku grid found". The frame, taken as the grid's hull, holds
+    // its lattice, and the lattice places the bottom border.
+    read_as_truth("photo-cropped-at-bottom-border.jpg", "solved");
+}
+
+#[test]
 fn a_tilted_photo_cropped_just_inside_its_border_on_every_side_is_solved() {
     // fixtures/photo-cropped-all-sides.jpg: newspaper photo image31
     // cropped 1 px inside the outermost point of its grid's border on all

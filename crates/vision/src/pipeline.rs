@@ -424,6 +424,7 @@ impl Reader {
                 negative: !dark,
                 faint: false,
             }),
+            Some(Look::Frame),
         ];
         for look in looks.into_iter().flatten() {
             if reported(&grids) {
@@ -440,6 +441,7 @@ impl Reader {
                     locate::locate_twice_size(&photo.gray, negative, faint),
                     None,
                 ),
+                Look::Frame => (locate::frame_grid(&photo.gray), None),
             };
             let (mut early, after) = early_timed(searched, &mut timings, t);
             t = after;
@@ -908,6 +910,9 @@ enum Look {
     /// not, its faint lattices looked for in the first of the two; its
     /// cells are read on the image as it is.
     TwiceSize { negative: bool, faint: bool },
+    /// The image's frame taken as the grid's hull: a photo cropped to its
+    /// grid, whose cut border outlines no hull (see `locate::frame_grid`).
+    Frame,
 }
 
 /// The reads a search made while it went on (none if it made none), with

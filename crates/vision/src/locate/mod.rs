@@ -423,6 +423,58 @@ struct Examined {
     passed: bool,
 }
 
+/// Farthest a grid found in the frame's hull ([`frame_grid`]) may lie
+/// from the frame, in cells: a border cut by the crop lies at it, within
+/// its own width (a twentieth of a cell); combs that run from a cut
+/// puzzle's cells into the print beside them end 0.15-0.2 cells inside
+/// (crops of crowded pages).
+const FRAME_GRID_CELLS: f32 = 0.08;
+
+/// The grid of `gray` cropped at or just inside its border, whole: a
+/// photo cropped to its grid, whose border, cut at the frame, joins no
+/// hull that outlines the grid. The frame itself is examined as the
+/// grid's hull, the comb placing the lattice inside it and its border
+/// where the lattice puts it on each side the frame cut (see
+/// [`whole_at_frame`]); nothing when no comb passes there or the grid it
+/// finds is not whole on the frame.
+pub(crate) fn frame_grid(gray: &GrayImage) -> Vec<Located> {
+    let (w, h) = gray.dimensions();
+    if w < MIN_IMAGE_SIDE || h < MIN_IMAGE_SIDE {
+        return Vec::new();
+    }
+    let mut dbg = prepare_at(gray, work_factor(w, h, WORK_MAX_SIDE), RADIUS_DIVISOR);
+    let (ww, wh) = (
+        dbg.dark.width() as f32 - 1.0,
+        dbg.dark.height() as f32 - 1.0,
+    );
+    let frame = Quad::new([(0.0, 0.0), (ww, 0.0), (ww, wh), (0.0, wh)]);
+    let ex = examine_sizes(&mut dbg, &frame, false, true);
+    if !ex.passed {
+        return Vec::new();
+    }
+    let grid = finish(gray, &ex, dbg.scale);
+    // Only a whole grid with its border on the frame: the frame holds all
+    // of the image's print, and a comb away from it may run from a grid's
+    // cells into the print beside them, where no hull joins them (a crop
+    // through a puzzle and the crossword below it); a cut grid has nothing
+    // to read.
+    let q = &grid.quad;
+    let cell = q.max_side() / grid.n as f32;
+    let (xs, ys) = (q.corners.map(|c| c.0), q.corners.map(|c| c.1));
+    let fold = |v: [f32; 4], f: fn(f32, f32) -> f32, from: f32| v.into_iter().fold(from, f);
+    let gaps = [
+        fold(ys, f32::min, f32::MAX),
+        w as f32 - fold(xs, f32::max, f32::MIN),
+        h as f32 - fold(ys, f32::max, f32::MIN),
+        fold(xs, f32::min, f32::MAX),
+    ];
+    let on_frame = gaps.iter().any(|&g| g <= FRAME_GRID_CELLS * cell);
+    if grid.cut || !on_frame {
+        return Vec::new();
+    }
+    vec![grid]
+}
+
 /// Every grid on a page, in reading order, as the pipeline finds them
 /// ([`locate_all_early`] with nothing read early).
 #[cfg(test)]
@@ -2430,6 +2482,20 @@ mod tests {
         let truth = Quad::new([(120.0, 40.0), (520.0, 40.0), (520.0, 440.0), (120.0, 440.0)]);
         let e = crate::geometry::corner_error(&q, &truth);
         assert!(e < 1.5, "{q:?} err {e}");
+    }
+
+    #[test]
+    fn the_frame_is_a_grids_hull_only_where_its_lattice_is() {
+        let g = draw_grid(402, 402, 1.0, 1.0, 400.0);
+        let found = frame_grid(&g);
+        let [l] = found.as_slice() else {
+            panic!("one grid: {found:?}")
+        };
+        assert!(!l.cut, "{l:?}");
+        let truth = Quad::new([(1.0, 1.0), (401.0, 1.0), (401.0, 401.0), (1.0, 401.0)]);
+        let e = crate::geometry::corner_error(&l.quad, &truth);
+        assert!(e < 2.0, "{:?} err {e}", l.quad);
+        assert!(frame_grid(&GrayImage::from_pixel(400, 400, Luma([235]))).is_empty());
     }
 
     #[test]
