@@ -478,7 +478,7 @@ impl Reader {
         timings: &mut Timings,
         t: &mut Instant,
     ) -> Result<(Vec<GridReading>, bool), ReadError> {
-        let mut layouts = layout::compose(&found_of(located));
+        let mut layouts = layout::compose(&found_of(located, photo.gray.dimensions()));
         if let Some(shape) = self.guide.shape {
             layouts = guide::as_shape(layouts, shape);
         }
@@ -531,7 +531,7 @@ impl Reader {
             }
             let mut timings = Timings::default();
             let mut t = timings.lap("locate", start);
-            let layouts = layout::compose(&found_of(coarse));
+            let layouts = layout::compose(&found_of(coarse, photo.gray.dimensions()));
             let reads = layouts
                 .iter()
                 .map(|layout| self.read_layout(photo, layout, None, &mut timings, &mut t))
@@ -587,7 +587,7 @@ impl Reader {
             alternative: None,
         };
         let (shows, grids) = locate::samurai_of_lone(&photo.gray, &lone);
-        let layouts = grids.map(|g| layout::compose(&found_of(&g)));
+        let layouts = grids.map(|g| layout::compose(&found_of(&g, photo.gray.dimensions())));
         if let Some([samurai]) = layouts.as_deref() {
             if samurai.shape == Shape::Samurai {
                 if let Some(read) = self.read_layout(photo, samurai, None, timings, t)? {
@@ -877,15 +877,21 @@ impl Reader {
     }
 }
 
-/// The locator's grids as the layout step takes them.
-fn found_of(located: &[locate::Located]) -> Vec<Found> {
+/// The locator's grids on an image of `size` as the layout step takes
+/// them. A grid with its border on the frame is found at the frame (see
+/// `GridKind::MaybeCut`) whatever the search saw: a crop through its
+/// outer cells leaves its border unseen, and a comb on what is left may
+/// be placed a line off (a newspaper photo cropped 0.3 of a cell into
+/// its right column was read a row off, its clues clashing: "no
+/// solution" for a puzzle with one).
+fn found_of(located: &[locate::Located], size: (u32, u32)) -> Vec<Found> {
     located
         .iter()
         .map(|l| Found {
             quad: l.quad,
             n: l.n,
             cut: l.cut,
-            at_frame: l.at_frame,
+            at_frame: l.at_frame || locate::border_on_frame(&l.quad, l.n, size),
             samurai_part: false,
             alternative: l.alternative,
         })

@@ -423,12 +423,24 @@ struct Examined {
     passed: bool,
 }
 
-/// Farthest a grid found in the frame's hull ([`frame_grid`]) may lie
-/// from the frame, in cells: a border cut by the crop lies at it, within
-/// its own width (a twentieth of a cell); combs that run from a cut
-/// puzzle's cells into the print beside them end 0.15-0.2 cells inside
-/// (crops of crowded pages).
-const FRAME_GRID_CELLS: f32 = 0.08;
+/// Farthest a grid's outline may lie from the frame, in cells, for its
+/// border to be on the frame ([`border_on_frame`]): a border cut by a
+/// crop lies at it, within its own width (a twentieth of a cell). Combs
+/// that run from a cut puzzle's cells into the print beside them end
+/// 0.15-0.2 cells inside (crops of crowded pages), and a whole grid
+/// photographed close to the edge lies farther (fixtures/image18.jpg:
+/// 0.12 of a cell).
+const BORDER_AT_FRAME_CELLS: f32 = 0.08;
+
+/// Whether the outline `quad` of a grid of `n` cells a side has a side on
+/// the frame of an image of `size` (see [`BORDER_AT_FRAME_CELLS`]).
+pub(crate) fn border_on_frame(quad: &Quad, n: usize, (w, h): (u32, u32)) -> bool {
+    let margin = BORDER_AT_FRAME_CELLS * quad.max_side() / n as f32;
+    let (w, h) = (w as f32, h as f32);
+    quad.corners
+        .iter()
+        .any(|&(x, y)| x <= margin || y <= margin || x >= w - margin || y >= h - margin)
+}
 
 /// The grid of `gray` cropped at or just inside its border, whole: a
 /// photo cropped to its grid, whose border, cut at the frame, joins no
@@ -458,18 +470,7 @@ pub(crate) fn frame_grid(gray: &GrayImage) -> Vec<Located> {
     // cells into the print beside them, where no hull joins them (a crop
     // through a puzzle and the crossword below it); a cut grid has nothing
     // to read.
-    let q = &grid.quad;
-    let cell = q.max_side() / grid.n as f32;
-    let (xs, ys) = (q.corners.map(|c| c.0), q.corners.map(|c| c.1));
-    let fold = |v: [f32; 4], f: fn(f32, f32) -> f32, from: f32| v.into_iter().fold(from, f);
-    let gaps = [
-        fold(ys, f32::min, f32::MAX),
-        w as f32 - fold(xs, f32::max, f32::MIN),
-        h as f32 - fold(ys, f32::max, f32::MIN),
-        fold(xs, f32::min, f32::MAX),
-    ];
-    let on_frame = gaps.iter().any(|&g| g <= FRAME_GRID_CELLS * cell);
-    if grid.cut || !on_frame {
+    if grid.cut || !border_on_frame(&grid.quad, grid.n, (w, h)) {
         return Vec::new();
     }
     vec![grid]
