@@ -37,6 +37,12 @@ pub(crate) struct Found {
     /// whole (see `locate::samurai_of_lone`): alone it may have several
     /// answers that the Samurai's other grids settle.
     pub samurai_part: bool,
+    /// Ruled through its cells as a table is (see `cells::Cells::ruled`)
+    /// and at the frame: a grid the frame cut, whose quad squeezes a whole
+    /// lattice over the rows in the image, its own lines running through
+    /// that lattice's cells, or a piece of a table cut by the frame.
+    /// Reported cut unless it reads as a table.
+    pub ruled: bool,
     /// Where a lattice of upright lines places the grid otherwise, that
     /// lattice too faint to be sure (blurred, or its lines seen a pixel
     /// apart): a grid read in doubt is read there too (a comb placed two
@@ -87,6 +93,12 @@ impl Layout {
     /// [`Found::samurai_part`]).
     pub(crate) fn samurai_part(&self) -> bool {
         self.parts.iter().any(|p| p.found.samurai_part)
+    }
+
+    /// True when a grid of the puzzle is ruled through its cells at the
+    /// frame (see [`Found::ruled`]).
+    pub(crate) fn ruled(&self) -> bool {
+        self.parts.iter().any(|p| p.found.ruled)
     }
 
     /// The outline of the whole puzzle in photo pixels: the part's quad, or
@@ -441,6 +453,7 @@ impl GridReading {
             cut: false,
             at_frame: false,
             samurai_part: false,
+            ruled: false,
             alternative: None,
         };
         Some(GridReading {
@@ -498,6 +511,11 @@ impl GridReading {
     /// One grid of a Samurai not found whole (see [`Found::samurai_part`]).
     pub(crate) fn samurai_part(&self) -> bool {
         self.layout.samurai_part()
+    }
+
+    /// Ruled through its cells at the frame (see [`Found::ruled`]).
+    pub(crate) fn ruled(&self) -> bool {
+        self.layout.ruled()
     }
 
     /// Each cell's most likely value: the grid as read, before any

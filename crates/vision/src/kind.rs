@@ -81,7 +81,8 @@ impl GridKind {
 
 /// What `grid` is, given the `decision` made on it ([`decide_grid`]): cut
 /// by the edge first, whatever it holds; else a table when the reading
-/// has too few clues or a repeated digit no misread explains; else maybe
+/// has too few clues or a repeated digit no misread explains; else cut
+/// when it is ruled through its cells at the frame; else maybe
 /// cut when it was found at the frame and has no single solution; else a
 /// Samurai's part when it is one and has several; else an answer grid
 /// when every cell of the decided puzzle is given; else a puzzle.
@@ -93,6 +94,11 @@ pub fn grid_kind(grid: &GridReading, decision: &Decision) -> GridKind {
     }
     if let Some(table) = table_kind(&decision.read) {
         return table;
+    }
+    // Ruled through its cells at the frame and no table: a grid the frame
+    // cut (see `Found::ruled`).
+    if grid.ruled() {
+        return GridKind::Cut;
     }
     if grid.at_frame()
         && matches!(

@@ -154,6 +154,7 @@ mod tests {
             cut: false,
             at_frame: false,
             samurai_part: false,
+            ruled: false,
             alternative: None,
         }
     }

@@ -709,10 +709,23 @@ impl Reader {
     ) -> Result<Option<GridReading>, ReadError> {
         let mut stored: Vec<Vec<Tile>> = Vec::with_capacity(layout.parts.len());
         let mut negative = Vec::with_capacity(layout.parts.len());
-        for part in &layout.parts {
-            let Some((tiles, inverted)) = part_tiles(&photo.gray, &part.found, debug, focus) else {
+        let mut marked = layout.clone();
+        for (part, to_mark) in layout.parts.iter().zip(&mut marked.parts) {
+            let Some((tiles, inverted, ruled)) = part_tiles(&photo.gray, &part.found, debug, focus)
+            else {
                 return Ok(None);
             };
+            // A table ruled through its cells passed the grid search: no
+            // puzzle. One at the frame may be a grid the frame cut, its
+            // quad squeezing a whole lattice over the rows in the image
+            // (its own lines then run through that lattice's cells): read,
+            // and reported cut unless it reads as a table (`Found::ruled`).
+            if ruled && !part.found.cut {
+                if !part.found.at_frame {
+                    return Ok(None);
+                }
+                to_mark.found.ruled = true;
+            }
             stored.push(tiles);
             negative.push(inverted);
         }
@@ -735,7 +748,7 @@ impl Reader {
             }
             Focus::AsTaken => self.orient(&stored[lead], n, photo.exif_orientation)?,
         };
-        let upright = layout.rotated(quarter_turns);
+        let upright = marked.rotated(quarter_turns);
         let mut parts = Vec::with_capacity(layout.parts.len());
         for (k, part) in layout.parts.iter().enumerate() {
             let n = part.found.n;
@@ -893,6 +906,7 @@ fn found_of(located: &[locate::Located], size: (u32, u32)) -> Vec<Found> {
             cut: l.cut,
             at_frame: l.at_frame || locate::border_on_frame(&l.quad, l.n, size),
             samurai_part: false,
+            ruled: false,
             alternative: l.alternative,
         })
         .collect()
@@ -990,15 +1004,15 @@ const SHARPEN_AMOUNT: f32 = 2.5;
 
 /// The tiles of one square grid, as stored (row-major, not yet turned
 /// upright), cut along its lines as found and looked at in `focus`: `None`
-/// for a degenerate quad or a whole grid ruled through its cells. `debug`
-/// receives the grid's images. Also whether the grid was read from its
-/// negative.
+/// for a degenerate quad. `debug` receives the grid's images. Also whether
+/// the grid was read from its negative, and whether it is ruled through
+/// its cells as a table is (`cells::Cells::ruled`).
 fn part_tiles(
     gray: &GrayImage,
     found: &Found,
     debug: Option<&Path>,
     focus: Focus,
-) -> Option<(Vec<Tile>, bool)> {
+) -> Option<(Vec<Tile>, bool, bool)> {
     let mut rectified = rectify::rectify(gray, &found.quad, found.n)?;
     if matches!(focus, Focus::Sharpened { .. }) {
         rectified = imageproc::filter::sharpen_gaussian(
@@ -1011,12 +1025,7 @@ fn part_tiles(
     if let Some(dir) = debug {
         let _ = write_debug(dir, gray, &found.quad, &rectified, &cells);
     }
-    // A table ruled through its cells passed the grid search: no puzzle.
-    // A grid cut by the frame is left to be reported so: its quad, the
-    // rows in the image, squeezes a whole lattice over them, and its own
-    // lines then run through the middles of that lattice's cells.
-    let table = cells.ruled && !found.cut;
-    (!table).then_some((cells.tiles, cells.negative))
+    Some((cells.tiles, cells.negative, cells.ruled))
 }
 
 /// How much a reading looks like upright glyphs: the mean log probability
