@@ -763,15 +763,7 @@ fn a_crowded_page_gives_the_puzzle_solved_and_the_solution_grid_apart() {
         "......8...7391........3..291...5..3..6.....5.7.......2.....56.1.5.48....6.9......";
     let yesterday =
         "359714682486529137271836945968175423743692851512483796194357268637248519825961374";
-    let out = run_in(
-        &[
-            "--json",
-            "--no-image",
-            p(&fixture("crowded-page-in-panel.jpg")),
-        ],
-        Path::new("."),
-    );
-    let lines = json_lines(&out);
+    let lines = fixture_lines("crowded-page-in-panel.jpg");
     assert_eq!(
         lines.len(),
         2,
@@ -805,15 +797,7 @@ fn a_ruled_table_of_numbers_beside_a_solution_grid_is_no_grid() {
     // the middles of that lattice's cells, where a puzzle has none.
     let yesterday =
         "823691547974352186516874932157426398462938715398715264639547821741289653285163479";
-    let out = run_in(
-        &[
-            "--json",
-            "--no-image",
-            p(&fixture("crowded-ruled-table.jpg")),
-        ],
-        Path::new("."),
-    );
-    let lines = json_lines(&out);
+    let lines = fixture_lines("crowded-ruled-table.jpg");
     assert_eq!(lines.len(), 1, "the table is never reported: {lines:?}");
     assert_eq!(lines[0]["status"], "complete", "{}", lines[0]);
     assert_eq!(lines[0]["givens"].as_str(), Some(yesterday), "{}", lines[0]);
@@ -834,11 +818,17 @@ fn a_solution_grid_cut_by_the_edge_and_squeezed_over_a_lattice_is_partial() {
     assert!(why.contains("edge of the image"), "{why}");
 }
 
+/// The JSON lines (one per grid) of the page `name` of fixtures/, read
+/// with `--json --no-image`.
+fn fixture_lines(name: &str) -> Vec<serde_json::Value> {
+    let out = run_in(&["--json", "--no-image", p(&fixture(name))], Path::new("."));
+    json_lines(&out)
+}
+
 /// Reads the page `name` of fixtures/ and checks that exactly one of its
 /// grids is solved, with `solution`.
 fn assert_one_puzzle_solved(name: &str, solution: &str) {
-    let out = run_in(&["--json", "--no-image", p(&fixture(name))], Path::new("."));
-    let lines = json_lines(&out);
+    let lines = fixture_lines(name);
     let solved: Vec<_> = lines.iter().filter(|v| v["status"] == "solved").collect();
     assert_eq!(solved.len(), 1, "{lines:?}");
     assert_eq!(
