@@ -152,8 +152,8 @@ pub(crate) struct Cells {
     /// Printed light on dark (a screen's dark theme) and read from its
     /// negative.
     pub negative: bool,
-    /// A table ruled through its cells, no puzzle
-    /// ([`crate::ruled::ruled_through_cells`]).
+    /// Ruled through its cells as a table is: narrow lines down the
+    /// middles of its cells ([`crate::ruled::ruled_through_cells`]).
     pub ruled: bool,
 }
 
