@@ -444,8 +444,10 @@ def crowded(ctx):
     7300-7339 never looked at, 7900-7939 (run once, then its pages 7903
     and 7918, puzzles not found, looked at) and 7960-7999 made after and run once,
     8160-8199 made after and run once, 8300-8339 (run once, then its pages
-    8306 and 8316, puzzles not found, looked at) and 8400-8439 made last
-    and run once (each page's puzzles its own, by seed)."""
+    8306 and 8316, puzzles not found, and 8332, a table read as a grid,
+    looked at), 8400-8439 run once, 8500-8539 (run once, then page 8511, a
+    table read as a grid, looked at) and 8600-8639 made last and run once
+    (each page's puzzles its own, by seed)."""
     if ctx.raw is None:
         ctx.need_binary()
     sets = [(0, "seeds 0-39 (tuned on)"), (1000, "seeds 1000-1039, held out"),
@@ -454,8 +456,10 @@ def crowded(ctx):
             (7900, "seeds 7900-7939, made after, pages 7903 and 7918 looked at"),
             (7960, "seeds 7960-7999, made after, run once"),
             (8160, "seeds 8160-8199, made after, run once"),
-            (8300, "seeds 8300-8339, made after, pages 8306 and 8316 looked at"),
-            (8400, "seeds 8400-8439, made last, run once")]
+            (8300, "seeds 8300-8339, made after, pages 8306, 8316 and 8332 looked at"),
+            (8400, "seeds 8400-8439, made after, run once"),
+            (8500, "seeds 8500-8539, made after, page 8511 looked at"),
+            (8600, "seeds 8600-8639, made last, run once")]
     rows = []
     for first, label in sets:
         folder = ROOT / "target" / "figures" / f"crowded-{first}"
@@ -671,10 +675,14 @@ def tight(ctx):
             " then places a pixel or two inside the frame, where the search with them found the"
             " grid, is taken as well (`examined` there). A grid whose box lines are a line off towards a border on the frame (the comb"
             " could not count that border and took a row beyond the far side) is moved a cell there"
-            " (`boxes_a_line_towards_frame` in crates/vision/src/locate/tight.rs). A grid found at the"
-            " frame whose reading has no single solution is `partial` too"
-            " (crates/vision/src/kind.rs, `MaybeCut`: a crop can place its lattice a line off), so a"
-            " false verdict counts a `no_solution` or `multiple` left for a puzzle with one solution.\n")
+            " (`boxes_a_line_towards_frame` in crates/vision/src/locate/tight.rs). Where no hull"
+            " outlines the grid and no puzzle is found, the image's frame is examined as its hull,"
+            " and a whole grid found there with its border on the frame is read (`frame_grid` in"
+            " crates/vision/src/locate/mod.rs). A grid found at the frame, or with its border within"
+            " `BORDER_AT_FRAME_CELLS` of a cell of it, whose reading has no single solution is"
+            " `partial` too (crates/vision/src/kind.rs, `MaybeCut`: a crop can place its lattice a"
+            " line off), so a false verdict counts a `no_solution` or `multiple` left for a puzzle"
+            " with one solution.\n")
     return out
 
 
