@@ -36,8 +36,8 @@ const MIN_ALONG: f32 = 0.95;
 const MAX_WIDTH: f32 = 0.15;
 
 /// How dark a pixel must be to be part of a line: this share of the way
-/// from the grid's ground (its median gray level) to its darkest ink (the lines and the print),
-/// so a fold or faint show-through is no line.
+/// from the grid's ground (its median gray level) to its darkest ink
+/// (the lines and the print), so a fold or faint show-through is no line.
 const DARK_SHARE: f32 = 0.4;
 
 /// Percentile of the grid's ink taken as its darkest: lines and digits
