@@ -93,6 +93,7 @@ mod evidence;
 mod geometry;
 mod guide;
 mod halving_pool;
+mod histogram;
 mod kind;
 mod layout;
 mod locate;

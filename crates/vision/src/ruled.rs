@@ -15,6 +15,7 @@
 use image::GrayImage;
 
 use crate::cells::GridLines;
+use crate::histogram::histogram_of_image;
 
 /// The middle of a cell looked at for a line through it, as a share of
 /// the cell from each of its lines: past a line's width, the detected
@@ -63,30 +64,18 @@ pub(crate) fn ruled_through_cells(rect: &GrayImage, lines: &GridLines) -> bool {
     if n == 0 || w == 0 || h == 0 {
         return false;
     }
-    // The ground and the darkest ink from the histogram of gray levels.
-    let mut counts = [0usize; 256];
-    for &g in rect.as_raw() {
-        counts[usize::from(g)] += 1;
-    }
     // The gray level with `share` of the pixels at least as light.
-    let level = |share: f32| {
-        let want = (share * (w * h) as f32).ceil() as usize;
-        let mut seen = 0;
-        (0..=255usize)
-            .rev()
-            .find(|&g| {
-                seen += counts[g];
-                seen >= want
-            })
-            .unwrap_or(0)
+    let px = histogram_of_image(rect);
+    let level = |share: f32| px.sorted_at(px.len - (share * px.len as f32).ceil() as usize);
+    let (Some(ground), Some(darkest)) = (level(0.5), level(DARKEST_PERCENTILE)) else {
+        return false;
     };
-    let (ground, darkest) = (level(0.5), level(DARKEST_PERCENTILE));
     if darkest >= ground {
         return false;
     }
     // Dark: at least `DARK_SHARE` of the way from the ground's gray level
     // to the darkest's.
-    let dark = ground as f32 - DARK_SHARE * (ground - darkest) as f32;
+    let dark = f32::from(ground) - DARK_SHARE * f32::from(ground - darkest);
     let raw = rect.as_raw();
     let is_dark = |x: usize, y: usize| f32::from(raw[y * w + x]) <= dark;
     // Down each column: cells with a line through them top to bottom;

@@ -46,6 +46,7 @@ use image::imageops::FilterType;
 use image::GrayImage;
 
 use crate::geometry::{dist, downscale, Homography, Quad};
+use crate::histogram::histogram;
 use candidates::{
     candidate_hulls, cell_groups, max_area_quad, Candidates, HullParams, MIN_SIDE_PX,
 };
@@ -1510,50 +1511,6 @@ fn page_hull_params(merge: bool) -> HullParams {
     }
 }
 
-/// The histogram of the pixels of `img` in the bounding box of `quad`
-/// (work pixels; none for a quad off the image): what the percentiles of
-/// [`inked`] need, where sorting a large grid's box of the finer search
-/// (a million pixels) cost a tenth of the search.
-fn histogram(img: &GrayImage, quad: &Quad) -> Histogram {
-    let (w, h) = (img.width() as f32, img.height() as f32);
-    let (bx0, by0, bx1, by1) = quad.bounds();
-    let (x0, x1) = (bx0.clamp(0.0, w) as usize, bx1.clamp(0.0, w) as usize);
-    let (y0, y1) = (by0.clamp(0.0, h) as usize, by1.clamp(0.0, h) as usize);
-    let mut counts = [0usize; 256];
-    let stride = img.width() as usize;
-    let raw = img.as_raw();
-    for y in y0..y1 {
-        for &p in &raw[y * stride + x0..y * stride + x1.max(x0)] {
-            counts[usize::from(p)] += 1;
-        }
-    }
-    Histogram {
-        counts,
-        len: (y1.saturating_sub(y0)) * x1.saturating_sub(x0),
-    }
-}
-
-/// Pixel values counted (see [`histogram`]).
-struct Histogram {
-    counts: [usize; 256],
-    /// Pixels counted.
-    len: usize,
-}
-
-impl Histogram {
-    /// The value at index `i` of the pixels sorted; `None` past the end.
-    fn sorted_at(&self, i: usize) -> Option<u8> {
-        let mut below = 0;
-        for (v, &c) in self.counts.iter().enumerate() {
-            below += c;
-            if i < below {
-                return u8::try_from(v).ok();
-            }
-        }
-        None
-    }
-}
-
 /// Whether the grid at `quad` (work pixels) holds real ink: its darkest
 /// pixels (the [`INK_PERCENTILE`]th percentile of its bounding box) are
 /// darker than [`MAX_FAINT_INK`] times its paper (the median of `work`),
@@ -2700,25 +2657,6 @@ mod tests {
             square(102.0, 101.0, 300.0, 305.0),
         ];
         assert_eq!(unsearched(&grids, &passed_over), 1);
-    }
-
-    #[test]
-    fn a_histogram_gives_the_pixels_of_the_box_sorted() {
-        let img = GrayImage::from_fn(50, 40, |x, y| Luma([((x * 37 + y * 11) % 251) as u8]));
-        let quad = Quad::new([(3.2, 5.0), (31.0, 4.1), (33.7, 29.0), (2.0, 30.5)]);
-        let hist = histogram(&img, &quad);
-        let mut px: Vec<u8> = (4..30)
-            .flat_map(|y| (2..33).map(move |x| (x, y)))
-            .map(|(x, y)| img.get_pixel(x, y)[0])
-            .collect();
-        px.sort_unstable();
-        assert_eq!(hist.len, px.len());
-        for (i, &p) in px.iter().enumerate() {
-            assert_eq!(hist.sorted_at(i), Some(p), "{i}");
-        }
-        assert_eq!(hist.sorted_at(px.len()), None);
-        let off = Quad::new([(60.0, 0.0), (70.0, 0.0), (70.0, 9.0), (60.0, 9.0)]);
-        assert_eq!(histogram(&img, &off).len, 0);
     }
 
     #[test]

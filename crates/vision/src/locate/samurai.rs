@@ -214,8 +214,7 @@ fn window_without(
 /// The grey of `img`'s paper: the level [`PAPER_SHARE`] of its pixels are
 /// at or under (ink, lines and the background around a sheet are darker).
 fn paper_grey(img: &GrayImage) -> u8 {
-    let (w, h) = (img.width() as f32, img.height() as f32);
-    let px = super::histogram(img, &Quad::new([(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)]));
+    let px = crate::histogram::histogram_of_image(img);
     px.sorted_at((px.len as f32 * PAPER_SHARE) as usize)
         .unwrap_or(u8::MAX)
 }
