@@ -431,6 +431,16 @@ fn a_photo_cropped_at_its_bottom_border_with_no_outline_of_its_grid_is_solved() 
 }
 
 #[test]
+fn a_tilted_photo_cropped_inside_its_border_and_outlined_skewed_is_solved() {
+    // fixtures/photo-cropped-skewed-hull.jpg: newspaper photo image33
+    // cropped 3 px inside the outermost point of its tilted grid's border
+    // on all four sides. The search outlined it skewed across the frame,
+    // a corner most of a cell inside, and reported it cut: `partial`. The
+    // frame, taken as the grid's hull, holds its whole lattice.
+    read_as_truth("photo-cropped-skewed-hull.jpg", "solved");
+}
+
+#[test]
 fn a_tilted_photo_cropped_just_inside_its_border_on_every_side_is_solved() {
     // fixtures/photo-cropped-all-sides.jpg: newspaper photo image31
     // cropped 1 px inside the outermost point of its grid's border on all

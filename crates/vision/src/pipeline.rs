@@ -426,9 +426,17 @@ impl Reader {
             }),
             Some(Look::Frame),
         ];
+        // Grids all reported cut (or ruled at the frame, reported so) may be
+        // one grid the search outlined skewed in a photo cropped just inside
+        // its border, a tilted grid whose corners the crop cuts: the frame
+        // look runs there too, and its grid, only ever a whole one with its
+        // border on the frame, replaces them.
+        let only_cut =
+            |grids: &[GridReading]| !grids.is_empty() && grids.iter().all(|g| g.cut() || g.ruled());
         for look in looks.into_iter().flatten() {
-            if reported(&grids) {
-                break;
+            let frame_over_cut = matches!(look, Look::Frame) && only_cut(&grids);
+            if reported(&grids) && !frame_over_cut {
+                continue;
             }
             let (located, searched) = match look {
                 Look::Negative => {
@@ -931,7 +939,9 @@ enum Look {
     /// cells are read on the image as it is.
     TwiceSize { negative: bool, faint: bool },
     /// The image's frame taken as the grid's hull: a photo cropped to its
-    /// grid, whose cut border outlines no hull (see `locate::frame_grid`).
+    /// grid, whose cut border outlines no hull or one skewed across the
+    /// frame (see `locate::frame_grid`). Also taken where every grid found
+    /// is cut.
     Frame,
 }
 
